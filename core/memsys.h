@@ -1,0 +1,83 @@
+/* The memory system below the SMs' L1D caches: interconnect, L2 partitions and DRAM channels.
+ *
+ * Event-driven and deterministic: every packet carries the cycle it was sent; the memory system
+ * keeps its own time-ordered events, advanced by memsys_tick(now). SMs send requests and pop
+ * the replies that have arrived. Bandwidth is modelled at every port (SM injection, partition
+ * input, reply to SM, DRAM data bus), so contention emerges: more outstanding requests mean
+ * longer round trips once a port saturates. */
+#ifndef WT_MEMSYS_H
+#define WT_MEMSYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum mem_kind { MEM_READ, MEM_WRITE, MEM_ATOMIC } mem_kind;
+
+typedef struct mem_packet {
+    uint64_t addr;       /* byte address; reads and atomics: aligned to `bytes` */
+    uint32_t bytes;      /* bytes read (the L1 line, or a 32-byte segment) or written */
+    uint8_t kind;        /* mem_kind */
+    uint16_t sm;         /* sending SM; replies go back to it */
+    uint32_t token;      /* the SM's own tag, returned untouched in the reply */
+    uint64_t sent_cycle; /* the cycle the SM sent it (set by memsys_send) */
+} mem_packet;
+
+typedef struct memsys_config {
+    int num_sms;
+    /* interconnect */
+    int icnt_latency;         /* cycles, each direction */
+    int icnt_bytes_per_cycle; /* per port: each SM's injection and ejection, each partition's */
+    int icnt_header_bytes;    /* added to every packet */
+    int icnt_sm_queue;        /* packets an SM may have waiting to inject */
+    /* L2: one slice per memory partition */
+    int partitions;
+    int l2_sets;              /* per partition */
+    int l2_ways;
+    int l2_line;              /* bytes */
+    int l2_hit_latency;       /* cycles */
+    int l2_mshrs;             /* outstanding misses per partition */
+    /* DRAM: one channel per partition */
+    int dram_banks;
+    int dram_row_bytes;
+    int dram_queue;           /* request queue capacity per channel (FR-FCFS window) */
+    int dram_bytes_per_cycle; /* data bus bandwidth per channel, in core cycles */
+    int dram_t_cl, dram_t_rcd, dram_t_rp, dram_t_ras; /* core cycles */
+} memsys_config;
+
+typedef struct memsys_stats {
+    uint64_t l2_accesses, l2_hits, l2_misses, l2_writebacks;
+    uint64_t dram_reads, dram_writes;  /* line-sized transfers */
+    uint64_t dram_row_hits, dram_activations;
+    uint64_t dram_queue_cycles;        /* sum over DRAM requests of cycles waited in queue */
+    uint64_t dram_bytes;               /* bytes moved on DRAM data buses */
+    uint64_t dram_busy_cycles;         /* sum over channels of data-bus busy cycles */
+    uint64_t icnt_packets, icnt_bytes; /* both directions */
+    uint64_t atomics;
+} memsys_stats;
+
+typedef struct memsys memsys;
+
+/* Returns 0, or -1 with a message naming the bad setting. */
+int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errlen);
+void memsys_destroy(memsys *m);
+
+/* Can SM sm inject another packet at cycle now? */
+int memsys_can_send(const memsys *m, int sm, uint64_t now);
+/* SM p->sm sends a packet at cycle now. Returns 0, or -1 when its injection queue is full
+ * (nothing is sent; the caller retries later). Writes get no reply; reads and atomics do. */
+int memsys_send(memsys *m, const mem_packet *p, uint64_t now);
+/* Processes everything due at or before cycle now. */
+void memsys_tick(memsys *m, uint64_t now);
+/* Pops a reply that has reached SM sm by cycle now: returns 1 and fills *p, or 0. Replies of
+ * one SM pop in arrival order (ties by send order). */
+int memsys_pop_reply(memsys *m, int sm, uint64_t now, mem_packet *p);
+/* The earliest cycle after now at which the memory system has something to do or deliver,
+ * or UINT64_MAX when it is empty. */
+uint64_t memsys_next_event(const memsys *m, uint64_t now);
+/* Is anything still in flight? */
+int memsys_busy(const memsys *m);
+/* Peak DRAM bandwidth in bytes per core cycle, summed over channels. */
+double memsys_peak_dram_bandwidth(const memsys *m);
+void memsys_get_stats(const memsys *m, memsys_stats *out);
+
+#endif
