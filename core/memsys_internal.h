@@ -1,0 +1,159 @@
+/* Internal state of the memory system, shared by memsys.c (event queue, glue, address mapping),
+ * memsys_icnt.c (interconnect ports), memsys_l2.c (L2 slices) and memsys_dram.c (DRAM channels).
+ *
+ * Everything is indexed (no pointers into growable arrays), so pools can grow by realloc. In
+ * steady state nothing is allocated: requests come from a free list, events live in a binary
+ * heap that only grows, and every per-partition structure is sized at creation. */
+#ifndef WT_MEMSYS_INTERNAL_H
+#define WT_MEMSYS_INTERNAL_H
+
+#include "core/memsys.h"
+
+#define MS_NIL   UINT32_MAX
+#define MS_NEVER UINT64_MAX
+
+/* A request in flight: the SM's packet plus where it goes. Linked through `next` into exactly
+ * one list at a time (a partition's input queue, an MSHR's waiters, an SM's reply queue). */
+typedef struct ms_req {
+    mem_packet pkt;
+    uint64_t line;  /* global L2 line number: addr >> log2(l2_line) */
+    uint64_t local; /* line number inside its partition (set index and DRAM address source) */
+    uint64_t ready; /* input queue: cycle it finished arriving at the partition */
+    uint32_t next;
+    uint32_t part;
+} ms_req;
+
+typedef enum ms_ev_type {
+    EV_WAKE,        /* nothing to do: an SM injection slot frees (makes next_event exact) */
+    EV_PART_ARRIVE, /* a request's head reaches its partition's input port; a = req */
+    EV_L2_PROCESS,  /* a partition's L2 may accept its next input; a = partition */
+    EV_DRAM_SCHED,  /* a DRAM channel may issue a command; a = partition, b = generation */
+    EV_DRAM_DONE,   /* a DRAM read's data is fully on the bus; a = partition, b = MSHR */
+    EV_REPLY_READY, /* a reply leaves the L2 pipeline for the partition's output port; a = req */
+    EV_SM_ARRIVE,   /* a reply's head reaches its SM's ejection port; a = req */
+    EV_DELIVER      /* a reply is fully received: it becomes poppable; a = req */
+} ms_ev_type;
+
+typedef struct ms_event {
+    uint64_t time;
+    uint64_t seq; /* insertion order: ties at one cycle resolve first in, first out */
+    uint32_t a, b;
+    uint8_t type;
+} ms_event;
+
+typedef struct ms_line {
+    uint64_t tag; /* global line number */
+    uint64_t lru; /* last-touch stamp; smallest is least recently used */
+    uint32_t mshr;
+    uint8_t valid, dirty, pending; /* pending: reserved for a fill in flight */
+} ms_line;
+
+typedef struct ms_mshr {
+    uint32_t head, tail; /* waiting reads and atomics */
+    uint32_t line;       /* index of the reserved line in the partition's line array */
+} ms_mshr;
+
+typedef struct ms_dreq {
+    uint64_t arrival;
+    uint64_t row;
+    uint32_t bank;
+    uint32_t mshr; /* MS_NIL for writes */
+    uint8_t write, activated;
+} ms_dreq;
+
+#define MS_ROW_NONE UINT64_MAX
+
+typedef struct ms_bank {
+    uint64_t open_row; /* MS_ROW_NONE when precharged */
+    uint64_t act_time;
+    uint64_t ready_col; /* earliest column command to the open row */
+    uint64_t ready_act; /* earliest activation (after precharge) */
+    uint64_t ready_pre; /* earliest precharge because of the last column command */
+    uint8_t hitpend;    /* scratch: a queued request hits the open row */
+} ms_bank;
+
+typedef struct ms_part {
+    /* interconnect ports */
+    uint64_t in_free, out_free;
+    /* input queue (FIFO of requests, ready times non-decreasing) */
+    uint32_t in_head, in_tail;
+    /* L2 slice */
+    ms_line *lines; /* sets * ways */
+    ms_mshr *mshrs;
+    uint32_t *mshr_free; /* stack of free MSHR indices */
+    int mshr_nfree;
+    uint64_t lru_clock;
+    uint64_t l2_next;     /* earliest cycle the slice accepts another input (one per cycle) */
+    uint8_t proc_pending; /* an EV_L2_PROCESS is queued */
+    uint8_t stalled;      /* head of the input queue waits for an MSHR, a way or a DRAM slot */
+    /* DRAM channel */
+    ms_dreq *dq; /* oldest first */
+    int dq_n;
+    ms_bank *banks;
+    uint64_t bus_free; /* data bus free from this cycle */
+    uint64_t last_cmd; /* one command per cycle; MS_NEVER before the first */
+    uint64_t sched_time;
+    uint32_t sched_gen; /* EV_DRAM_SCHED with another generation is stale */
+} ms_part;
+
+typedef struct ms_sm {
+    uint64_t *inj; /* ring of the injection start cycles of its last icnt_sm_queue packets */
+    int inj_head, inj_n;
+    uint64_t inj_free, ej_free;
+    uint32_t rep_head, rep_tail; /* delivered replies, arrival order */
+} ms_sm;
+
+struct memsys {
+    memsys_config cfg;
+    /* derived */
+    int line_shift;
+    uint64_t set_mask;
+    uint64_t lines_per_row;
+    uint64_t bank_mask;
+    int bank_shift;
+    uint64_t burst; /* data-bus cycles per line */
+    /* state */
+    ms_part *parts;
+    ms_sm *sms;
+    ms_req *reqs;
+    uint32_t req_cap, req_free;
+    ms_event *heap;
+    size_t heap_n, heap_cap;
+    uint64_t seq;
+    uint64_t live_reqs;   /* allocated requests (sent, not yet popped or retired) */
+    uint64_t dram_queued; /* entries in DRAM queues */
+    memsys_stats st;
+};
+
+/* memsys.c */
+void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b);
+uint32_t ms_req_alloc(memsys *m);
+void ms_req_free(memsys *m, uint32_t r);
+uint64_t ms_ser(const memsys *m, uint32_t data_bytes);
+uint32_t ms_req_bytes(const mem_packet *p);
+uint32_t ms_reply_bytes(const mem_packet *p);
+
+/* memsys_icnt.c */
+uint64_t ms_icnt_inject(memsys *m, uint32_t r, uint64_t now);
+void ms_icnt_part_arrive(memsys *m, uint32_t r, uint64_t t);
+void ms_icnt_reply_ready(memsys *m, uint32_t r, uint64_t t);
+void ms_icnt_sm_arrive(memsys *m, uint32_t r, uint64_t t);
+void ms_icnt_deliver(memsys *m, uint32_t r);
+
+/* memsys_l2.c */
+int ms_l2_init(memsys *m, ms_part *p);
+void ms_l2_free(ms_part *p);
+void ms_l2_input(memsys *m, uint32_t part, uint32_t r);
+void ms_l2_process(memsys *m, uint32_t part, uint64_t t);
+void ms_l2_fill(memsys *m, uint32_t part, uint32_t mshr, uint64_t t);
+void ms_l2_wake(memsys *m, uint32_t part, uint64_t t);
+
+/* memsys_dram.c */
+int ms_dram_init(memsys *m, ms_part *p);
+void ms_dram_free(ms_part *p);
+int ms_dram_space(const memsys *m, uint32_t part);
+void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr,
+                     uint64_t t);
+void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t t);
+
+#endif

@@ -1,0 +1,581 @@
+/* Tests of the memory system: exact unloaded timings, MSHR merging, DRAM bandwidth and
+ * FR-FCFS, contention, backpressure, determinism and cycle skipping, configuration checks.
+ *
+ * Unloaded timings with the base config below (latency L = 10, 32 B/cycle ports, 8-byte
+ * header, 128-byte lines, L2 hit latency H = 100, DRAM 16 B/cycle so burst = 8, t_cl = t_rcd =
+ * t_rp = 12, t_ras = 28):
+ *   request hop  = L + ceil(8 / 32)          = 11
+ *   reply hop    = L + ceil((8 + 128) / 32)  = 15
+ *   L2 hit       = 11 + H + 15               = 126
+ *   L2 miss, row closed = 11 + t_rcd + t_cl + burst + H + 15 = 158 */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/memsys.h"
+#include "core/rng.h"
+
+static memsys_config base_config(void)
+{
+    memsys_config c = {
+        .num_sms = 1,
+        .icnt_latency = 10,
+        .icnt_bytes_per_cycle = 32,
+        .icnt_header_bytes = 8,
+        .icnt_sm_queue = 8,
+        .partitions = 2,
+        .l2_sets = 64,
+        .l2_ways = 16,
+        .l2_line = 128,
+        .l2_hit_latency = 100,
+        .l2_mshrs = 32,
+        .dram_banks = 16,
+        .dram_row_bytes = 2048,
+        .dram_queue = 32,
+        .dram_bytes_per_cycle = 16,
+        .dram_t_cl = 12,
+        .dram_t_rcd = 12,
+        .dram_t_rp = 12,
+        .dram_t_ras = 28,
+    };
+    return c;
+}
+
+/* GTX480-like: 15 SMs, 6 partitions of 64 x 16 x 128 B. */
+static memsys_config gtx480_config(void)
+{
+    memsys_config c = base_config();
+    c.num_sms = 15;
+    c.partitions = 6;
+    c.icnt_sm_queue = 16;
+    return c;
+}
+
+static memsys *make(const memsys_config *c)
+{
+    memsys *m = NULL;
+    char err[256] = "";
+    int rc = memsys_create(&m, c, err, sizeof err);
+    if (rc) fprintf(stderr, "%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_non_null(m);
+    return m;
+}
+
+static mem_packet pkt(uint64_t addr, uint32_t bytes, mem_kind kind, int sm, uint32_t token)
+{
+    mem_packet p = {
+        .addr = addr, .bytes = bytes, .kind = (uint8_t)kind, .sm = (uint16_t)sm, .token = token};
+    return p;
+}
+
+/* Ticks cycle by cycle from *now until SM sm has a reply; returns its arrival cycle. */
+static uint64_t wait_reply(memsys *m, int sm, uint64_t *now, mem_packet *out)
+{
+    for (uint64_t limit = *now + 100000; *now < limit; (*now)++) {
+        memsys_tick(m, *now);
+        if (memsys_pop_reply(m, sm, *now, out)) return *now;
+    }
+    fail_msg("no reply");
+    return 0;
+}
+
+static void run_idle(memsys *m, uint64_t *now)
+{
+    while (memsys_busy(m)) {
+        uint64_t t = memsys_next_event(m, *now);
+        assert_true(t != UINT64_MAX);
+        *now = t;
+        memsys_tick(m, *now);
+    }
+}
+
+static void test_idle_read_miss_then_hit(void **state)
+{
+    (void)state;
+    memsys_config c = base_config();
+    memsys *m = make(&c);
+    mem_packet r;
+    uint64_t now = 0;
+    assert_int_equal(
+        memsys_send(
+            m, &(mem_packet){.addr = 0, .bytes = 128, .kind = MEM_READ, .sm = 0, .token = 7}, now),
+        0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 158);
+    assert_int_equal(r.token, 7);
+    assert_int_equal(r.sent_cycle, 0);
+    assert_int_equal(r.addr, 0);
+
+    now = 200;
+    mem_packet p = pkt(0, 128, MEM_READ, 0, 8);
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 200 + 126);
+    assert_int_equal(r.token, 8);
+
+    /* a 32-byte segment hit: the reply carries 32 bytes, ceil(40 / 32) = 2 cycles */
+    now = 400;
+    p = pkt(32, 32, MEM_READ, 0, 9);
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 400 + 11 + 100 + 12);
+
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    assert_int_equal(st.l2_accesses, 3);
+    assert_int_equal(st.l2_misses, 1);
+    assert_int_equal(st.l2_hits, 2);
+    assert_int_equal(st.dram_reads, 1);
+    assert_int_equal(st.dram_activations, 1);
+    assert_int_equal(st.dram_row_hits, 0);
+    assert_int_equal(st.dram_bytes, 128);
+    assert_int_equal(st.dram_busy_cycles, 8);
+    assert_int_equal(st.icnt_packets, 6);
+    assert_false(memsys_busy(m));
+    assert_true(memsys_next_event(m, now) == UINT64_MAX);
+    memsys_destroy(m);
+}
+
+static void test_write_then_read_hits(void **state)
+{
+    (void)state;
+    memsys_config c = base_config();
+    memsys *m = make(&c);
+    mem_packet p = pkt(4096, 128, MEM_WRITE, 0, 1), r;
+    uint64_t now = 0;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    now = 100;
+    p = pkt(4096, 128, MEM_READ, 0, 2);
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 100 + 126);
+    assert_int_equal(r.token, 2);
+    run_idle(m, &now);
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    assert_int_equal(st.l2_accesses, 2);
+    assert_int_equal(st.l2_hits, 1);
+    assert_int_equal(st.l2_misses, 1); /* the write allocated without a fetch */
+    assert_int_equal(st.dram_reads, 0);
+    assert_int_equal(st.dram_writes, 0);
+    memsys_destroy(m);
+}
+
+static void test_atomic(void **state)
+{
+    (void)state;
+    memsys_config c = base_config();
+    memsys *m = make(&c);
+    mem_packet p = pkt(256, 4, MEM_ATOMIC, 0, 3), r;
+    uint64_t now = 0;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    /* request carries 8 + 4 bytes (1 cycle), reply 8 + 4 (1 cycle): miss = 11 + 32 + 100 + 11 */
+    assert_int_equal(wait_reply(m, 0, &now, &r), 154);
+    assert_int_equal(r.token, 3);
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    assert_int_equal(st.atomics, 1);
+    assert_int_equal(st.dram_reads, 1);
+    memsys_destroy(m);
+}
+
+static void test_mshr_merge(void **state)
+{
+    (void)state;
+    memsys_config c = base_config();
+    memsys *m = make(&c);
+    mem_packet p = pkt(0, 128, MEM_READ, 0, 1), r;
+    assert_int_equal(memsys_send(m, &p, 0), 0);
+    p.token = 2;
+    assert_int_equal(memsys_send(m, &p, 1), 0);
+    uint64_t now = 1;
+    /* fill at 43, both leave the L2 at 143; the partition output port and the SM ejection
+     * port serialize them 5 cycles apart */
+    assert_int_equal(wait_reply(m, 0, &now, &r), 158);
+    assert_int_equal(r.token, 1);
+    now++;
+    assert_int_equal(wait_reply(m, 0, &now, &r), 163);
+    assert_int_equal(r.token, 2);
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    assert_int_equal(st.dram_reads, 1);
+    assert_int_equal(st.l2_misses, 2);
+    memsys_destroy(m);
+}
+
+/* Closed-loop driver, skipping idle cycles: each SM keeps at most `window` reads in flight and
+ * walks its share (index % num_sms) of addrs. Returns the achieved bytes per cycle between the
+ * first send and the last reply; *avg_lat gets the mean round trip. */
+static double run_closed(memsys *m, int sms, int window, const uint64_t *addrs, int n,
+                         double *avg_lat, uint64_t *span)
+{
+    int *next = calloc((size_t)sms, sizeof *next);
+    int *out = calloc((size_t)sms, sizeof *out);
+    for (int s = 0; s < sms; s++)
+        next[s] = s;
+    uint64_t now = 0, last = 0, lat = 0;
+    int done = 0;
+    while (done < n) {
+        memsys_tick(m, now);
+        mem_packet r;
+        for (int s = 0; s < sms; s++)
+            while (memsys_pop_reply(m, s, now, &r)) {
+                out[s]--;
+                done++;
+                last = now;
+                lat += now - r.sent_cycle;
+            }
+        for (int s = 0; s < sms; s++)
+            while (next[s] < n && out[s] < window && memsys_can_send(m, s, now)) {
+                mem_packet p = pkt(addrs[next[s]], 128, MEM_READ, s, (uint32_t)next[s]);
+                assert_int_equal(memsys_send(m, &p, now), 0);
+                next[s] += sms;
+                out[s]++;
+            }
+        if (done == n) break;
+        uint64_t t = memsys_next_event(m, now);
+        assert_true(t != UINT64_MAX && t > now);
+        now = t;
+    }
+    free(next);
+    free(out);
+    *avg_lat = (double)lat / n;
+    if (span) *span = last;
+    return (double)n * 128.0 / (double)last;
+}
+
+static void test_dram_stream_bandwidth(void **state)
+{
+    (void)state;
+    memsys_config c = gtx480_config();
+    memsys *m = make(&c);
+    const int n = 24000;
+    uint64_t *a = malloc(n * sizeof *a);
+    for (int i = 0; i < n; i++)
+        a[i] = (uint64_t)i * 128;
+    double lat;
+    uint64_t span;
+    double bw = run_closed(m, c.num_sms, 64, a, n, &lat, &span);
+    double peak = memsys_peak_dram_bandwidth(m);
+    assert_true(peak == 96.0);
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    fprintf(stderr, "stream: %.2f B/cycle of %.0f, row hits %llu / %llu, lat %.1f\n", bw, peak,
+            (unsigned long long)st.dram_row_hits, (unsigned long long)st.dram_reads, lat);
+    assert_int_equal(st.dram_reads, n);
+    assert_true(bw >= 0.9 * peak);
+    assert_true(bw <= peak);
+    /* every channel's bus is busy at most every cycle */
+    assert_true(st.dram_busy_cycles <= (uint64_t)c.partitions * span);
+    assert_true(st.dram_row_hits >= (uint64_t)n * 14 / 16);
+    free(a);
+    memsys_destroy(m);
+}
+
+static void test_dram_random_rows(void **state)
+{
+    (void)state;
+    memsys_config c = gtx480_config();
+    c.dram_banks = 4; /* few banks: activations cannot all hide behind other banks' data */
+    const int n = 24000;
+    uint64_t *a = malloc(n * sizeof *a);
+    for (int i = 0; i < n; i++)
+        a[i] = (uint64_t)i * 128;
+    double lat;
+    memsys *m = make(&c);
+    double bw_stream = run_closed(m, c.num_sms, 64, a, n, &lat, NULL);
+    memsys_destroy(m);
+
+    wt_rng g;
+    wt_rng_seed(&g, 42);
+    for (int i = 0; i < n; i++)
+        a[i] = wt_rng_below(&g, 1u << 24) * 128;
+    m = make(&c);
+    double bw_rand = run_closed(m, c.num_sms, 64, a, n, &lat, NULL);
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    fprintf(stderr, "random: %.2f B/cycle (stream %.2f), row hits %llu, activations %llu\n",
+            bw_rand, bw_stream, (unsigned long long)st.dram_row_hits,
+            (unsigned long long)st.dram_activations);
+    assert_true(bw_rand < 0.85 * bw_stream);
+    assert_true(st.dram_row_hits < (uint64_t)n / 10);
+    assert_true(st.dram_activations > (uint64_t)n * 9 / 10);
+    free(a);
+    memsys_destroy(m);
+}
+
+static void test_frfcfs_row_hit_first(void **state)
+{
+    (void)state;
+    memsys_config c = base_config();
+    c.partitions = 1;
+    memsys *m = make(&c);
+    /* 16 lines per row, 16 banks: line 0 is bank 0 row 0; row block 17 is row 1 and bank
+     * (17 ^ 1) % 16 = 0, i.e. line 272. */
+    mem_packet a = pkt(0, 128, MEM_READ, 0, 1);
+    mem_packet b = pkt(272 * 128, 128, MEM_READ, 0, 2);
+    mem_packet h = pkt(1 * 128, 128, MEM_READ, 0, 3);
+    assert_int_equal(memsys_send(m, &a, 0), 0);
+    assert_int_equal(memsys_send(m, &b, 1), 0);
+    assert_int_equal(memsys_send(m, &h, 2), 0);
+    uint64_t when[4] = {0};
+    uint64_t now = 2;
+    mem_packet r;
+    for (int i = 0; i < 3; i++) {
+        uint64_t t = wait_reply(m, 0, &now, &r);
+        when[r.token] = t;
+    }
+    /* A: ACT 11, RD 23, data 35..43, reply 158. H (younger row hit): RD 31, data 43..51,
+     * reply 166. B (older row conflict): PRE at 39 (t_ras and last column), ACT 51, RD 63,
+     * data 75..83, reply 198. */
+    assert_int_equal(when[1], 158);
+    assert_int_equal(when[3], 166);
+    assert_int_equal(when[2], 198);
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    assert_int_equal(st.dram_row_hits, 1);
+    assert_int_equal(st.dram_activations, 2);
+    memsys_destroy(m);
+}
+
+static void test_contention_raises_latency(void **state)
+{
+    (void)state;
+    memsys_config c = gtx480_config();
+    const int n = 6000;
+    uint64_t *a = malloc(n * sizeof *a);
+    wt_rng g;
+    wt_rng_seed(&g, 7);
+    for (int i = 0; i < n; i++)
+        a[i] = wt_rng_below(&g, 1u << 22) * 128;
+    double lat[3];
+    int windows[3] = {1, 8, 48};
+    for (int k = 0; k < 3; k++) {
+        memsys *m = make(&c);
+        run_closed(m, c.num_sms, windows[k], a, n, &lat[k], NULL);
+        memsys_destroy(m);
+    }
+    fprintf(stderr, "round trip: %.1f, %.1f, %.1f cycles\n", lat[0], lat[1], lat[2]);
+    assert_true(lat[0] >= 158.0);
+    assert_true(lat[1] > lat[0] * 1.05);
+    assert_true(lat[2] > lat[1] * 1.5);
+    free(a);
+}
+
+static void test_backpressure(void **state)
+{
+    (void)state;
+    memsys_config c = base_config();
+    c.num_sms = 4;
+    c.icnt_sm_queue = 1;
+    c.l2_sets = 1;
+    c.l2_ways = 1;
+    c.l2_mshrs = 1;
+    c.dram_queue = 2;
+    c.dram_banks = 2;
+    c.dram_row_bytes = 256;
+    memsys *m = make(&c);
+    enum { N = 4000 };
+    static uint8_t seen[N];
+    memset(seen, 0, sizeof seen);
+    wt_rng g;
+    wt_rng_seed(&g, 3);
+    int sent = 0, expect = 0, got = 0, refused = 0;
+    uint64_t now = 0;
+    while ((sent < N || memsys_busy(m)) && now < 10000000) {
+        memsys_tick(m, now);
+        mem_packet r;
+        for (int s = 0; s < c.num_sms; s++)
+            while (memsys_pop_reply(m, s, now, &r)) {
+                assert_true(r.token < N);
+                assert_int_equal(seen[r.token], 1);
+                assert_int_not_equal(r.kind, MEM_WRITE);
+                seen[r.token] = 2;
+                got++;
+            }
+        for (int s = 0; s < c.num_sms && sent < N; s++) {
+            int k = (int)wt_rng_below(&g, 3);
+            uint64_t addr = wt_rng_below(&g, 64) * 128;
+            mem_packet p = pkt(addr, k == MEM_ATOMIC ? 4 : 128, (mem_kind)k, s, (uint32_t)sent);
+            if (memsys_send(m, &p, now)) {
+                refused++;
+                continue;
+            }
+            seen[sent] = k == MEM_WRITE ? 3 : 1;
+            expect += k != MEM_WRITE;
+            sent++;
+        }
+        now++;
+    }
+    assert_int_equal(sent, N);
+    assert_int_equal(got, expect);
+    assert_false(memsys_busy(m));
+    for (int i = 0; i < N; i++)
+        assert_true(seen[i] == 2 || seen[i] == 3);
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    assert_int_equal(st.l2_accesses, N);
+    assert_int_equal(st.l2_hits + st.l2_misses, N);
+    assert_true(refused > 0);
+    assert_true(st.l2_writebacks > 0);
+    assert_int_equal(st.dram_writes, st.l2_writebacks);
+    memsys_destroy(m);
+}
+
+/* ---- determinism and cycle skipping ---- */
+
+typedef struct tr_item {
+    uint64_t cycle;
+    mem_packet p;
+} tr_item;
+
+typedef struct rep_rec {
+    uint64_t cycle;
+    uint32_t token;
+    uint16_t sm;
+} rep_rec;
+
+/* Replays a timed trace (each item sent at its cycle, or retried until accepted) and records
+ * every reply with its pop cycle. skip: jump to the next event instead of ticking each cycle. */
+static int replay(const memsys_config *c, const tr_item *tr, int n, int skip, rep_rec *out,
+                  memsys_stats *st)
+{
+    memsys *m = make(c);
+    int i = 0, nrep = 0;
+    uint64_t now = 0;
+    for (;;) {
+        memsys_tick(m, now);
+        mem_packet r;
+        for (int s = 0; s < c->num_sms; s++)
+            while (memsys_pop_reply(m, s, now, &r))
+                out[nrep++] = (rep_rec){now, r.token, r.sm};
+        while (i < n && tr[i].cycle <= now && memsys_send(m, &tr[i].p, now) == 0)
+            i++;
+        if (i == n && !memsys_busy(m)) break;
+        if (!skip) {
+            now++;
+            continue;
+        }
+        uint64_t t = memsys_next_event(m, now);
+        if (i < n && tr[i].cycle > now && tr[i].cycle < t) t = tr[i].cycle;
+        assert_true(t != UINT64_MAX);
+        now = t;
+    }
+    memsys_get_stats(m, st);
+    memsys_destroy(m);
+    return nrep;
+}
+
+static void test_determinism_and_skipping(void **state)
+{
+    (void)state;
+    memsys_config c = gtx480_config();
+    c.icnt_sm_queue = 2;
+    c.l2_sets = 4; /* small L2: evictions and write-backs */
+    c.l2_mshrs = 4;
+    c.dram_queue = 4;
+    enum { N = 5000 };
+    tr_item *tr = calloc(N, sizeof *tr);
+    wt_rng g;
+    wt_rng_seed(&g, 11);
+    uint64_t cyc = 0;
+    for (int i = 0; i < N; i++) {
+        cyc += wt_rng_below(&g, 4) == 0 ? wt_rng_below(&g, 200) : 0;
+        int k = (int)wt_rng_below(&g, 10);
+        mem_kind kind = k < 6 ? MEM_READ : k < 9 ? MEM_WRITE : MEM_ATOMIC;
+        uint32_t bytes = kind == MEM_ATOMIC ? 4 : wt_rng_below(&g, 2) ? 128 : 32;
+        uint64_t addr = wt_rng_below(&g, 4096) * 128 + (bytes == 32 ? 32 * wt_rng_below(&g, 4) : 0);
+        tr[i].cycle = cyc;
+        tr[i].p = pkt(addr, bytes, kind, (int)wt_rng_below(&g, (uint64_t)c.num_sms), (uint32_t)i);
+    }
+    rep_rec *a = calloc(N, sizeof *a), *b = calloc(N, sizeof *b), *d = calloc(N, sizeof *d);
+    memsys_stats sa, sb, sd;
+    int na = replay(&c, tr, N, 0, a, &sa);
+    int nb = replay(&c, tr, N, 0, b, &sb);
+    int nd = replay(&c, tr, N, 1, d, &sd);
+    assert_true(na > N / 2);
+    assert_int_equal(na, nb);
+    assert_int_equal(na, nd);
+    assert_memory_equal(a, b, (size_t)na * sizeof *a);
+    assert_memory_equal(a, d, (size_t)na * sizeof *a);
+    assert_memory_equal(&sa, &sb, sizeof sa);
+    assert_memory_equal(&sa, &sd, sizeof sa);
+    assert_true(sa.l2_writebacks > 0);
+    free(tr);
+    free(a);
+    free(b);
+    free(d);
+}
+
+static void expect_bad(memsys_config c, const char *name)
+{
+    memsys *m = (memsys *)&c; /* must be reset to NULL */
+    char err[256] = "";
+    assert_int_equal(memsys_create(&m, &c, err, sizeof err), -1);
+    assert_null(m);
+    if (!strstr(err, name)) fail_msg("message '%s' does not name %s", err, name);
+}
+
+static void test_bad_configs(void **state)
+{
+    (void)state;
+    memsys_config c;
+    c = base_config(), c.partitions = 0, expect_bad(c, "partitions");
+    c = base_config(), c.num_sms = 0, expect_bad(c, "num_sms");
+    c = base_config(), c.l2_sets = 48, expect_bad(c, "l2_sets");
+    c = base_config(), c.l2_line = 100, expect_bad(c, "l2_line");
+    c = base_config(), c.l2_ways = 0, expect_bad(c, "l2_ways");
+    c = base_config(), c.l2_mshrs = 0, expect_bad(c, "l2_mshrs");
+    c = base_config(), c.dram_banks = 3, expect_bad(c, "dram_banks");
+    c = base_config(), c.dram_row_bytes = 64, expect_bad(c, "dram_row_bytes");
+    c = base_config(), c.dram_queue = 1, expect_bad(c, "dram_queue");
+    c = base_config(), c.dram_bytes_per_cycle = 0, expect_bad(c, "dram_bytes_per_cycle");
+    c = base_config(), c.icnt_latency = 0, expect_bad(c, "icnt_latency");
+    c = base_config(), c.icnt_bytes_per_cycle = 0, expect_bad(c, "icnt_bytes_per_cycle");
+    c = base_config(), c.icnt_sm_queue = 0, expect_bad(c, "icnt_sm_queue");
+    c = base_config(), c.dram_t_cl = 0, expect_bad(c, "dram_t_cl");
+    c = base_config(), c.dram_t_ras = -1, expect_bad(c, "dram_t_ras");
+}
+
+static void test_injection_queue_limit(void **state)
+{
+    (void)state;
+    memsys_config c = base_config();
+    c.icnt_sm_queue = 2;
+    c.icnt_bytes_per_cycle = 8; /* a 128-byte write takes 17 cycles to inject */
+    memsys *m = make(&c);
+    mem_packet w = pkt(0, 128, MEM_WRITE, 0, 0);
+    assert_int_equal(memsys_send(m, &w, 0), 0); /* injecting 0..17 */
+    assert_int_equal(memsys_send(m, &w, 0), 0); /* waits, starts at 17 */
+    assert_int_equal(memsys_send(m, &w, 0), 0); /* waits, starts at 34 */
+    assert_false(memsys_can_send(m, 0, 0));
+    assert_int_equal(memsys_send(m, &w, 16), -1);
+    memsys_tick(m, 16);
+    assert_int_equal(memsys_next_event(m, 16), 17); /* the slot frees exactly then */
+    assert_true(memsys_can_send(m, 0, 17));
+    uint64_t now = 17;
+    run_idle(m, &now);
+    memsys_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_idle_read_miss_then_hit),
+        cmocka_unit_test(test_write_then_read_hits),
+        cmocka_unit_test(test_atomic),
+        cmocka_unit_test(test_mshr_merge),
+        cmocka_unit_test(test_dram_stream_bandwidth),
+        cmocka_unit_test(test_dram_random_rows),
+        cmocka_unit_test(test_frfcfs_row_hit_first),
+        cmocka_unit_test(test_contention_raises_latency),
+        cmocka_unit_test(test_backpressure),
+        cmocka_unit_test(test_determinism_and_skipping),
+        cmocka_unit_test(test_bad_configs),
+        cmocka_unit_test(test_injection_queue_limit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
