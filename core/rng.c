@@ -10,7 +10,8 @@ static uint64_t splitmix64(uint64_t *x)
 
 void wt_rng_seed(wt_rng *r, uint64_t seed)
 {
-    for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&seed);
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&seed);
 }
 
 static uint64_t rotl(uint64_t x, int k)
@@ -36,7 +37,8 @@ uint64_t wt_rng_below(wt_rng *r, uint64_t n)
 {
     uint64_t limit = UINT64_MAX - UINT64_MAX % n;
     uint64_t x;
-    do x = wt_rng_next(r);
+    do
+        x = wt_rng_next(r);
     while (x >= limit);
     return x % n;
 }

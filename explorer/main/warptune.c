@@ -1,4 +1,46 @@
-int main(void)
+/* warptune: design-space exploration of GPU warp-scheduling, L1D and CTA-scheduling policies
+ * on an embedded cycle-level simulator. */
+#include <stdio.h>
+#include <string.h>
+
+#include "explorer/cli.h"
+#include "explorer/version.h"
+
+static void usage(FILE *f)
 {
-    return 0;
+    fprintf(f, "usage: warptune COMMAND [OPTIONS]\n\n"
+               "commands:\n"
+               "  sim [--preset P] [--workload W]... [--wparam k=v]... [--set k=v]... [--json]\n"
+               "      [--l1-trace FILE]    simulate one configuration, print every metric\n"
+               "  params [PREFIX]          every parameter: type, default, range, unit, doc\n"
+               "  workloads                the built-in workloads\n"
+               "  presets                  the built-in presets\n"
+               "  policies                 warp schedulers, L1D policies, CTA schedulers\n"
+               "  version                  print the version\n\n"
+               "exit status: 0 success, 2 bad input, 1 internal failure\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return WT_EXIT_BAD_INPUT;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "sim")) return cli_sim(argc - 1, argv + 1);
+    if (!strcmp(cmd, "params")) return cli_params(argc - 1, argv + 1);
+    if (!strcmp(cmd, "workloads")) return cli_workloads(argc - 1, argv + 1);
+    if (!strcmp(cmd, "presets")) return cli_presets(argc - 1, argv + 1);
+    if (!strcmp(cmd, "policies")) return cli_policies(argc - 1, argv + 1);
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        printf("warptune %s\n", wt_version());
+        return WT_EXIT_OK;
+    }
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        usage(stdout);
+        return WT_EXIT_OK;
+    }
+    fprintf(stderr, "warptune: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return WT_EXIT_BAD_INPUT;
 }

@@ -1,0 +1,20 @@
+/* The coalescer: turns the per-lane addresses of one warp memory instruction into the list of
+ * line-sized accesses it needs (their number is the instruction's memory divergence). */
+#ifndef WT_COALESCER_H
+#define WT_COALESCER_H
+
+#include <stdint.h>
+
+typedef struct line_access {
+    uint64_t line;    /* line-aligned byte address */
+    uint32_t lanes;   /* lanes whose addresses fall in the line */
+    uint32_t sectors; /* bit s: the lanes touch the s-th sector_bytes piece of the line */
+} line_access;
+
+/* Coalesces the active lanes of `mask`. Accesses come out in the order of their lowest lane.
+ * line_bytes and sector_bytes are powers of two, sector_bytes <= line_bytes. Returns the
+ * number of accesses written to out (at most 32). */
+int coalesce(const uint32_t *addr, uint32_t mask, int line_bytes, int sector_bytes,
+             line_access *out);
+
+#endif

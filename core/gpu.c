@@ -1,0 +1,224 @@
+/* The GPU: SMs, the CTA dispatcher and the memory system, driven by one cycle loop that skips
+ * the cycles in which nothing can happen; watchdogs turn hangs into errors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "core/rng.h"
+#include "core/sim.h"
+#include "core/sm.h"
+#include "core/stats.h"
+#include "policies/registry.h"
+
+typedef struct gpu {
+    gpu_config cfg;
+    memsys *mem;
+    sm **sms;
+    isource src;
+    wt_rng rng;
+    const cta_ops *cta;
+    void *cta_self;
+    uint32_t cta_period;
+    /* the running kernel */
+    kernel_launch k;
+    uint32_t next_cta;
+    int n_max;
+    int rr; /* next SM in round-robin dispatch */
+    uint64_t last_issue;
+} gpu;
+
+static void gpu_free(gpu *g)
+{
+    if (g->sms)
+        for (int i = 0; i < g->cfg.num_sms; i++)
+            sm_destroy(g->sms[i]);
+    free(g->sms);
+    if (g->cta_self) g->cta->destroy(g->cta_self);
+    if (g->src.ops) g->src.ops->destroy(g->src.self);
+    memsys_destroy(g->mem);
+}
+
+static int gpu_init(gpu *g, const param_set *p, const workload *w, const sim_options *opt,
+                    char *err, size_t errlen)
+{
+    if (gpu_config_from_params(p, &g->cfg, err, errlen) != 0) return -1;
+    const gpu_config *c = &g->cfg;
+    wt_rng_seed(&g->rng, c->seed);
+    if (memsys_create(&g->mem, &c->mem, err, errlen) != 0) return -1;
+    if (workload_instance(w, c->num_sms, c->max_warps, c->max_ctas, &g->src, err, errlen) != 0)
+        return -1;
+    g->cta = cta_policy_find(c->cta_policy);
+    if (!g->cta) {
+        snprintf(err, errlen, "cta.policy: unknown policy '%s'", c->cta_policy);
+        return -1;
+    }
+    cta_env ce = {c->num_sms, &g->rng};
+    if (g->cta->create(&g->cta_self, &ce, p, err, errlen) != 0) {
+        g->cta_self = NULL;
+        return -1;
+    }
+    g->cta_period = g->cta->period ? g->cta->period(g->cta_self) : 0;
+    g->sms = calloc((size_t)c->num_sms, sizeof *g->sms);
+    if (!g->sms) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < c->num_sms; i++) {
+        sm_env se = {i, c, p, g->mem, &g->src, &g->rng, opt ? opt->l1_trace : NULL};
+        if (sm_create(&g->sms[i], &se, err, errlen) != 0) return -1;
+    }
+    return 0;
+}
+
+/* CTAs per SM the kernel's resources allow (N in DYNCTA). */
+static int ctas_per_sm(const gpu_config *c, const kernel_launch *k)
+{
+    int warps = ((int)k->block + WT_WARP_SIZE - 1) / WT_WARP_SIZE;
+    int n = c->max_ctas;
+    if (c->max_warps / warps < n) n = c->max_warps / warps;
+    if (c->max_threads / (int)k->block < n) n = c->max_threads / (int)k->block;
+    long regs = (long)k->regs_per_thread * warps * WT_WARP_SIZE;
+    if (regs > 0 && c->registers / regs < n) n = (int)(c->registers / regs);
+    if (k->shared_bytes > 0 && c->shared_bytes / (int)k->shared_bytes < n)
+        n = c->shared_bytes / (int)k->shared_bytes;
+    return n;
+}
+
+/* Hands out CTAs one at a time, round-robin over SMs with room (DYNCTA II: load balanced). */
+static void dispatch(gpu *g, uint64_t now)
+{
+    int sms = g->cfg.num_sms, stuck = 0;
+    while (g->next_cta < g->k.grid && stuck < sms) {
+        sm *s = g->sms[g->rr];
+        int limit = g->cta->limit(g->cta_self, g->rr);
+        if (limit > g->n_max) limit = g->n_max;
+        if (limit < 1) limit = 1;
+        if (sm_resident_ctas(s) < limit) {
+            sm_start_cta(s, g->next_cta++, now);
+            stuck = 0;
+        } else {
+            stuck++;
+        }
+        g->rr = (g->rr + 1) % sms;
+    }
+}
+
+static void sample_ctas(gpu *g, uint64_t now)
+{
+    for (int i = 0; i < g->cfg.num_sms; i++) {
+        cta_sample cs;
+        sm_take_sample(g->sms[i], now, &cs.c_idle, &cs.c_mem);
+        cs.active_ctas = sm_resident_ctas(g->sms[i]);
+        g->cta->on_sample(g->cta_self, i, &cs, now);
+        int limit = g->cta->limit(g->cta_self, i);
+        sm_set_cta_limit(g->sms[i], limit < 1 ? 1 : limit, now);
+    }
+}
+
+/* Runs the current kernel to completion from cycle *now. Returns 0, or -1 with err. */
+static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
+{
+    const gpu_config *c = &g->cfg;
+    uint64_t now = *now_io;
+    g->n_max = ctas_per_sm(c, &g->k);
+    if (g->n_max < 1) {
+        snprintf(err, errlen,
+                 "kernel %s: a CTA of %u threads, %u registers per thread and %u bytes of shared "
+                 "memory does not fit in an SM",
+                 g->k.name, g->k.block, g->k.regs_per_thread, g->k.shared_bytes);
+        return -1;
+    }
+    g->next_cta = 0;
+    g->rr = 0;
+    if (g->cta->on_kernel_start) g->cta->on_kernel_start(g->cta_self, g->n_max);
+    for (int i = 0; i < c->num_sms; i++) {
+        sm_kernel_start(g->sms[i], &g->k);
+        int limit = g->cta->limit(g->cta_self, i);
+        sm_set_cta_limit(g->sms[i], limit < 1 ? 1 : limit, now);
+    }
+    dispatch(g, now);
+    g->last_issue = now;
+    uint64_t next_sample = g->cta_period ? now + g->cta_period : UINT64_MAX;
+    for (;;) {
+        memsys_tick(g->mem, now);
+        mem_packet p;
+        for (int i = 0; i < c->num_sms; i++)
+            while (memsys_pop_reply(g->mem, i, now, &p))
+                sm_deliver(g->sms[i], &p, now);
+        int busy = 0, finished = 0;
+        for (int i = 0; i < c->num_sms; i++) {
+            sm *s = g->sms[i];
+            if (sm_wake(s) <= now) {
+                int issued = sm_cycle(s, now, err, errlen);
+                if (issued < 0) return -1;
+                if (issued) g->last_issue = now;
+            }
+            finished += sm_take_finished(s);
+            busy |= sm_busy(s);
+        }
+        if (now >= next_sample) {
+            sample_ctas(g, now);
+            next_sample += g->cta_period;
+        }
+        if (finished || g->cta_period) dispatch(g, now);
+        if (g->next_cta >= g->k.grid && !busy && !memsys_busy(g->mem)) break;
+
+        uint64_t next = memsys_next_event(g->mem, now);
+        for (int i = 0; i < c->num_sms; i++) {
+            uint64_t w = sm_wake(g->sms[i]);
+            if (w < next) next = w;
+        }
+        if (next <= now) next = now + 1;
+        if (next_sample < next) next = next_sample;
+        if (next == UINT64_MAX || next - g->last_issue > c->watchdog) {
+            int at_barrier = 0;
+            for (int i = 0; i < c->num_sms; i++)
+                at_barrier += sm_warps_at_barrier(g->sms[i]);
+            snprintf(err, errlen,
+                     "kernel %s: no progress for %llu cycles at cycle %llu (%d warps waiting at "
+                     "a barrier that is never reached)",
+                     g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now,
+                     at_barrier);
+            *now_io = now;
+            return -1;
+        }
+        if (next > c->max_cycles) {
+            snprintf(err, errlen, "kernel %s: reached the cycle cap sim.max_cycles=%llu", g->k.name,
+                     (unsigned long long)c->max_cycles);
+            *now_io = now;
+            return -1;
+        }
+        now = next;
+    }
+    *now_io = now + 1;
+    return 0;
+}
+
+sim_status sim_run(const param_set *config, const workload *w, const sim_options *opt,
+                   sim_metrics *out, char *err, size_t errlen)
+{
+    gpu g;
+    memset(&g, 0, sizeof g);
+    memset(out, 0, sizeof *out);
+    if (gpu_init(&g, config, w, opt, err, errlen) != 0) {
+        gpu_free(&g);
+        return SIM_BAD_CONFIG;
+    }
+    sim_status status = SIM_OK;
+    uint64_t now = 0;
+    int kernels = 0;
+    for (;;) {
+        int r = g.src.ops->next_kernel(g.src.self, &g.k, err, errlen);
+        if (r == 0) break;
+        if (r < 0 || run_kernel(&g, &now, err, errlen) != 0) {
+            status = SIM_FAILED;
+            break;
+        }
+        kernels++;
+    }
+    for (int i = 0; i < g.cfg.num_sms; i++)
+        sm_account(g.sms[i], now);
+    stats_collect(&g.cfg, (const sm *const *)g.sms, g.mem, now, kernels, out);
+    gpu_free(&g);
+    return status;
+}

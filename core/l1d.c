@@ -1,0 +1,246 @@
+#include "core/l1d.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const l1_outcome_names[] = {"hit", "miss", "merged", "reservation_fail", "bypass"};
+
+typedef struct mshr_entry {
+    uint64_t line;
+    int way; /* reserved way, in set `set` */
+    int set;
+    int nwaiters;
+    l1_request req; /* the allocating request, handed to the policy at fill */
+} mshr_entry;
+
+struct l1d {
+    l1d_config cfg;
+    int line_shift;
+    int set_bits; /* log2(sets) when sets is a power of two */
+    uint64_t *tags;
+    uint8_t *valid;
+    uint8_t *reserved;
+    int16_t *owner; /* warp that brought the line in */
+    uint8_t *state; /* policy bytes, sets*ways*line_state_bytes */
+    size_t state_bytes;
+    mshr_entry *mshr;
+    uint8_t *mshr_used;
+    uint32_t *waiters; /* mshrs * mshr_merge */
+    int mshr_in_use;
+    const l1_policy_ops *ops;
+    void *policy;
+};
+
+int l1_first_free_way(const l1_set_view *s)
+{
+    for (int w = 0; w < s->ways; w++)
+        if (!s->valid[w] && !s->reserved[w]) return w;
+    return -1;
+}
+
+static int log2_exact(int v)
+{
+    int b = 0;
+    while ((1 << b) < v)
+        b++;
+    return (1 << b) == v ? b : -1;
+}
+
+int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const l1_env *env,
+               const param_set *p, char *err, size_t errlen)
+{
+    l1d *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    c->cfg = *cfg;
+    c->line_shift = log2_exact(cfg->line_bytes);
+    c->set_bits = log2_exact(cfg->sets);
+    size_t lines = (size_t)cfg->sets * (size_t)cfg->ways;
+    c->state_bytes = ops->line_state_bytes;
+    c->tags = calloc(lines, sizeof *c->tags);
+    c->valid = calloc(lines, 1);
+    c->reserved = calloc(lines, 1);
+    c->owner = calloc(lines, sizeof *c->owner);
+    c->state = calloc(lines * (c->state_bytes ? c->state_bytes : 1), 1);
+    c->mshr = calloc((size_t)cfg->mshrs, sizeof *c->mshr);
+    c->mshr_used = calloc((size_t)cfg->mshrs, 1);
+    c->waiters = calloc((size_t)cfg->mshrs * (size_t)cfg->mshr_merge, sizeof *c->waiters);
+    c->ops = ops;
+    if (!c->tags || !c->valid || !c->reserved || !c->owner || !c->state || !c->mshr ||
+        !c->mshr_used || !c->waiters) {
+        snprintf(err, errlen, "out of memory");
+        l1d_destroy(c);
+        return -1;
+    }
+    if (c->line_shift < 0 || (cfg->hash == 1 && c->set_bits < 0)) {
+        snprintf(err, errlen, "L1D line size and (with the xor hash) sets must be powers of two");
+        l1d_destroy(c);
+        return -1;
+    }
+    if (ops->create && ops->create(&c->policy, env, p, err, errlen) != 0) {
+        c->ops = NULL;
+        l1d_destroy(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+void l1d_destroy(l1d *c)
+{
+    if (!c) return;
+    if (c->ops && c->ops->destroy) c->ops->destroy(c->policy);
+    free(c->tags);
+    free(c->valid);
+    free(c->reserved);
+    free(c->owner);
+    free(c->state);
+    free(c->mshr);
+    free(c->mshr_used);
+    free(c->waiters);
+    free(c);
+}
+
+uint64_t l1d_line_of(const l1d *c, uint64_t addr)
+{
+    return addr >> c->line_shift << c->line_shift;
+}
+
+int l1d_set_of(const l1d *c, uint64_t line_addr)
+{
+    uint64_t block = line_addr >> c->line_shift;
+    if (c->cfg.hash == 0 || c->set_bits == 0) return (int)(block % (uint64_t)c->cfg.sets);
+    /* Pseudo-random indexing in the manner of Fermi's L1 (DaCache 5, [26]): XOR of successive
+     * index-wide slices of the block address, so power-of-two strides spread over sets. */
+    uint64_t mask = ((uint64_t)1 << c->set_bits) - 1, set = 0;
+    while (block) {
+        set ^= block & mask;
+        block >>= c->set_bits;
+    }
+    return (int)set;
+}
+
+static l1_set_view set_view(l1d *c, int set)
+{
+    size_t base = (size_t)set * (size_t)c->cfg.ways;
+    return (l1_set_view){set,
+                         c->cfg.ways,
+                         c->valid + base,
+                         c->reserved + base,
+                         c->tags + base,
+                         c->state + base * c->state_bytes};
+}
+
+static int find_way(const l1d *c, int set, uint64_t line, int want_valid)
+{
+    size_t base = (size_t)set * (size_t)c->cfg.ways;
+    for (int w = 0; w < c->cfg.ways; w++) {
+        size_t i = base + (size_t)w;
+        if (c->tags[i] != line) continue;
+        if (want_valid ? c->valid[i] : c->reserved[i]) return w;
+    }
+    return -1;
+}
+
+static int find_mshr(const l1d *c, uint64_t line)
+{
+    for (int i = 0; i < c->cfg.mshrs; i++)
+        if (c->mshr_used[i] && c->mshr[i].line == line) return i;
+    return -1;
+}
+
+l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, int *mshr,
+                    int *owner_warp, int *evicted_warp, uint64_t *evicted_line)
+{
+    int set = l1d_set_of(c, r->line_addr);
+    size_t base = (size_t)set * (size_t)c->cfg.ways;
+    *evicted_warp = -1;
+    int way = find_way(c, set, r->line_addr, 1);
+    if (way >= 0) {
+        *owner_warp = c->owner[base + (size_t)way];
+        if (c->ops->on_hit) {
+            l1_set_view v = set_view(c, set);
+            c->ops->on_hit(c->policy, r, &v, way);
+        }
+        return L1_HIT;
+    }
+    int m = find_mshr(c, r->line_addr);
+    if (m >= 0) {
+        mshr_entry *e = &c->mshr[m];
+        if (e->nwaiters >= c->cfg.mshr_merge) return L1_RESFAIL;
+        c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge + (size_t)e->nwaiters++] = waiter;
+        *mshr = m;
+        return L1_MERGED;
+    }
+    if (c->mshr_in_use >= c->cfg.mshrs || !can_send) return L1_RESFAIL;
+    l1_set_view v = set_view(c, set);
+    int unreserved = 0;
+    for (int w = 0; w < c->cfg.ways; w++)
+        unreserved += !v.reserved[w];
+    if (!unreserved) return L1_RESFAIL;
+    way = c->ops->victim(c->policy, r, &v);
+    if (way == L1_BYPASS) return L1_BYPASSED;
+    if (way == L1_STALL || way < 0 || way >= c->cfg.ways || v.reserved[way]) return L1_RESFAIL;
+    size_t i = base + (size_t)way;
+    if (c->valid[i]) {
+        *evicted_warp = c->owner[i];
+        *evicted_line = c->tags[i];
+        if (c->ops->on_evict) c->ops->on_evict(c->policy, &v, way);
+        c->valid[i] = 0;
+    }
+    c->reserved[i] = 1;
+    c->tags[i] = r->line_addr;
+    c->owner[i] = (int16_t)r->warp_slot;
+    for (m = 0; c->mshr_used[m]; m++)
+        continue;
+    c->mshr_used[m] = 1;
+    c->mshr_in_use++;
+    c->mshr[m] = (mshr_entry){r->line_addr, way, set, 1, *r};
+    c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge] = waiter;
+    *mshr = m;
+    return L1_MISS;
+}
+
+int l1d_store(l1d *c, uint64_t line_addr)
+{
+    int set = l1d_set_of(c, line_addr);
+    int way = find_way(c, set, line_addr, 1);
+    if (way < 0) return 0;
+    l1_set_view v = set_view(c, set);
+    if (c->ops->on_evict) c->ops->on_evict(c->policy, &v, way);
+    c->valid[(size_t)set * (size_t)c->cfg.ways + (size_t)way] = 0;
+    return 1;
+}
+
+int l1d_fill(l1d *c, int m, uint32_t *waiters, uint64_t *line_addr)
+{
+    mshr_entry *e = &c->mshr[m];
+    size_t i = (size_t)e->set * (size_t)c->cfg.ways + (size_t)e->way;
+    c->reserved[i] = 0;
+    c->valid[i] = 1;
+    if (c->ops->on_fill) {
+        l1_set_view v = set_view(c, e->set);
+        c->ops->on_fill(c->policy, &e->req, &v, e->way);
+    }
+    int n = e->nwaiters;
+    memcpy(waiters, c->waiters + (size_t)m * (size_t)c->cfg.mshr_merge,
+           (size_t)n * sizeof *waiters);
+    *line_addr = e->line;
+    c->mshr_used[m] = 0;
+    c->mshr_in_use--;
+    return n;
+}
+
+int l1d_mshr_free(const l1d *c)
+{
+    return c->mshr_in_use < c->cfg.mshrs;
+}
+
+void l1d_load_done(l1d *c, int warp_slot, int warp_prio, int accesses, int misses)
+{
+    if (c->ops->on_load_done)
+        c->ops->on_load_done(c->policy, warp_slot, warp_prio, accesses, misses);
+}

@@ -1,0 +1,60 @@
+/* The L1 data cache of one SM: sets x ways x line, a selectable set-index hash, allocate on
+ * miss with line reservation, MSHRs that merge misses to the same line, and the replacement /
+ * insertion / promotion / bypass decisions delegated to an l1_policy_ops plug-in. */
+#ifndef WT_L1D_H
+#define WT_L1D_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/policy.h"
+
+typedef enum l1_outcome {
+    L1_HIT,      /* data present */
+    L1_MISS,     /* a line was reserved and an MSHR allocated: send the fill request */
+    L1_MERGED,   /* joined an outstanding MSHR for the same line */
+    L1_RESFAIL,  /* no MSHR, merge slot or unreserved way, or the policy stalled: replay */
+    L1_BYPASSED, /* the policy chose to bypass: send the request around the cache */
+} l1_outcome;
+
+extern const char *const l1_outcome_names[]; /* "hit", "miss", "merged", ... */
+
+typedef struct l1d_config {
+    int sets, ways, line_bytes;
+    int hash; /* 0 linear, 1 xor */
+    int mshrs, mshr_merge;
+} l1d_config;
+
+typedef struct l1d l1d;
+
+/* Creates the cache and its policy instance. Returns 0 or -1 with err. */
+int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const l1_env *env,
+               const param_set *p, char *err, size_t errlen);
+void l1d_destroy(l1d *c);
+
+uint64_t l1d_line_of(const l1d *c, uint64_t addr);
+int l1d_set_of(const l1d *c, uint64_t line_addr);
+
+/* One load access. `waiter` is the caller's tag for who waits on a miss or merge;
+ * `can_send` says whether a new request could leave the SM now (a miss needs it).
+ * On L1_MISS *mshr receives the MSHR id to put in the request. On a hit *owner_warp receives
+ * the warp that brought the line in. When a valid line is replaced, *evicted_warp and
+ * *evicted_line receive its owner and address (else *evicted_warp = -1). */
+l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, int *mshr,
+                    int *owner_warp, int *evicted_warp, uint64_t *evicted_line);
+
+/* Write-evict for a global store or atomic: drops the line if it is present and valid.
+ * Returns 1 if a line was dropped. */
+int l1d_store(l1d *c, uint64_t line_addr);
+
+/* The fill for MSHR id arrived: the reserved line becomes valid (insertion by the policy)
+ * and the waiters are returned (up to mshr_merge of them). Returns their number. */
+int l1d_fill(l1d *c, int mshr, uint32_t *waiters, uint64_t *line_addr);
+
+/* Is there a free MSHR? (Whether a replay may succeed before the next fill.) */
+int l1d_mshr_free(const l1d *c);
+
+/* Reports a finished load to the policy (DaCache's fully-cached-load tracking). */
+void l1d_load_done(l1d *c, int warp_slot, int warp_prio, int accesses, int misses);
+
+#endif

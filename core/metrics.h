@@ -1,0 +1,93 @@
+/* Every statistic a simulation exports: one list, so names, docs, the struct, the table
+ * printer, JSON and CSV columns never disagree. Definitions and sources: docs/metrics.md. */
+#ifndef WT_METRICS_H
+#define WT_METRICS_H
+
+#include <stddef.h>
+
+/* X(name, doc) */
+#define WT_METRICS(X)                                                                              \
+    X(cycles, "core cycles from the first launch to the end of the last kernel")                   \
+    X(kernels, "kernel launches run")                                                              \
+    X(ctas, "CTAs run")                                                                            \
+    X(warp_insts, "warp instructions issued")                                                      \
+    X(thread_insts, "thread instructions executed (active lanes of issued instructions)")          \
+    X(ipc, "thread instructions per cycle, the whole GPU (GPGPU-Sim's convention)")                \
+    X(warp_ipc, "warp instructions per cycle, the whole GPU")                                      \
+    X(l1d_accesses, "L1D accesses by global loads (one per line a load touches)")                  \
+    X(l1d_hits, "L1D hits")                                                                        \
+    X(l1d_misses, "L1D misses that allocated or bypassed (merged ones excluded)")                  \
+    X(l1d_merged, "L1D misses merged into an outstanding MSHR")                                    \
+    X(l1d_reservation_fails, "L1D accesses replayed: no MSHR, merge slot, way or queue")           \
+    X(l1d_bypasses, "L1D misses sent around the cache (policy decision or l1d disabled)")          \
+    X(l1d_miss_rate, "(misses + merged) / accesses")                                               \
+    X(mpki, "L1D misses per 1000 warp instructions")                                               \
+    X(l1d_intra_warp_hits, "L1D hits on lines brought in by the same warp (CCWS Fig. 1)")          \
+    X(l1d_inter_warp_hits, "L1D hits on lines brought in by another warp")                         \
+    X(global_loads, "global load warp instructions")                                               \
+    X(coherent_loads, "global loads touching one line")                                            \
+    X(divergent_loads, "global loads touching more than one line")                                 \
+    X(fully_cached_loads, "global loads all of whose accesses hit (DaCache 3.1)")                  \
+    X(fully_cached_divergent_loads, "divergent loads all of whose accesses hit")                   \
+    X(mpli, "L1D misses per global load instruction (DaCache's MPLI, mean)")                       \
+    X(global_stores, "global store warp instructions")                                             \
+    X(shared_accesses, "shared-memory load and store warp instructions")                           \
+    X(atomics, "atomic warp instructions")                                                         \
+    X(l2_accesses, "L2 accesses")                                                                  \
+    X(l2_hits, "L2 hits")                                                                          \
+    X(l2_misses, "L2 misses")                                                                      \
+    X(dram_reads, "DRAM line reads")                                                               \
+    X(dram_writes, "DRAM line writes")                                                             \
+    X(dram_row_hits, "DRAM accesses that hit an open row")                                         \
+    X(dram_activations, "DRAM row activations")                                                    \
+    X(dram_queue_delay, "mean cycles a DRAM request waited in its channel queue")                  \
+    X(dram_bandwidth_util, "DRAM bytes moved per cycle over the peak, whole run")                  \
+    X(lat_rt, "mean round-trip fetch latency: cycles from a request leaving the SM to its "        \
+              "reply (DYNCTA)")                                                                    \
+    X(c_idle, "mean per SM of cycles with nothing to issue: no unfinished, unpaused warp "         \
+              "(DYNCTA C_idle)")                                                                   \
+    X(c_mem, "mean per SM of cycles in which every live warp waited for memory (DYNCTA "           \
+             "C_mem)")                                                                             \
+    X(ract, "mean over SMs of active cycles (an instruction issued) over all cycles "              \
+            "(DYNCTA RACT)")                                                                       \
+    X(util, "mean over SMs of cycles holding at least one CTA over all cycles (DYNCTA util)")      \
+    X(warp_disparity_max, "largest per-CTA (slowest - fastest) / slowest warp execution "          \
+                          "time (CAWA Fig. 1)")                                                    \
+    X(warp_disparity_mean, "mean over CTAs of the same disparity")                                 \
+    X(stall_exec, "share of live warp-cycles spent issuing (CAWS probe: Exec)")                    \
+    X(stall_sched, "share of live warp-cycles ready but not picked (CAWS: Scheduling)")            \
+    X(stall_sync, "share waiting at a barrier (CAWS: Sync)")                                       \
+    X(stall_ctrl, "share waiting after a branch (CAWS: CtrlHazard)")                               \
+    X(stall_mem, "share waiting on a load that missed L1D (CAWS: DataCacheMiss)")                  \
+    X(stall_data, "share waiting on another register dependence (CAWS: DataHazard)")               \
+    X(stall_struct, "share waiting for a busy unit (CAWS: StructuralHazard)")                      \
+    X(energy_j, "total energy, joules")                                                            \
+    X(energy_alu_j, "INT, FP and SFU operations")                                                  \
+    X(energy_regfile_j, "register file reads and writes")                                          \
+    X(energy_l1d_j, "L1D data moved")                                                              \
+    X(energy_shared_j, "shared memory data moved")                                                 \
+    X(energy_icnt_j, "interconnect bytes")                                                         \
+    X(energy_l2_j, "L2 data moved")                                                                \
+    X(energy_dram_j, "DRAM transfers and row activations")                                         \
+    X(energy_static_j, "static power times run time")                                              \
+    X(power_w, "average power: energy over run time, watts")
+
+typedef struct sim_metrics {
+#define WT_METRIC_FIELD(name, doc) double name;
+    WT_METRICS(WT_METRIC_FIELD)
+#undef WT_METRIC_FIELD
+} sim_metrics;
+
+typedef struct metric_info {
+    const char *name;
+    const char *doc;
+    size_t offset; /* of the double in sim_metrics */
+} metric_info;
+
+size_t metric_count(void);
+const metric_info *metric_at(size_t i);
+/* Index of a metric by name, or -1. */
+int metric_lookup(const char *name);
+double metric_value(const sim_metrics *m, size_t i);
+
+#endif

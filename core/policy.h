@@ -1,0 +1,182 @@
+/* The three plug-in interfaces: warp schedulers, L1D management policies, CTA schedulers.
+ *
+ * Each is a struct of function pointers with opaque state, picked by a categorical parameter
+ * (sched.policy, l1d.policy, cta.policy) from the tables in policies/registry.c. A policy sees
+ * the SM through narrow, read-only views, never the SM's internals. Hooks left NULL are
+ * no-ops. Any randomness a policy needs comes from the wt_rng its environment hands it. */
+#ifndef WT_POLICY_H
+#define WT_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/params.h"
+#include "core/rng.h"
+
+/* ---------------------------------------------------------------- warp schedulers ---- */
+
+/* One warp as a scheduler sees it. */
+typedef struct warp_view {
+    int slot;        /* warp slot in the SM */
+    int cta_slot;    /* CTA slot in the SM */
+    uint32_t cta_id; /* CTA id in the grid */
+    int warp_in_cta; /* index of the warp within its CTA */
+    uint64_t age;    /* assignment order on this SM: smaller is older (CCWS 5.1, GTO) */
+    uint32_t pc;     /* next instruction */
+    uint8_t cls;     /* its inst_class */
+    bool paused;     /* its CTA is paused by the CTA scheduler: pick it only if nothing else */
+} warp_view;
+
+typedef struct sched_env {
+    int sm;        /* which SM this instance serves */
+    int scheduler; /* which of the SM's warp schedulers */
+    int max_warps; /* warp slots in the SM */
+    int num_schedulers;
+    wt_rng *rng; /* per-simulation generator */
+} sched_env;
+
+/* An L1D event a scheduler may learn from (CCWS's lost-locality detector). */
+typedef enum l1_event_kind { L1E_HIT, L1E_MISS, L1E_EVICT } l1_event_kind;
+typedef struct l1_event {
+    uint8_t kind;
+    int warp_slot; /* the warp that accessed (hit/miss) or that had reserved the line (evict) */
+    uint64_t line_addr; /* line-aligned byte address */
+    uint32_t pc;
+    uint64_t now;
+} l1_event;
+
+/* A branch as it issued (CPL's instruction-count disparity, CAWA Alg. 2). */
+typedef struct branch_event {
+    int warp_slot;
+    uint32_t pc, target_pc, fallthru_pc, reconv_pc;
+    uint32_t active_mask, taken_mask;
+    bool diverged;
+    uint64_t now;
+} branch_event;
+
+typedef struct sched_ops {
+    const char *name;
+    const char *doc;
+    const param_def *params; /* the policy's own parameters, registered with the registry */
+    size_t nparams;
+    int (*create)(void **self, const sched_env *env, const param_set *p, char *err, size_t errlen);
+    void (*destroy)(void *self);
+    /* Picks the warp to issue among `ready` (n >= 1 warps, all able to issue now, in slot
+     * order). Returns an index into ready. Required. */
+    int (*pick)(void *self, const warp_view *ready, int n, uint64_t now);
+    /* May this warp issue a global load now? (CCWS's can-issue bits.) NULL: yes. */
+    bool (*may_issue_load)(void *self, int warp_slot);
+    /* Scheduling priority rank of a warp among the live warps (0 = highest), for cache
+     * policies that gauge insertion by it (DaCache eq. 1). NULL: rank by age. */
+    int (*priority)(void *self, int warp_slot);
+    void (*on_issue)(void *self, const warp_view *w, uint64_t now);
+    void (*on_l1_event)(void *self, const l1_event *e);
+    void (*on_branch)(void *self, const branch_event *b);
+    /* A warp of this scheduler waited `cycles` cycles for a reason other than issue
+     * (CPL's nStall), reported when it issues again. */
+    void (*on_stall)(void *self, int warp_slot, uint32_t cycles);
+    void (*on_warp_start)(void *self, const warp_view *w, uint64_t now);
+    void (*on_warp_exit)(void *self, int warp_slot, uint64_t now);
+    /* Called once per simulated cycle span [from, to) with no issue in between when the
+     * policy needs time to pass (CCWS's score decay). NULL if time does not matter. */
+    void (*on_cycles)(void *self, uint64_t from, uint64_t to);
+} sched_ops;
+
+/* ------------------------------------------------------------ L1D management ---- */
+
+#define L1_BYPASS (-1) /* victim(): do not allocate, send the request around the L1D */
+#define L1_STALL  (-2) /* victim(): do not allocate now, retry the access later */
+
+typedef struct l1_geometry {
+    int sets, ways, line_bytes;
+} l1_geometry;
+
+typedef struct l1_env {
+    l1_geometry geom;
+    int sm;
+    int max_warps;
+    wt_rng *rng;
+} l1_env;
+
+/* What a policy knows of an access. */
+typedef struct l1_request {
+    uint64_t line_addr;
+    uint32_t pc;
+    int warp_slot;
+    int warp_prio;   /* the warp's scheduling priority rank (0 = highest) */
+    int criticality; /* the warp's criticality, when a predictor provides one; else 0 */
+    bool critical;   /* the warp is predicted critical */
+    int divergence;  /* line accesses the instruction generated (1 = coherent) */
+    bool is_write;
+    uint64_t now;
+} l1_request;
+
+/* One set as the policy sees it. `state` is the policy's own bytes for each way of the set
+ * (line_state_bytes each, zeroed at start); valid/reserved describe the lines. */
+typedef struct l1_set_view {
+    int set;
+    int ways;
+    const uint8_t *valid;    /* ways entries: line holds data */
+    const uint8_t *reserved; /* ways entries: line is waiting for its fill: not a victim */
+    const uint64_t *tags;    /* ways entries: line address of each valid or reserved way */
+    uint8_t *state;
+} l1_set_view;
+
+typedef struct l1_policy_ops {
+    const char *name;
+    const char *doc;
+    const param_def *params;
+    size_t nparams;
+    size_t line_state_bytes;
+    int (*create)(void **self, const l1_env *env, const param_set *p, char *err, size_t errlen);
+    void (*destroy)(void *self);
+    /* Chooses the way to allocate for a miss: a way that is not reserved, or L1_BYPASS or
+     * L1_STALL. Called only when the set has at least one unreserved way. Required. */
+    int (*victim)(void *self, const l1_request *r, const l1_set_view *s);
+    /* Insertion: the reserved way now holds r's line. */
+    void (*on_fill)(void *self, const l1_request *r, const l1_set_view *s, int way);
+    /* Promotion: r hit in way. */
+    void (*on_hit)(void *self, const l1_request *r, const l1_set_view *s, int way);
+    /* The valid line in way is about to be replaced or invalidated. */
+    void (*on_evict)(void *self, const l1_set_view *s, int way);
+    /* A load instruction finished its last L1D access: `misses` of `accesses` missed
+     * (DaCache's fully-cached-load tracking). */
+    void (*on_load_done)(void *self, int warp_slot, int warp_prio, int accesses, int misses);
+} l1_policy_ops;
+
+/* The first way that is neither valid nor reserved, or -1: most policies fill those first. */
+int l1_first_free_way(const l1_set_view *s);
+
+/* ----------------------------------------------------------------- CTA schedulers ---- */
+
+typedef struct cta_env {
+    int num_sms;
+    wt_rng *rng;
+} cta_env;
+
+/* What an SM reports each sampling period (DYNCTA section IV). */
+typedef struct cta_sample {
+    uint32_t c_idle; /* cycles with no warp to issue while the pipeline was not stalled */
+    uint32_t c_mem;  /* cycles in which every warp waited for memory */
+    int active_ctas; /* CTAs resident (paused included) */
+} cta_sample;
+
+typedef struct cta_ops {
+    const char *name;
+    const char *doc;
+    const param_def *params;
+    size_t nparams;
+    int (*create)(void **self, const cta_env *env, const param_set *p, char *err, size_t errlen);
+    void (*destroy)(void *self);
+    /* A kernel starts; n_max is the CTAs per SM its resources allow (N). */
+    void (*on_kernel_start)(void *self, int n_max);
+    /* How many CTAs SM sm may hold now (1..n_max). CTAs beyond it, newest first, are paused;
+     * no new CTA is issued to an SM at or above it. Required. */
+    int (*limit)(void *self, int sm);
+    /* Sampling period in cycles, 0 if the policy never samples. */
+    uint32_t (*period)(void *self);
+    void (*on_sample)(void *self, int sm, const cta_sample *s, uint64_t now);
+} cta_ops;
+
+#endif

@@ -1,0 +1,197 @@
+#include "core/preset.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/embedded.h"
+
+int json_line_of(const char *text, const char *key, const char *ptr)
+{
+    const char *at = ptr;
+    if (key) {
+        size_t n = strlen(key);
+        for (const char *s = strchr(text, '"'); s; s = strchr(s + 1, '"')) {
+            if (strncmp(s + 1, key, n) == 0 && s[n + 1] == '"') {
+                at = s;
+                break;
+            }
+        }
+    }
+    if (!at) return 1;
+    int line = 1;
+    for (const char *s = text; *s && s < at; s++)
+        line += *s == '\n';
+    return line;
+}
+
+static const embedded_file *builtin(const char *name)
+{
+    for (size_t i = 0; wt_embedded_presets[i].name; i++)
+        if (strcmp(wt_embedded_presets[i].name, name) == 0) return &wt_embedded_presets[i];
+    return NULL;
+}
+
+size_t preset_builtin_count(void)
+{
+    return wt_embedded_presets_count;
+}
+
+const char *preset_builtin_name(size_t i)
+{
+    return wt_embedded_presets[i].name;
+}
+
+void preset_builtin_describe(size_t i, char *buf, size_t buflen)
+{
+    buf[0] = '\0';
+    cJSON *root = cJSON_Parse(wt_embedded_presets[i].text);
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "description");
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "source");
+    snprintf(buf, buflen, "%s%s%s%s", cJSON_IsString(d) ? d->valuestring : "",
+             cJSON_IsString(s) ? " (" : "", cJSON_IsString(s) ? s->valuestring : "",
+             cJSON_IsString(s) ? ")" : "");
+    cJSON_Delete(root);
+}
+
+static int apply_depth(param_set *p, const char *text, const char *filename, int depth, char *err,
+                       size_t errlen);
+
+static int apply_named(param_set *p, const char *name, int depth, char *err, size_t errlen)
+{
+    if (depth > 8) {
+        snprintf(err, errlen, "preset '%s': too many nested bases (a cycle?)", name);
+        return -1;
+    }
+    int is_path = strchr(name, '/') != NULL ||
+                  (strlen(name) > 5 && strcmp(name + strlen(name) - 5, ".json") == 0);
+    if (!is_path) {
+        const embedded_file *f = builtin(name);
+        if (!f) {
+            char list[512] = "";
+            size_t used = 0;
+            for (size_t i = 0; wt_embedded_presets[i].name && used < sizeof list; i++)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                                         wt_embedded_presets[i].name);
+            snprintf(err, errlen, "unknown preset '%s' (built-in presets: %s; or give a path)",
+                     name, list);
+            return -1;
+        }
+        char fname[256];
+        snprintf(fname, sizeof fname, "%s.json", f->name);
+        return apply_depth(p, f->text, fname, depth, err, errlen);
+    }
+    FILE *fp = fopen(name, "rb");
+    if (!fp) {
+        snprintf(err, errlen, "%s: cannot open preset file", name);
+        return -1;
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 8192;
+            char *t = realloc(text, cap);
+            if (!t) {
+                free(text);
+                fclose(fp);
+                snprintf(err, errlen, "%s: out of memory", name);
+                return -1;
+            }
+            text = t;
+        }
+        size_t got = fread(text + len, 1, 4096, fp);
+        len += got;
+        if (got < 4096) break;
+    }
+    fclose(fp);
+    text[len] = '\0';
+    int rc = apply_depth(p, text, name, depth, err, errlen);
+    free(text);
+    return rc;
+}
+
+static int apply_setting(param_set *p, const cJSON *item, const char *text, const char *filename,
+                         char *err, size_t errlen)
+{
+    char msg[512];
+    int rc;
+    const char *key = item->string;
+    if (cJSON_IsBool(item)) {
+        rc = param_set_parse(p, key, cJSON_IsTrue(item) ? "true" : "false", msg, sizeof msg);
+    } else if (cJSON_IsNumber(item)) {
+        rc = param_set_value(p, key, item->valuedouble, msg, sizeof msg);
+        /* a number given for a named choice: say what is expected */
+        if (rc == 0 && param_def_at((size_t)param_lookup(key))->type == PT_CHOICE) {
+            snprintf(msg, sizeof msg, "%s: expected the name of a choice (a string)", key);
+            rc = -1;
+        }
+    } else if (cJSON_IsString(item)) {
+        rc = param_set_parse(p, key, item->valuestring, msg, sizeof msg);
+    } else {
+        snprintf(msg, sizeof msg, "%s: expected a number, a string or true/false", key);
+        rc = -1;
+    }
+    if (rc != 0)
+        snprintf(err, errlen, "%s:%d: settings.\"%s\": %s", filename, json_line_of(text, key, NULL),
+                 key, msg);
+    return rc;
+}
+
+static int apply_depth(param_set *p, const char *text, const char *filename, int depth, char *err,
+                       size_t errlen)
+{
+    cJSON *root = cJSON_Parse(text);
+    if (!root) {
+        snprintf(err, errlen, "%s:%d: malformed JSON", filename,
+                 json_line_of(text, NULL, cJSON_GetErrorPtr()));
+        return -1;
+    }
+    int rc = -1;
+    if (!cJSON_IsObject(root)) {
+        snprintf(err, errlen, "%s:1: expected a JSON object at the top level", filename);
+        goto out;
+    }
+    for (const cJSON *it = root->child; it; it = it->next) {
+        const char *k = it->string;
+        if (strcmp(k, "name") && strcmp(k, "description") && strcmp(k, "source") &&
+            strcmp(k, "base") && strcmp(k, "settings")) {
+            snprintf(err, errlen,
+                     "%s:%d: unknown key \"%s\" (expected name, description, source, base, "
+                     "settings)",
+                     filename, json_line_of(text, k, NULL), k);
+            goto out;
+        }
+        if (strcmp(k, "settings") != 0 && !cJSON_IsString(it)) {
+            snprintf(err, errlen, "%s:%d: \"%s\": expected a string", filename,
+                     json_line_of(text, k, NULL), k);
+            goto out;
+        }
+    }
+    const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
+    if (base && apply_named(p, base->valuestring, depth + 1, err, errlen) != 0) goto out;
+    const cJSON *settings = cJSON_GetObjectItemCaseSensitive(root, "settings");
+    if (!cJSON_IsObject(settings)) {
+        snprintf(err, errlen, "%s:%d: \"settings\": expected an object of parameter: value",
+                 filename, json_line_of(text, settings ? "settings" : NULL, NULL));
+        goto out;
+    }
+    for (const cJSON *it = settings->child; it; it = it->next)
+        if (apply_setting(p, it, text, filename, err, errlen) != 0) goto out;
+    rc = 0;
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+int preset_apply_text(param_set *p, const char *text, const char *filename, char *err,
+                      size_t errlen)
+{
+    return apply_depth(p, text, filename, 0, err, errlen);
+}
+
+int preset_apply(param_set *p, const char *name_or_path, char *err, size_t errlen)
+{
+    return apply_named(p, name_or_path, 0, err, errlen);
+}

@@ -1,0 +1,535 @@
+/* The SM: warps, CTAs, issue, scoreboard, functional units and barriers. The load/store unit
+ * and the L1D live in sm_mem.c. */
+#include "core/sm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sm_internal.h"
+#include "policies/registry.h"
+
+static int ceil_div(int a, int b)
+{
+    return (a + b - 1) / b;
+}
+
+int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
+{
+    const gpu_config *c = env->cfg;
+    sm *s = calloc(1, sizeof *s);
+    if (!s) goto oom;
+    s->id = env->id;
+    s->cfg = c;
+    s->mem = env->mem;
+    s->src = env->src;
+    s->l1_trace = env->l1_trace;
+    s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
+    s->ctas = calloc((size_t)c->max_ctas, sizeof *s->ctas);
+    s->views = calloc(2 * (size_t)c->max_warps, sizeof *s->views);
+    if (!s->warps || !s->ctas || !s->views || sm_recs_init(s, c->max_warps * 2) != 0) goto oom;
+    s->ii_alu = ceil_div(WT_WARP_SIZE, c->simd_width);
+    s->ii_sfu = ceil_div(WT_WARP_SIZE, c->sfu_width);
+    s->wake = UINT64_MAX;
+
+    s->sched = sched_policy_find(c->sched_policy);
+    if (!s->sched) {
+        snprintf(err, errlen, "sched.policy: unknown policy '%s'", c->sched_policy);
+        goto fail;
+    }
+    for (int k = 0; k < c->schedulers; k++) {
+        sched_env se = {s->id, k, c->max_warps, c->schedulers, env->rng};
+        if (s->sched->create(&s->sched_self[k], &se, env->params, err, errlen) != 0) {
+            s->sched_self[k] = NULL;
+            goto fail;
+        }
+    }
+    const l1_policy_ops *lp = l1_policy_find(c->l1d_policy);
+    if (!lp) {
+        snprintf(err, errlen, "l1d.policy: unknown policy '%s'", c->l1d_policy);
+        goto fail;
+    }
+    l1d_config lc = {c->l1d_sets, c->l1d_ways,  c->l1d_line,
+                     c->l1d_hash, c->l1d_mshrs, c->l1d_mshr_merge};
+    l1_env le = {{c->l1d_sets, c->l1d_ways, c->l1d_line}, s->id, c->max_warps, env->rng};
+    if (l1d_create(&s->l1, &lc, lp, &le, env->params, err, errlen) != 0) goto fail;
+    *out = s;
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+fail:
+    sm_destroy(s);
+    return -1;
+}
+
+void sm_destroy(sm *s)
+{
+    if (!s) return;
+    for (int k = 0; k < 4; k++)
+        if (s->sched_self[k]) s->sched->destroy(s->sched_self[k]);
+    l1d_destroy(s->l1);
+    free(s->warps);
+    free(s->ctas);
+    free(s->views);
+    free(s->recs);
+    free(s->heap);
+    free(s);
+}
+
+int sm_sched_of(const sm *s, int w)
+{
+    return w % s->cfg->schedulers;
+}
+
+/* ------------------------------------------------------------------ events (min-heap) ---- */
+
+static int ev_before(const sm_event *a, const sm_event *b)
+{
+    return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
+}
+
+void sm_push_event(sm *s, const sm_event *e)
+{
+    if (s->heap_n == s->heap_cap) {
+        int cap = s->heap_cap ? s->heap_cap * 2 : 64;
+        sm_event *h = realloc(s->heap, (size_t)cap * sizeof *h);
+        if (!h) abort(); /* a few kilobytes: failing here means the process is out of memory */
+        s->heap = h;
+        s->heap_cap = cap;
+    }
+    sm_event ev = *e;
+    ev.seq = s->seq++;
+    int i = s->heap_n++;
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (!ev_before(&ev, &s->heap[parent])) break;
+        s->heap[i] = s->heap[parent];
+        i = parent;
+    }
+    s->heap[i] = ev;
+    if (ev.cycle < s->wake) s->wake = ev.cycle;
+}
+
+static sm_event heap_pop(sm *s)
+{
+    sm_event top = s->heap[0];
+    sm_event last = s->heap[--s->heap_n];
+    int i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        const sm_event *best = &last;
+        if (l < s->heap_n && ev_before(&s->heap[l], best)) m = l, best = &s->heap[l];
+        if (r < s->heap_n && ev_before(&s->heap[r], best)) m = r;
+        if (m == i) break;
+        s->heap[i] = s->heap[m];
+        i = m;
+    }
+    if (s->heap_n) s->heap[i] = last;
+    return top;
+}
+
+/* ------------------------------------------------------------------------ warps ---- */
+
+static void set_need(warp *w)
+{
+    w->need[0] = w->need[1] = 0;
+    if (!w->next) return;
+    for (int i = 0; i < w->next->nsrc; i++) {
+        uint8_t slot = w->next->src[i];
+        w->need[slot >> 6] |= (uint64_t)1 << (slot & 63);
+    }
+    for (int i = 0; i < w->next->ndst; i++) {
+        uint8_t slot = w->next->dst[i];
+        w->need[slot >> 6] |= (uint64_t)1 << (slot & 63);
+    }
+}
+
+static void fetch_next(sm *s, int wi)
+{
+    warp *w = &s->warps[wi];
+    w->next = s->src->ops->peek(s->src->self, s->id, wi);
+    set_need(w);
+}
+
+void sm_release(sm *s, int wi, const uint64_t m[2])
+{
+    warp *w = &s->warps[wi];
+    for (int k = 0; k < 2; k++) {
+        w->pending[k] &= ~m[k];
+        w->pending_mem[k] &= ~m[k];
+    }
+}
+
+int sm_warp_priority(const sm *s, int wi)
+{
+    const void *self = s->sched_self[sm_sched_of(s, wi)];
+    if (s->sched->priority) return s->sched->priority((void *)self, wi);
+    int rank = 0;
+    for (int i = 0; i < s->cfg->max_warps; i++)
+        rank += s->warps[i].live && s->warps[i].age < s->warps[wi].age;
+    return rank;
+}
+
+static warp_view view_of(const sm *s, int wi)
+{
+    const warp *w = &s->warps[wi];
+    return (warp_view){wi,
+                       w->cta_slot,
+                       w->cta_id,
+                       w->warp_in_cta,
+                       w->age,
+                       w->next ? w->next->pc : 0,
+                       w->next ? w->next->cls : IC_EXIT,
+                       s->ctas[w->cta_slot].paused};
+}
+
+/* --------------------------------------------------------------------- CTAs ---- */
+
+void sm_kernel_start(sm *s, const kernel_launch *k)
+{
+    s->block = (int)k->block;
+    s->warps_per_cta = ceil_div((int)k->block, WT_WARP_SIZE);
+}
+
+int sm_resident_ctas(const sm *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->cfg->max_ctas; i++)
+        n += s->ctas[i].used;
+    return n;
+}
+
+static void account_to(sm *s, uint64_t now);
+
+void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
+{
+    account_to(s, now);
+    int cs = 0;
+    while (s->ctas[cs].used)
+        cs++;
+    cta *c = &s->ctas[cs];
+    *c = (cta){.used = true,
+               .id = cta_id,
+               .nwarps = s->warps_per_cta,
+               .start = now,
+               .order = s->next_order++,
+               .fastest = UINT64_MAX};
+    s->src->ops->cta_start(s->src->self, s->id, cs, cta_id);
+    int wi = 0;
+    for (int k = 0; k < s->warps_per_cta; k++) {
+        while (s->warps[wi].live)
+            wi++;
+        warp *w = &s->warps[wi];
+        *w = (warp){.live = true,
+                    .cta_slot = cs,
+                    .cta_id = cta_id,
+                    .warp_in_cta = k,
+                    .age = s->next_age++,
+                    .last_issue = now};
+        s->src->ops->warp_start(s->src->self, s->id, wi, cs, cta_id, k);
+        fetch_next(s, wi);
+        s->live_warps++;
+        if (s->sched->on_warp_start) {
+            warp_view v = view_of(s, wi);
+            s->sched->on_warp_start(s->sched_self[sm_sched_of(s, wi)], &v, now);
+        }
+    }
+    s->wake = now;
+}
+
+void sm_set_cta_limit(sm *s, int limit, uint64_t now)
+{
+    account_to(s, now);
+    /* Rank resident CTAs by assignment order; the newest beyond the limit are paused. */
+    for (int i = 0; i < s->cfg->max_ctas; i++) {
+        cta *c = &s->ctas[i];
+        if (!c->used) continue;
+        int newer = 0;
+        for (int j = 0; j < s->cfg->max_ctas; j++)
+            newer += s->ctas[j].used && s->ctas[j].order > c->order;
+        int rank = sm_resident_ctas(s) - newer; /* 1 = oldest */
+        c->paused = rank > limit;
+    }
+    s->wake = now;
+}
+
+int sm_take_finished(sm *s)
+{
+    int n = s->finished;
+    s->finished = 0;
+    return n;
+}
+
+static void release_barrier(sm *s, int cs)
+{
+    cta *c = &s->ctas[cs];
+    if (c->at_barrier == 0 || c->at_barrier + c->exited < c->nwarps) return;
+    for (int i = 0; i < s->cfg->max_warps; i++)
+        if (s->warps[i].live && s->warps[i].cta_slot == cs) s->warps[i].at_barrier = false;
+    c->at_barrier = 0;
+}
+
+static void warp_exit(sm *s, int wi, uint64_t now)
+{
+    warp *w = &s->warps[wi];
+    cta *c = &s->ctas[w->cta_slot];
+    uint64_t t = now - c->start;
+    if (t < c->fastest) c->fastest = t;
+    if (t > c->slowest) c->slowest = t;
+    w->live = false;
+    w->next = NULL;
+    s->live_warps--;
+    c->exited++;
+    if (s->sched->on_warp_exit) s->sched->on_warp_exit(s->sched_self[sm_sched_of(s, wi)], wi, now);
+    if (c->exited == c->nwarps) {
+        double d = c->slowest ? (double)(c->slowest - c->fastest) / (double)c->slowest : 0.0;
+        s->st.disparity_sum += d;
+        if (d > s->st.disparity_max) s->st.disparity_max = d;
+        s->st.ctas_done++;
+        c->used = false;
+        s->finished++;
+    } else {
+        release_barrier(s, w->cta_slot);
+    }
+}
+
+/* ------------------------------------------------------------------ accounting ---- */
+
+static void account_span(sm *s, uint64_t cycles)
+{
+    if (!cycles) return;
+    for (int k = 0; k < ST_COUNT; k++)
+        s->st.stall[k] += (uint64_t)s->last_stall[k] * cycles;
+    s->st.cycles += cycles;
+    if (s->last_idle) s->st.c_idle += cycles, s->st.sample_idle += (uint32_t)cycles;
+    if (s->last_mem) s->st.c_mem += cycles, s->st.sample_mem += (uint32_t)cycles;
+    if (s->last_resident) s->st.resident_cycles += cycles;
+}
+
+static void account_to(sm *s, uint64_t now)
+{
+    if (now <= s->acct_until) return;
+    uint64_t gap = now - s->acct_until;
+    account_span(s, gap);
+    s->acct_until = now;
+}
+
+void sm_account(sm *s, uint64_t now)
+{
+    account_to(s, now);
+}
+
+void sm_take_sample(sm *s, uint64_t now, uint32_t *c_idle, uint32_t *c_mem)
+{
+    account_to(s, now);
+    *c_idle = s->st.sample_idle;
+    *c_mem = s->st.sample_mem;
+    s->st.sample_idle = s->st.sample_mem = 0;
+}
+
+/* ----------------------------------------------------------------------- issue ---- */
+
+static bool is_mem_class(int cls)
+{
+    return cls >= IC_LD_GLOBAL && cls <= IC_ATOMIC;
+}
+
+/* Why warp w cannot issue now, or ST_EXEC if it can. */
+static int classify(sm *s, int wi, uint64_t now, uint64_t *wake)
+{
+    warp *w = &s->warps[wi];
+    if (w->at_barrier) return ST_SYNC;
+    if (w->ready_at > now) {
+        if (w->ready_at < *wake) *wake = w->ready_at;
+        return ST_CTRL;
+    }
+    uint64_t h0 = w->pending[0] & w->need[0], h1 = w->pending[1] & w->need[1];
+    if (h0 | h1) return (h0 & w->pending_mem[0]) | (h1 & w->pending_mem[1]) ? ST_MEM : ST_DATA;
+    int cls = w->next->cls;
+    if (is_mem_class(cls)) {
+        if (s->stage.busy) return ST_STRUCT; /* the unit wakes the SM when it frees */
+        if (cls == IC_LD_GLOBAL && s->sched->may_issue_load &&
+            !s->sched->may_issue_load(s->sched_self[sm_sched_of(s, wi)], wi)) {
+            *wake = now + 1; /* a veto may lift with time */
+            return ST_STRUCT;
+        }
+        return ST_EXEC;
+    }
+    uint64_t free_at = cls == IC_SFU                     ? s->unit_free[0][IC_SFU]
+                       : (cls == IC_INT || cls == IC_FP) ? s->unit_free[sm_sched_of(s, wi)][cls]
+                                                         : 0;
+    if (free_at > now) {
+        if (free_at < *wake) *wake = free_at;
+        return ST_STRUCT;
+    }
+    return ST_EXEC;
+}
+
+static void writeback_after(sm *s, int wi, const inst_info *in, uint64_t at)
+{
+    sm_event e = {.cycle = at, .kind = EV_REG, .a = wi};
+    for (int i = 0; i < in->ndst; i++)
+        e.m[in->dst[i] >> 6] |= (uint64_t)1 << (in->dst[i] & 63);
+    if (!(e.m[0] | e.m[1])) return;
+    s->warps[wi].pending[0] |= e.m[0];
+    s->warps[wi].pending[1] |= e.m[1];
+    sm_push_event(s, &e);
+}
+
+static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
+{
+    warp *w = &s->warps[wi];
+    const inst_info *in = w->next;
+    inst_info info = *in; /* the source may reuse its storage once it issues */
+    inst_exec x;
+    if (s->src->ops->issue(s->src->self, s->id, wi, &x, err, errlen) != 0) return -1;
+    int sk = sm_sched_of(s, wi);
+    void *self = s->sched_self[sk];
+    uint32_t lanes = (uint32_t)__builtin_popcount(x.active_mask);
+    s->st.warp_insts++;
+    s->st.thread_insts += lanes;
+    s->st.reg_operands += (uint64_t)lanes * (info.nsrc + info.ndst);
+    if (s->sched->on_stall && now > w->last_issue + 1)
+        s->sched->on_stall(self, wi, (uint32_t)(now - w->last_issue - 1));
+    w->last_issue = now;
+    if (s->sched->on_issue) {
+        warp_view v = view_of(s, wi);
+        s->sched->on_issue(self, &v, now);
+    }
+    switch (info.cls) {
+    case IC_INT:
+    case IC_FP:
+        s->unit_free[sk][info.cls] = now + (uint64_t)s->ii_alu;
+        if (info.cls == IC_INT)
+            s->st.lanes_int += lanes;
+        else
+            s->st.lanes_fp += lanes;
+        writeback_after(
+            s, wi, &info,
+            now + (uint64_t)(info.cls == IC_INT ? s->cfg->int_latency : s->cfg->fp_latency));
+        break;
+    case IC_SFU:
+        s->unit_free[0][IC_SFU] = now + (uint64_t)s->ii_sfu;
+        s->st.lanes_sfu += lanes;
+        writeback_after(s, wi, &info, now + (uint64_t)s->cfg->sfu_latency);
+        break;
+    case IC_BRANCH:
+        w->ready_at = now + (uint64_t)s->cfg->branch_latency;
+        if (s->sched->on_branch) {
+            branch_event b = {wi,          info.pc,       x.target_pc,  x.fallthru_pc,
+                              x.reconv_pc, x.active_mask, x.taken_mask, x.diverged != 0,
+                              now};
+            s->sched->on_branch(self, &b);
+        }
+        break;
+    case IC_BARRIER:
+        w->at_barrier = true;
+        s->ctas[w->cta_slot].at_barrier++;
+        release_barrier(s, w->cta_slot);
+        break;
+    case IC_EXIT:
+        break;
+    case IC_LD_SHARED:
+    case IC_ST_SHARED:
+        s->st.shared_accesses++;
+        s->st.shared_bytes += (uint64_t)lanes * x.access_size;
+        writeback_after(s, wi, &info, now + (uint64_t)s->cfg->shared_latency);
+        break;
+    default:
+        sm_mem_issue(s, wi, &info, &x, now);
+        break;
+    }
+    if (x.warp_done)
+        warp_exit(s, wi, now);
+    else
+        fetch_next(s, wi);
+    return 0;
+}
+
+int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
+{
+    account_to(s, now);
+    if (s->sched->on_cycles && now > s->sched_clock)
+        for (int k = 0; k < s->cfg->schedulers; k++)
+            s->sched->on_cycles(s->sched_self[k], s->sched_clock, now);
+    s->sched_clock = now;
+    while (s->heap_n && s->heap[0].cycle <= now) {
+        sm_event e = heap_pop(s);
+        if (e.kind == EV_REG)
+            sm_release(s, e.a, e.m);
+        else
+            sm_access_done(s, e.a, now);
+    }
+    sm_mem_cycle(s, now);
+
+    uint64_t wake = UINT64_MAX;
+    int issued = 0;
+    uint32_t counts[ST_COUNT] = {0};
+    int live_unpaused = 0;
+    for (int k = 0; k < s->cfg->schedulers; k++) {
+        /* Warps of paused CTAs are picked only when no other warp is ready (DYNCTA IV). */
+        warp_view *ready = s->views, *paused = s->views + s->cfg->max_warps;
+        int nready = 0, npaused = 0;
+        for (int wi = k; wi < s->cfg->max_warps; wi += s->cfg->schedulers) {
+            warp *w = &s->warps[wi];
+            if (!w->live) continue;
+            bool is_paused = s->ctas[w->cta_slot].paused;
+            live_unpaused += !is_paused;
+            w->stall = (uint8_t)classify(s, wi, now, &wake);
+            if (w->stall != ST_EXEC) continue;
+            w->stall = ST_SCHED;
+            if (is_paused)
+                paused[npaused++] = view_of(s, wi);
+            else
+                ready[nready++] = view_of(s, wi);
+        }
+        const warp_view *list = nready ? ready : paused;
+        int n = nready ? nready : npaused;
+        if (n) {
+            int wi = list[s->sched->pick(s->sched_self[k], list, n, now)].slot;
+            s->warps[wi].stall = ST_EXEC;
+            if (issue(s, wi, now, err, errlen) != 0) return -1;
+            issued++;
+        }
+        for (int wi = k; wi < s->cfg->max_warps; wi += s->cfg->schedulers)
+            if (s->warps[wi].live) counts[s->warps[wi].stall]++;
+    }
+    /* This cycle's classification, kept for the cycles the SM may now sleep through. */
+    memcpy(s->last_stall, counts, sizeof counts);
+    s->last_idle = !issued && live_unpaused == 0;
+    s->last_mem = !issued && live_unpaused > 0 && counts[ST_MEM] > 0 &&
+                  counts[ST_MEM] + counts[ST_SYNC] == (uint32_t)s->live_warps;
+    s->last_resident = sm_resident_ctas(s) > 0;
+    account_span(s, 1);
+    if (issued) s->st.active_cycles++;
+    s->acct_until = now + 1;
+    /* The cycle's exec count was for this cycle only: asleep, nobody issues. */
+    s->last_stall[ST_EXEC] = 0;
+
+    if (issued || (s->stage.busy && !s->stage.blocked_on_fill)) wake = now + 1;
+    if (s->heap_n && s->heap[0].cycle < wake) wake = s->heap[0].cycle;
+    s->wake = wake;
+    return issued;
+}
+
+uint64_t sm_wake(const sm *s)
+{
+    return s->wake;
+}
+
+int sm_busy(const sm *s)
+{
+    return s->live_warps > 0 || s->stage.busy || s->heap_n > 0 || s->nrecs > 0;
+}
+
+const sm_stats *sm_get_stats(const sm *s)
+{
+    return &s->st;
+}
+
+int sm_warps_at_barrier(const sm *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->cfg->max_warps; i++)
+        n += s->warps[i].live && s->warps[i].at_barrier;
+    return n;
+}

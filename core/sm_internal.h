@@ -1,0 +1,126 @@
+/* The SM's private state, shared by sm.c (warps, issue, CTAs, accounting) and sm_mem.c (the
+ * load/store unit, L1D and memory replies). Nothing outside those two files includes it. */
+#ifndef WT_SM_INTERNAL_H
+#define WT_SM_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "core/coalescer.h"
+#include "core/l1d.h"
+#include "core/sm.h"
+
+typedef struct warp {
+    bool live;
+    bool at_barrier;
+    int cta_slot;
+    uint32_t cta_id;
+    int warp_in_cta;
+    uint64_t age;
+    uint64_t pending[2];     /* scoreboard: registers (word 0) and predicates (word 1) */
+    uint64_t pending_mem[2]; /* of those, waiting on a global load that missed */
+    uint64_t need[2];        /* slots the next instruction reads or writes */
+    uint64_t ready_at;       /* no issue before (branch latency) */
+    uint64_t last_issue;
+    const inst_info *next; /* NULL once the warp has exited */
+    uint8_t stall;         /* stall_kind of the last cycle it was classified */
+} warp;
+
+typedef struct cta {
+    bool used;
+    bool paused;
+    uint32_t id;
+    int nwarps, exited, at_barrier;
+    uint64_t start, order;
+    uint64_t fastest, slowest; /* warp execution times so far */
+} cta;
+
+/* A global load or atomic in flight: releases its destinations when every access is back. */
+typedef struct load_rec {
+    int warp;
+    uint64_t dst[2];
+    int accesses, remaining, misses;
+    bool is_load; /* a global load (not an atomic): counts toward load statistics */
+    int prio;
+    int next_free;
+} load_rec;
+
+/* The instruction in the load/store unit, one access per cycle. */
+typedef struct mem_stage {
+    bool busy;
+    uint8_t cls;
+    int warp;
+    int rec;
+    uint32_t pc;
+    int n, next;
+    int prio;
+    line_access acc[WT_WARP_SIZE];
+    bool blocked_on_fill; /* the last try failed for want of an MSHR: wait for a fill */
+} mem_stage;
+
+enum ev_kind { EV_REG, EV_ACCESS };
+typedef struct sm_event {
+    uint64_t cycle, seq;
+    int kind;
+    int a;         /* warp (EV_REG) or load record (EV_ACCESS) */
+    uint64_t m[2]; /* slots to release (EV_REG) */
+} sm_event;
+
+/* Reply tokens: the kind in the top bits, an index below. */
+#define TOK_FILL   0x10000000u
+#define TOK_BYPASS 0x20000000u
+#define TOK_ATOMIC 0x30000000u
+#define TOK_KIND   0xf0000000u
+#define TOK_INDEX  0x0fffffffu
+
+struct sm {
+    int id;
+    const gpu_config *cfg;
+    memsys *mem;
+    isource *src;
+    FILE *l1_trace;
+    const sched_ops *sched;
+    void *sched_self[4];
+    l1d *l1;
+
+    warp *warps;
+    cta *ctas;
+    int live_warps;
+    uint64_t next_age, next_order;
+    int warps_per_cta, block;
+    int finished;
+
+    uint64_t unit_free[4][IC_COUNT]; /* per scheduler: INT and FP; [0][IC_SFU] for the SFU */
+    int ii_alu, ii_sfu;
+    mem_stage stage;
+
+    load_rec *recs;
+    int recs_cap, free_rec;
+    int nrecs; /* records in flight */
+
+    sm_event *heap;
+    int heap_n, heap_cap;
+    uint64_t seq;
+
+    uint64_t wake;
+    uint64_t acct_until;
+    uint64_t sched_clock;          /* time passed to the scheduler's on_cycles so far */
+    uint32_t last_stall[ST_COUNT]; /* warps per stall kind in the last cycle run */
+    bool last_idle, last_mem, last_resident;
+
+    warp_view *views;
+    sm_stats st;
+};
+
+/* sm.c */
+void sm_push_event(sm *s, const sm_event *e);
+void sm_release(sm *s, int w, const uint64_t m[2]);
+int sm_warp_priority(const sm *s, int w);
+int sm_sched_of(const sm *s, int w);
+
+/* sm_mem.c */
+int sm_mem_issue(sm *s, int w, const inst_info *in, const inst_exec *x, uint64_t now);
+void sm_mem_cycle(sm *s, uint64_t now);
+void sm_access_done(sm *s, int rec, uint64_t now);
+int sm_recs_init(sm *s, int n);
+
+#endif

@@ -1,0 +1,257 @@
+/* The SM's load/store unit: one memory instruction at a time, one line access per cycle
+ * through the L1D (DESIGN section 4); misses go to the memory system through MSHRs, and the
+ * replies release the waiting registers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sm_internal.h"
+
+/* ------------------------------------------------------------- load records ---- */
+
+int sm_recs_init(sm *s, int n)
+{
+    s->recs = calloc((size_t)n, sizeof *s->recs);
+    if (!s->recs) return -1;
+    s->recs_cap = n;
+    for (int i = 0; i < n; i++)
+        s->recs[i].next_free = i + 1 < n ? i + 1 : -1;
+    s->free_rec = 0;
+    return 0;
+}
+
+static int rec_alloc(sm *s)
+{
+    if (s->free_rec < 0) {
+        int old = s->recs_cap, cap = old * 2;
+        load_rec *r = realloc(s->recs, (size_t)cap * sizeof *r);
+        if (!r) abort(); /* bounded by warps x registers: failing means no memory at all */
+        s->recs = r;
+        for (int i = old; i < cap; i++)
+            r[i].next_free = i + 1 < cap ? i + 1 : -1;
+        s->free_rec = old;
+        s->recs_cap = cap;
+    }
+    int id = s->free_rec;
+    s->free_rec = s->recs[id].next_free;
+    s->nrecs++;
+    return id;
+}
+
+static void rec_free(sm *s, int id)
+{
+    s->recs[id].next_free = s->free_rec;
+    s->free_rec = id;
+    s->nrecs--;
+}
+
+/* One access of load record `id` is back. */
+void sm_access_done(sm *s, int id, uint64_t now)
+{
+    (void)now;
+    load_rec *r = &s->recs[id];
+    if (--r->remaining > 0) return;
+    sm_release(s, r->warp, r->dst);
+    if (r->is_load) {
+        s->st.load_misses += (uint64_t)r->misses;
+        if (r->misses == 0) {
+            s->st.fully_cached_loads++;
+            if (r->accesses > 1) s->st.fully_cached_divergent_loads++;
+        }
+        l1d_load_done(s->l1, r->warp, r->prio, r->accesses, r->misses);
+    }
+    rec_free(s, id);
+}
+
+/* -------------------------------------------------------------------- issue ---- */
+
+/* A global load, store or atomic enters the load/store unit. Returns 0. */
+int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_t now)
+{
+    (void)now;
+    if (!x->active_mask) return 0; /* every lane predicated off: nothing to access */
+    mem_stage *st = &s->stage;
+    st->busy = true;
+    st->blocked_on_fill = false;
+    st->cls = in->cls;
+    st->warp = wi;
+    st->pc = in->pc;
+    st->next = 0;
+    st->rec = -1;
+    int sector = s->cfg->bypass_segment;
+    st->n = coalesce(x->addr, x->active_mask, s->cfg->l1d_line, sector, st->acc);
+    st->prio = sm_warp_priority(s, wi);
+    if (in->cls == IC_ST_GLOBAL) {
+        s->st.global_stores++;
+        return 0;
+    }
+    int id = rec_alloc(s);
+    load_rec *r = &s->recs[id];
+    *r = (load_rec){.warp = wi,
+                    .accesses = st->n,
+                    .remaining = st->n,
+                    .is_load = in->cls == IC_LD_GLOBAL,
+                    .prio = st->prio,
+                    .next_free = -1};
+    for (int i = 0; i < in->ndst; i++)
+        r->dst[in->dst[i] >> 6] |= (uint64_t)1 << (in->dst[i] & 63);
+    warp *w = &s->warps[wi];
+    w->pending[0] |= r->dst[0];
+    w->pending[1] |= r->dst[1];
+    st->rec = id;
+    if (in->cls == IC_ATOMIC) {
+        s->st.atomics++;
+    } else {
+        s->st.global_loads++;
+        if (st->n > 1)
+            s->st.divergent_loads++;
+        else
+            s->st.coherent_loads++;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ per-cycle access ---- */
+
+static void trace_access(sm *s, uint64_t now, const char *kind, uint64_t line, const char *outcome)
+{
+    fprintf(s->l1_trace, "%d,%llu,%d,%u,%llu,%s,%s\n", s->id, (unsigned long long)now,
+            s->stage.warp, s->stage.pc, (unsigned long long)line, kind, outcome);
+}
+
+static int send(sm *s, uint64_t addr, uint32_t bytes, int kind, uint32_t token, uint64_t now)
+{
+    mem_packet p = {addr, bytes, (uint8_t)kind, (uint16_t)s->id, token, now};
+    return memsys_send(s->mem, &p, now);
+}
+
+static void notify(sm *s, int kind, int warp, uint64_t line, uint64_t now)
+{
+    if (!s->sched->on_l1_event) return;
+    l1_event e = {(uint8_t)kind, warp, line, s->stage.pc, now};
+    s->sched->on_l1_event(s->sched_self[sm_sched_of(s, warp)], &e);
+}
+
+/* Tries the current access of a global load. Returns 1 when it is done with (the unit may
+ * move on), 0 to replay it next time. */
+static int load_access(sm *s, const line_access *a, uint64_t now)
+{
+    mem_stage *st = &s->stage;
+    load_rec *r = &s->recs[st->rec];
+    uint32_t lanes = (uint32_t)__builtin_popcount(a->lanes);
+    int can_send = memsys_can_send(s->mem, s->id, now);
+    l1_outcome o;
+    int mshr = -1, owner = -1, evicted = -1;
+    uint64_t evicted_line = 0;
+    if (s->cfg->l1d_enabled) {
+        l1_request q = {a->line, st->pc, st->warp, st->prio, 0, false, st->n, false, now};
+        o = l1d_load(s->l1, &q, (uint32_t)st->rec, can_send, &mshr, &owner, &evicted,
+                     &evicted_line);
+    } else {
+        o = L1_BYPASSED;
+    }
+    if (o == L1_BYPASSED && !can_send) o = L1_RESFAIL;
+    s->st.l1d_accesses += o != L1_RESFAIL;
+    if (s->l1_trace) trace_access(s, now, "load", a->line, l1_outcome_names[o]);
+    switch (o) {
+    case L1_HIT: {
+        s->st.l1d_hits++;
+        s->st.l1d_bytes += 4u * lanes;
+        if (owner == st->warp)
+            s->st.l1d_intra_hits++;
+        else
+            s->st.l1d_inter_hits++;
+        sm_event e = {
+            .cycle = now + (uint64_t)s->cfg->l1d_hit_latency, .kind = EV_ACCESS, .a = st->rec};
+        sm_push_event(s, &e);
+        notify(s, L1E_HIT, st->warp, a->line, now);
+        return 1;
+    }
+    case L1_MISS:
+        send(s, a->line, (uint32_t)s->cfg->l1d_line, MEM_READ, TOK_FILL | (uint32_t)mshr, now);
+        s->st.l1d_misses++;
+        r->misses++;
+        s->warps[st->warp].pending_mem[0] |= r->dst[0];
+        s->warps[st->warp].pending_mem[1] |= r->dst[1];
+        if (evicted >= 0) notify(s, L1E_EVICT, evicted, evicted_line, now);
+        notify(s, L1E_MISS, st->warp, a->line, now);
+        return 1;
+    case L1_MERGED:
+        s->st.l1d_merged++;
+        r->misses++;
+        s->warps[st->warp].pending_mem[0] |= r->dst[0];
+        s->warps[st->warp].pending_mem[1] |= r->dst[1];
+        notify(s, L1E_MISS, st->warp, a->line, now);
+        return 1;
+    case L1_BYPASSED: {
+        uint32_t bytes =
+            (uint32_t)__builtin_popcount(a->sectors) * (uint32_t)s->cfg->bypass_segment;
+        send(s, a->line, bytes, MEM_READ, TOK_BYPASS | (uint32_t)st->rec, now);
+        s->st.l1d_misses++;
+        s->st.l1d_bypasses++;
+        r->misses++;
+        s->warps[st->warp].pending_mem[0] |= r->dst[0];
+        s->warps[st->warp].pending_mem[1] |= r->dst[1];
+        notify(s, L1E_MISS, st->warp, a->line, now);
+        return 1;
+    }
+    case L1_RESFAIL:
+        s->st.l1d_resfails++;
+        /* Without a free MSHR nothing changes until a fill arrives: sleep until then. */
+        st->blocked_on_fill = can_send && !l1d_mshr_free(s->l1);
+        return 0;
+    }
+    return 0;
+}
+
+void sm_mem_cycle(sm *s, uint64_t now)
+{
+    mem_stage *st = &s->stage;
+    if (!st->busy) return;
+    const line_access *a = &st->acc[st->next];
+    int done = 0;
+    if (st->cls == IC_LD_GLOBAL) {
+        done = load_access(s, a, now);
+    } else if (memsys_can_send(s->mem, s->id, now)) {
+        /* Stores and atomics: write-evict the L1D copy, then go to L2 (write-through). */
+        uint32_t bytes = 4u * (uint32_t)__builtin_popcount(a->lanes);
+        int dropped = l1d_store(s->l1, a->line);
+        if (s->l1_trace)
+            trace_access(s, now, st->cls == IC_ST_GLOBAL ? "store" : "atomic", a->line,
+                         dropped ? "hit" : "miss");
+        if (st->cls == IC_ST_GLOBAL)
+            send(s, a->line, bytes, MEM_WRITE, 0, now);
+        else
+            send(s, a->line, bytes, MEM_ATOMIC, TOK_ATOMIC | (uint32_t)st->rec, now);
+        done = 1;
+    }
+    if (done && ++st->next == st->n) st->busy = false;
+}
+
+/* ------------------------------------------------------------------- replies ---- */
+
+void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
+{
+    sm_account(s, now);
+    s->st.rt_latency_sum += now - p->sent_cycle;
+    s->st.rt_count++;
+    uint32_t idx = p->token & TOK_INDEX;
+    switch (p->token & TOK_KIND) {
+    case TOK_FILL: {
+        uint32_t waiters[64];
+        uint64_t line;
+        int n = l1d_fill(s->l1, (int)idx, waiters, &line);
+        s->st.l1d_bytes += (uint64_t)s->cfg->l1d_line;
+        for (int i = 0; i < n; i++)
+            sm_access_done(s, (int)waiters[i], now);
+        s->stage.blocked_on_fill = false;
+        break;
+    }
+    case TOK_BYPASS:
+    case TOK_ATOMIC:
+        sm_access_done(s, (int)idx, now);
+        break;
+    default:
+        break;
+    }
+    s->wake = now;
+}

@@ -1,0 +1,16 @@
+/* The command line: one function per subcommand. Each returns the process exit status:
+ * 0 success, 2 bad input (the message names the file, line or key), 1 internal failure. */
+#ifndef WT_CLI_H
+#define WT_CLI_H
+
+#define WT_EXIT_OK        0
+#define WT_EXIT_INTERNAL  1
+#define WT_EXIT_BAD_INPUT 2
+
+int cli_sim(int argc, char **argv);
+int cli_params(int argc, char **argv);
+int cli_workloads(int argc, char **argv);
+int cli_presets(int argc, char **argv);
+int cli_policies(int argc, char **argv);
+
+#endif

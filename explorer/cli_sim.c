@@ -1,0 +1,219 @@
+/* warptune sim: one configuration, one or more workloads, every metric. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/preset.h"
+#include "core/sim.h"
+#include "explorer/cli.h"
+
+#define MAX_ITEMS 64
+
+typedef struct sim_args {
+    const char *preset;
+    const char *sets[MAX_ITEMS];
+    int nsets;
+    const char *workloads[MAX_ITEMS];
+    int nworkloads;
+    wl_override wparams[MAX_ITEMS];
+    char wparam_buf[MAX_ITEMS][256];
+    int nwparams;
+    int json;
+    const char *l1_trace;
+} sim_args;
+
+static int parse_args(int argc, char **argv, sim_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->preset = WT_DEFAULT_PRESET;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        int has_value = i + 1 < argc;
+        if (!strcmp(o, "--json")) {
+            a->json = 1;
+        } else if (!strcmp(o, "--preset") && has_value) {
+            a->preset = argv[++i];
+        } else if (!strcmp(o, "--set") && has_value) {
+            if (a->nsets == MAX_ITEMS) goto too_many;
+            a->sets[a->nsets++] = argv[++i];
+        } else if (!strcmp(o, "--workload") && has_value) {
+            if (a->nworkloads == MAX_ITEMS) goto too_many;
+            a->workloads[a->nworkloads++] = argv[++i];
+        } else if (!strcmp(o, "--wparam") && has_value) {
+            if (a->nwparams == MAX_ITEMS) goto too_many;
+            char *buf = a->wparam_buf[a->nwparams];
+            snprintf(buf, sizeof a->wparam_buf[0], "%s", argv[++i]);
+            char *eq = strchr(buf, '=');
+            if (!eq) {
+                fprintf(stderr, "warptune sim: --wparam %s: expected name=value\n", buf);
+                return -1;
+            }
+            *eq = '\0';
+            a->wparams[a->nwparams++] = (wl_override){buf, eq + 1};
+        } else if (!strcmp(o, "--l1-trace") && has_value) {
+            a->l1_trace = argv[++i];
+        } else {
+            fprintf(stderr, "warptune sim: unknown or incomplete option '%s'\n", o);
+            return -1;
+        }
+    }
+    if (a->nworkloads == 0) a->workloads[a->nworkloads++] = "kmeans";
+    if (a->l1_trace && a->nworkloads > 1) {
+        fprintf(stderr, "warptune sim: --l1-trace records one workload; %d given\n", a->nworkloads);
+        return -1;
+    }
+    return 0;
+too_many:
+    fprintf(stderr, "warptune sim: at most %d of each option\n", MAX_ITEMS);
+    return -1;
+}
+
+static param_set *build_config(const sim_args *a)
+{
+    char err[1024];
+    param_set *p = param_set_new();
+    if (!p) return NULL;
+    if (preset_apply(p, a->preset, err, sizeof err) != 0) goto bad;
+    for (int i = 0; i < a->nsets; i++) {
+        char name[256];
+        const char *eq = strchr(a->sets[i], '=');
+        if (!eq || eq == a->sets[i] || (size_t)(eq - a->sets[i]) >= sizeof name) {
+            snprintf(err, sizeof err, "--set %s: expected name=value", a->sets[i]);
+            goto bad;
+        }
+        memcpy(name, a->sets[i], (size_t)(eq - a->sets[i]));
+        name[eq - a->sets[i]] = '\0';
+        char msg[768];
+        if (param_set_parse(p, name, eq + 1, msg, sizeof msg) != 0) {
+            snprintf(err, sizeof err, "--set: %s", msg);
+            goto bad;
+        }
+    }
+    return p;
+bad:
+    fprintf(stderr, "warptune sim: %s\n", err);
+    param_set_free(p);
+    return NULL;
+}
+
+typedef struct run_result {
+    sim_status status;
+    char error[1024];
+    sim_metrics m;
+} run_result;
+
+static void print_table(const sim_args *a, const run_result *r)
+{
+    printf("%-30s", "metric");
+    for (int w = 0; w < a->nworkloads; w++)
+        printf(" %16s", a->workloads[w]);
+    printf("\n");
+    for (size_t i = 0; i < metric_count(); i++) {
+        printf("%-30s", metric_at(i)->name);
+        for (int w = 0; w < a->nworkloads; w++)
+            printf(" %16.6g", metric_value(&r[w].m, i));
+        printf("\n");
+    }
+    for (int w = 0; w < a->nworkloads; w++)
+        if (r[w].status != SIM_OK) printf("%s: FAILED: %s\n", a->workloads[w], r[w].error);
+}
+
+static void print_json(const sim_args *a, const param_set *p, const run_result *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "preset", a->preset);
+    cJSON *cfg = cJSON_AddObjectToObject(root, "config");
+    char buf[64];
+    for (size_t id = 0; id < param_count(); id++) {
+        const param_def *d = param_def_at(id);
+        param_format(p, (int)id, buf, sizeof buf);
+        if (d->type == PT_CHOICE)
+            cJSON_AddStringToObject(cfg, d->name, buf);
+        else if (d->type == PT_BOOL)
+            cJSON_AddBoolToObject(cfg, d->name, param_get(p, (int)id) != 0);
+        else
+            cJSON_AddNumberToObject(cfg, d->name, param_get(p, (int)id));
+    }
+    snprintf(buf, sizeof buf, "%016llx", (unsigned long long)param_set_hash(p));
+    cJSON_AddStringToObject(root, "config_hash", buf);
+    cJSON *arr = cJSON_AddArrayToObject(root, "results");
+    for (int w = 0; w < a->nworkloads; w++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "workload", a->workloads[w]);
+        cJSON_AddStringToObject(o, "status", r[w].status == SIM_OK ? "ok" : "failed");
+        if (r[w].status != SIM_OK) cJSON_AddStringToObject(o, "error", r[w].error);
+        cJSON *m = cJSON_AddObjectToObject(o, "metrics");
+        for (size_t i = 0; i < metric_count(); i++)
+            cJSON_AddNumberToObject(m, metric_at(i)->name, metric_value(&r[w].m, i));
+        cJSON_AddItemToArray(arr, o);
+    }
+    char *text = cJSON_Print(root);
+    if (text) puts(text);
+    free(text);
+    cJSON_Delete(root);
+}
+
+int cli_sim(int argc, char **argv)
+{
+    sim_args a;
+    if (parse_args(argc, argv, &a) != 0) return WT_EXIT_BAD_INPUT;
+    param_set *p = build_config(&a);
+    if (!p) return WT_EXIT_BAD_INPUT;
+    int rc = WT_EXIT_OK;
+    run_result *r = calloc((size_t)a.nworkloads, sizeof *r);
+    if (!r) {
+        param_set_free(p);
+        return WT_EXIT_INTERNAL;
+    }
+    for (int i = 0; i < a.nworkloads && rc == WT_EXIT_OK; i++) {
+        workload *w = NULL;
+        char err[1024];
+        if (workload_load(a.workloads[i], a.wparams, (size_t)a.nwparams, &w, err, sizeof err) !=
+            0) {
+            fprintf(stderr, "warptune sim: %s\n", err);
+            rc = WT_EXIT_BAD_INPUT;
+            break;
+        }
+        sim_options opt = {0};
+        char tmp[4096];
+        if (a.l1_trace) {
+            snprintf(tmp, sizeof tmp, "%s.tmp", a.l1_trace);
+            opt.l1_trace = fopen(tmp, "w");
+            if (!opt.l1_trace) {
+                fprintf(stderr, "warptune sim: %s: cannot write the L1D trace\n", a.l1_trace);
+                workload_free(w);
+                rc = WT_EXIT_BAD_INPUT;
+                break;
+            }
+            fputs("sm,cycle,warp,pc,line,kind,outcome\n", opt.l1_trace);
+        }
+        r[i].status = sim_run(p, w, &opt, &r[i].m, r[i].error, sizeof r[i].error);
+        workload_free(w);
+        if (opt.l1_trace) {
+            int bad = fclose(opt.l1_trace) != 0;
+            if (r[i].status == SIM_OK && !bad)
+                rename(tmp, a.l1_trace);
+            else
+                remove(tmp);
+        }
+        if (r[i].status == SIM_BAD_CONFIG) {
+            fprintf(stderr, "warptune sim: %s: %s\n", a.workloads[i], r[i].error);
+            rc = WT_EXIT_BAD_INPUT;
+        } else if (r[i].status == SIM_FAILED) {
+            fprintf(stderr, "warptune sim: %s: simulation failed: %s\n", a.workloads[i],
+                    r[i].error);
+        }
+    }
+    if (rc == WT_EXIT_OK) {
+        if (a.json)
+            print_json(&a, p, r);
+        else
+            print_table(&a, r);
+        for (int i = 0; i < a.nworkloads; i++)
+            if (r[i].status != SIM_OK) rc = WT_EXIT_INTERNAL;
+    }
+    free(r);
+    param_set_free(p);
+    return rc;
+}

@@ -1,0 +1,69 @@
+#include "policies/registry.h"
+
+#include <string.h>
+
+extern const sched_ops sched_lrr_ops, sched_gto_ops;
+extern const l1_policy_ops l1_lru_ops;
+extern const cta_ops cta_max_tlp_ops;
+
+const sched_ops *const sched_policies[] = {&sched_lrr_ops, &sched_gto_ops, NULL};
+const char *const sched_policy_names[] = {"lrr", "gto", NULL};
+
+const l1_policy_ops *const l1_policies[] = {&l1_lru_ops, NULL};
+const char *const l1_policy_names[] = {"lru", NULL};
+
+const cta_ops *const cta_policies[] = {&cta_max_tlp_ops, NULL};
+const char *const cta_policy_names[] = {"max_tlp", NULL};
+
+const sched_ops *sched_policy_find(const char *name)
+{
+    for (size_t i = 0; sched_policies[i]; i++)
+        if (strcmp(sched_policies[i]->name, name) == 0) return sched_policies[i];
+    return NULL;
+}
+
+const l1_policy_ops *l1_policy_find(const char *name)
+{
+    for (size_t i = 0; l1_policies[i]; i++)
+        if (strcmp(l1_policies[i]->name, name) == 0) return l1_policies[i];
+    return NULL;
+}
+
+const cta_ops *cta_policy_find(const char *name)
+{
+    for (size_t i = 0; cta_policies[i]; i++)
+        if (strcmp(cta_policies[i]->name, name) == 0) return cta_policies[i];
+    return NULL;
+}
+
+static size_t count_of(const void *const *table)
+{
+    size_t n = 0;
+    while (table[n])
+        n++;
+    return n;
+}
+
+size_t policy_param_group_count(void)
+{
+    return count_of((const void *const *)sched_policies) +
+           count_of((const void *const *)l1_policies) + count_of((const void *const *)cta_policies);
+}
+
+param_group policy_param_group(size_t i)
+{
+    size_t ns = count_of((const void *const *)sched_policies);
+    size_t nl = count_of((const void *const *)l1_policies);
+    if (i < ns) {
+        const sched_ops *o = sched_policies[i];
+        return (param_group){o->name, o->params, o->nparams};
+    }
+    i -= ns;
+    if (i < nl) {
+        const l1_policy_ops *o = l1_policies[i];
+        return (param_group){o->name, o->params, o->nparams};
+    }
+    i -= nl;
+    const cta_ops *o = cta_policies[i];
+    return (param_group){o->name, o->params, o->nparams};
+}
