@@ -54,7 +54,8 @@ int ms_dram_space(const memsys *m, uint32_t part)
     return m->cfg.dram_queue - m->parts[part].dq_n;
 }
 
-/* Makes sure the channel runs its scheduler no later than cycle t (and not twice a cycle). */
+/* Makes sure the channel runs its scheduler no later than cycle t (and not twice a cycle). A
+ * later pending step is superseded (its generation no longer matches). */
 static void request_sched(memsys *m, uint32_t part, uint64_t t)
 {
     ms_part *p = &m->parts[part];
@@ -63,6 +64,25 @@ static void request_sched(memsys *m, uint32_t part, uint64_t t)
     p->sched_gen++;
     p->sched_time = t;
     ms_push(m, t, EV_DRAM_SCHED, part, p->sched_gen);
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Earliest cycle the next command for request d may issue, given the bank and bus state now
+ * (MS_NEVER when it waits for the queued hits to its bank's open row). */
+static uint64_t earliest(const memsys *m, const ms_part *p, const ms_dreq *d)
+{
+    const ms_bank *b = &p->banks[d->bank];
+    if (b->open_row == d->row) {
+        uint64_t t_cl = (uint64_t)m->cfg.dram_t_cl;
+        return max_u64(b->ready_col, p->bus_free > t_cl ? p->bus_free - t_cl : 0);
+    }
+    if (b->open_row == MS_ROW_NONE) return b->ready_act;
+    if (b->hits) return MS_NEVER;
+    return max_u64(b->act_time + (uint64_t)m->cfg.dram_t_ras, b->ready_pre);
 }
 
 void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr, uint64_t t)
@@ -78,12 +98,11 @@ void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32
     d->write = (uint8_t)write;
     d->activated = 0;
     m->dram_queued++;
-    request_sched(m, part, t);
-}
-
-static uint64_t max_u64(uint64_t a, uint64_t b)
-{
-    return a > b ? a : b;
+    ms_bank *b = &p->banks[d->bank];
+    if (b->open_row == row) b->hits++;
+    /* Only the newcomer can make a command possible earlier than already planned (it may
+     * also block a planned precharge; the step then finds nothing and replans). */
+    request_sched(m, part, max_u64(earliest(m, p, d), t));
 }
 
 static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
@@ -95,6 +114,7 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
     p->bus_free = data + m->burst;
     b->ready_col = t + m->burst;
     b->ready_pre = t + m->burst;
+    b->hits--;
     memmove(&p->dq[i], &p->dq[i + 1], (size_t)(p->dq_n - i - 1) * sizeof *p->dq);
     p->dq_n--;
     m->dram_queued--;
@@ -108,84 +128,59 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
     st->dram_bytes += (uint64_t)m->cfg.l2_line;
     st->dram_busy_cycles += m->burst;
     if (!d.write) ms_push(m, p->bus_free, EV_DRAM_DONE, part, d.mshr);
-    ms_l2_wake(m, part, t); /* a queue slot freed */
+    ms_l2_wake(m, part, MS_STALL_DRAM, t); /* a queue slot freed */
 }
 
-/* One scheduling step at cycle t: issue at most one command, then schedule the next step. */
+/* One scheduling step at cycle t: issue at most one command, then plan the next step for the
+ * first cycle any command becomes possible. */
 void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t t)
 {
     ms_part *p = &m->parts[part];
-    if (gen != p->sched_gen) return; /* superseded by an earlier request */
+    if (gen != p->sched_gen) return; /* superseded by an earlier step */
     p->sched_time = MS_NEVER;
-    if (p->dq_n == 0) return;
-    const uint64_t t_cl = (uint64_t)m->cfg.dram_t_cl;
-    int n = p->dq_n, issued = 0;
-
-    /* 1. first ready: the oldest row hit that can move its data now */
-    if (p->bus_free <= t + t_cl)
-        for (int i = 0; i < n; i++) {
-            ms_dreq *d = &p->dq[i];
-            ms_bank *b = &p->banks[d->bank];
-            if (b->open_row == d->row && b->ready_col <= t) {
-                issue_column(m, part, i, t);
-                issued = 1;
+    int n = p->dq_n, prep = -1, col = -1;
+    const int bus_ok = p->bus_free <= t + (uint64_t)m->cfg.dram_t_cl;
+    for (int i = 0; i < n; i++) {
+        const ms_dreq *d = &p->dq[i];
+        const ms_bank *b = &p->banks[d->bank];
+        if (b->open_row == d->row) {
+            /* first ready: the oldest row hit that can move its data now */
+            if (bus_ok && b->ready_col <= t) {
+                col = i;
                 break;
             }
+        } else if (prep < 0 && earliest(m, p, d) <= t) {
+            prep = i; /* first come: the oldest request whose bank can be prepared */
         }
-
-    if (!issued) {
-        for (int i = 0; i < n; i++) {
-            ms_bank *b = &p->banks[p->dq[i].bank];
-            if (b->open_row == p->dq[i].row) b->hitpend = 1;
-        }
-        /* 2./3. first come: prepare the bank of the oldest request that needs it */
-        for (int i = 0; i < n && !issued; i++) {
-            ms_dreq *d = &p->dq[i];
-            ms_bank *b = &p->banks[d->bank];
-            if (b->open_row == d->row) continue;
-            if (b->open_row == MS_ROW_NONE) {
-                if (b->ready_act <= t) {
-                    b->open_row = d->row;
-                    b->act_time = t;
-                    b->ready_col = t + (uint64_t)m->cfg.dram_t_rcd;
-                    d->activated = 1;
-                    m->st.dram_activations++;
-                    issued = 1;
-                }
-            } else if (!b->hitpend &&
-                       max_u64(b->act_time + (uint64_t)m->cfg.dram_t_ras, b->ready_pre) <= t) {
-                b->open_row = MS_ROW_NONE;
-                b->ready_act = t + (uint64_t)m->cfg.dram_t_rp;
-                issued = 1;
-            }
-        }
-        if (!issued) {
-            /* nothing possible now: find the first cycle something is */
-            uint64_t next = MS_NEVER;
-            uint64_t bus_ok = p->bus_free > t_cl ? p->bus_free - t_cl : 0;
-            for (int i = 0; i < n; i++) {
-                ms_dreq *d = &p->dq[i];
-                ms_bank *b = &p->banks[d->bank];
-                uint64_t c;
-                if (b->open_row == d->row)
-                    c = max_u64(b->ready_col, bus_ok);
-                else if (b->open_row == MS_ROW_NONE)
-                    c = b->ready_act;
-                else if (!b->hitpend)
-                    c = max_u64(b->act_time + (uint64_t)m->cfg.dram_t_ras, b->ready_pre);
-                else
-                    continue;
-                if (c < next) next = c;
-            }
-            for (int i = 0; i < n; i++)
-                p->banks[p->dq[i].bank].hitpend = 0;
-            if (next <= t) next = t + 1; /* cannot happen; keeps progress certain */
-            request_sched(m, part, next);
-            return;
-        }
-        for (int i = 0; i < n; i++)
-            p->banks[p->dq[i].bank].hitpend = 0;
     }
-    p->last_cmd = t;
-    if (p->dq_n) request_sched(m, part, t + 1);
+    if (col >= 0) {
+        issue_column(m, part, col, t);
+    } else if (prep >= 0) {
+        ms_dreq *d = &p->dq[prep];
+        ms_bank *b = &p->banks[d->bank];
+        if (b->open_row == MS_ROW_NONE) {
+            b->open_row = d->row;
+            b->act_time = t;
+            b->ready_col = t + (uint64_t)m->cfg.dram_t_rcd;
+            d->activated = 1;
+            m->st.dram_activations++;
+            b->hits = 0;
+            for (int i = 0; i < n; i++)
+                if (p->dq[i].bank == d->bank && p->dq[i].row == d->row) b->hits++;
+        } else {
+            b->open_row = MS_ROW_NONE;
+            b->ready_act = t + (uint64_t)m->cfg.dram_t_rp;
+            b->hits = 0;
+        }
+    } else if (n == 0) {
+        return;
+    }
+    if (col >= 0 || prep >= 0) p->last_cmd = t;
+    uint64_t next = MS_NEVER;
+    for (int i = 0; i < p->dq_n; i++) {
+        uint64_t c = earliest(m, p, &p->dq[i]);
+        if (c < next) next = c;
+    }
+    if (next == MS_NEVER) return; /* queue empty (a blocked request always has a hit ahead) */
+    request_sched(m, part, max_u64(next, t + 1));
 }

@@ -63,13 +63,17 @@ typedef struct ms_dreq {
 
 #define MS_ROW_NONE UINT64_MAX
 
+/* Why an L2 slice's input queue is blocked, i.e. which event may unblock it. */
+#define MS_STALL_FILL 1 /* no MSHR, or every way of the set reserved: wait for a fill */
+#define MS_STALL_DRAM 2 /* too few DRAM queue slots: wait for a DRAM issue (or a fill) */
+
 typedef struct ms_bank {
     uint64_t open_row; /* MS_ROW_NONE when precharged */
     uint64_t act_time;
     uint64_t ready_col; /* earliest column command to the open row */
     uint64_t ready_act; /* earliest activation (after precharge) */
     uint64_t ready_pre; /* earliest precharge because of the last column command */
-    uint8_t hitpend;    /* scratch: a queued request hits the open row */
+    uint32_t hits;      /* queued requests for the open row (a precharge waits for them) */
 } ms_bank;
 
 typedef struct ms_part {
@@ -85,7 +89,7 @@ typedef struct ms_part {
     uint64_t lru_clock;
     uint64_t l2_next;     /* earliest cycle the slice accepts another input (one per cycle) */
     uint8_t proc_pending; /* an EV_L2_PROCESS is queued */
-    uint8_t stalled;      /* head of the input queue waits for an MSHR, a way or a DRAM slot */
+    uint8_t stalled;      /* head of the input queue waits: MS_STALL_FILL or MS_STALL_DRAM */
     /* DRAM channel */
     ms_dreq *dq; /* oldest first */
     int dq_n;
@@ -146,7 +150,7 @@ void ms_l2_free(ms_part *p);
 void ms_l2_input(memsys *m, uint32_t part, uint32_t r);
 void ms_l2_process(memsys *m, uint32_t part, uint64_t t);
 void ms_l2_fill(memsys *m, uint32_t part, uint32_t mshr, uint64_t t);
-void ms_l2_wake(memsys *m, uint32_t part, uint64_t t);
+void ms_l2_wake(memsys *m, uint32_t part, int why, uint64_t t);
 
 /* memsys_dram.c */
 int ms_dram_init(memsys *m, ms_part *p);

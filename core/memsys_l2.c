@@ -65,10 +65,12 @@ void ms_l2_input(memsys *m, uint32_t part, uint32_t r)
     schedule_process(m, part, m->reqs[r].ready);
 }
 
-void ms_l2_wake(memsys *m, uint32_t part, uint64_t t)
+/* A resource freed at t: retry the blocked head if it waits for that kind of resource (a fill
+ * frees an MSHR and a way and may change what the head needs, so it always retries). */
+void ms_l2_wake(memsys *m, uint32_t part, int why, uint64_t t)
 {
     ms_part *p = &m->parts[part];
-    if (!p->stalled) return;
+    if (!p->stalled || (why != MS_STALL_FILL && p->stalled != why)) return;
     p->stalled = 0;
     schedule_process(m, part, t);
 }
@@ -113,7 +115,7 @@ static void append_waiter(memsys *m, ms_mshr *ms, uint32_t r)
 }
 
 /* Tries to accept request r (the head of the input queue) at cycle t. Returns 0 when accepted
- * (r has been dequeued), -1 when it must wait. */
+ * (r has been dequeued), else the MS_STALL_ reason it must wait for. */
 static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t)
 {
     ms_part *p = &m->parts[part];
@@ -129,12 +131,12 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t)
     int kind = q->pkt.kind;
     ms_line *victim = NULL;
     if (!hit) {
-        if (kind != MEM_WRITE && p->mshr_nfree == 0) return -1;
+        if (kind != MEM_WRITE && p->mshr_nfree == 0) return MS_STALL_FILL;
         int v = find_victim(set, ways);
-        if (v < 0) return -1;
+        if (v < 0) return MS_STALL_FILL;
         victim = &set[v];
         int need = (kind != MEM_WRITE) + (victim->valid && victim->dirty);
-        if (ms_dram_space(m, part) < need) return -1;
+        if (ms_dram_space(m, part) < need) return MS_STALL_DRAM;
     }
     /* accepted: dequeue */
     p->in_head = q->next;
@@ -192,8 +194,9 @@ void ms_l2_process(memsys *m, uint32_t part, uint64_t t)
         schedule_process(m, part, t);
         return;
     }
-    if (accept(m, part, r, t)) {
-        p->stalled = 1;
+    int why = accept(m, part, r, t);
+    if (why) {
+        p->stalled = (uint8_t)why;
         return;
     }
     p->l2_next = t + 1;
@@ -217,5 +220,5 @@ void ms_l2_fill(memsys *m, uint32_t part, uint32_t mi, uint64_t t)
     }
     ms->head = ms->tail = MS_NIL;
     p->mshr_free[p->mshr_nfree++] = mi;
-    ms_l2_wake(m, part, t);
+    ms_l2_wake(m, part, MS_STALL_FILL, t);
 }
