@@ -1,0 +1,470 @@
+/* Workload language: arrays, their generators, graphs in CSR (R-MAT, uniform, edge-list
+ * files), and the memory image they are laid out in. */
+#include "core/wl_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/rng.h"
+
+const wl_array *wl_array_by_name(const workload *w, const char *name)
+{
+    for (size_t i = 0; i < w->narrays; i++)
+        if (strcmp(w->arrays[i].name, name) == 0) return &w->arrays[i];
+    return NULL;
+}
+
+/* Reserves an array of `count` words; returns a pointer to its words in the image. */
+static uint32_t *alloc_array(wl_parser *P, const char *name, int type, uint64_t count)
+{
+    workload *w = P->w;
+    if (count == 0) {
+        wl_error(P, "array '%s' must have at least one element", name);
+        return NULL;
+    }
+    uint64_t end = WL_MEM_BASE + (uint64_t)w->image_words * 4;
+    uint64_t base = (end + WL_ALIGN - 1) / WL_ALIGN * WL_ALIGN;
+    if (base + count * 4 > (uint64_t)WL_MEM_BASE + WL_MEM_MAX) {
+        wl_error(P, "array '%s' does not fit: the memory image is limited to %u MiB", name,
+                 WL_MEM_MAX >> 20);
+        return NULL;
+    }
+    size_t words = (size_t)((base + count * 4 - WL_MEM_BASE) / 4);
+    if (words > P->capwords) {
+        size_t cap = P->capwords ? P->capwords : 1024;
+        while (cap < words)
+            cap *= 2;
+        uint32_t *img = realloc(w->image, cap * 4);
+        if (!img) {
+            wl_error(P, "out of memory for array '%s'", name);
+            return NULL;
+        }
+        w->image = img;
+        P->capwords = cap;
+    }
+    memset(w->image + w->image_words, 0, (words - w->image_words) * 4);
+    w->image_words = words;
+    if (w->narrays == P->caparrays) {
+        size_t cap = P->caparrays ? P->caparrays * 2 : 8;
+        wl_array *a = realloc(w->arrays, cap * sizeof *a);
+        if (!a) {
+            wl_error(P, "out of memory");
+            return NULL;
+        }
+        w->arrays = a;
+        P->caparrays = cap;
+    }
+    wl_array *a = &w->arrays[w->narrays];
+    memset(a, 0, sizeof *a);
+    snprintf(a->name, sizeof a->name, "%s", name);
+    a->type = type;
+    a->base = (uint32_t)base;
+    a->count = (uint32_t)count;
+    wl_val v = {0, (int64_t)base, 0};
+    if (wl_sym_add(P, name, v, 0)) return NULL;
+    w->narrays++;
+    return w->image + (base - WL_MEM_BASE) / 4;
+}
+
+/* Generator arguments: `name(key=EXPR, EXPR, ...)`; positional ones fill keys in order. */
+typedef struct gen_args {
+    wl_val v[6];
+    unsigned given;
+    char str[512];
+    int has_str;
+} gen_args;
+
+static int parse_args(wl_parser *P, wl_cur *c, const char *gen, const char *const *keys, int nkeys,
+                      int want_str, gen_args *ga)
+{
+    ga->given = 0;
+    ga->has_str = 0;
+    if (!wl_accept(c, '(')) return 0;
+    if (wl_accept(c, ')')) return 0;
+    int pos = 0;
+    for (;;) {
+        wl_skip_ws(c);
+        if (*c->p == '"') {
+            if (!want_str) return wl_error(P, "%s() takes no string argument", gen);
+            if (wl_string(P, c, ga->str, sizeof ga->str)) return -1;
+            ga->has_str = 1;
+        } else {
+            char key[WL_NAME_MAX];
+            wl_cur save = *c;
+            int k = -1;
+            if (wl_ident(c, key, 0) && wl_accept(c, '=')) {
+                for (int i = 0; i < nkeys; i++)
+                    if (strcmp(keys[i], key) == 0) k = i;
+                if (k < 0) {
+                    char list[160] = "";
+                    for (int i = 0; i < nkeys; i++) {
+                        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+                        strncat(list, keys[i], sizeof list - strlen(list) - 1);
+                    }
+                    return wl_error(P, "%s() has no argument '%s' (expected %s)", gen, key,
+                                    nkeys ? list : "none");
+                }
+            } else {
+                *c = save;
+                if (pos >= nkeys)
+                    return wl_error(P, "too many arguments to %s() (it takes %d)", gen, nkeys);
+                k = pos++;
+            }
+            if (ga->given & (1u << k)) return wl_error(P, "%s given twice to %s()", keys[k], gen);
+            if (wl_expr(P, c, &ga->v[k])) return -1;
+            ga->given |= 1u << k;
+        }
+        if (wl_accept(c, ')')) return 0;
+        if (wl_expect(P, c, ',', "between generator arguments")) return -1;
+    }
+}
+
+static double arg_real(const gen_args *ga, int k, double def)
+{
+    return ga->given & (1u << k) ? wl_val_real(ga->v[k]) : def;
+}
+
+static int arg_int(wl_parser *P, const gen_args *ga, int k, const char *what, int64_t lo,
+                   int64_t hi, int64_t def, int64_t *out)
+{
+    if (!(ga->given & (1u << k))) {
+        *out = def;
+        return 0;
+    }
+    return wl_val_int(P, ga->v[k], lo, hi, what, out);
+}
+
+static uint32_t f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* Converts a constant to the bits of an element of `type`. */
+static int elem_bits(wl_parser *P, int type, wl_val v, const char *what, uint32_t *out)
+{
+    if (type == WL_F32) {
+        *out = f2u((float)wl_val_real(v));
+        return 0;
+    }
+    int64_t i;
+    if (type == WL_I32) {
+        if (wl_val_int(P, v, INT32_MIN, INT32_MAX, what, &i)) return -1;
+    } else if (wl_val_int(P, v, 0, UINT32_MAX, what, &i)) {
+        return -1;
+    }
+    *out = (uint32_t)i;
+    return 0;
+}
+
+int wl_parse_array(wl_parser *P, wl_cur *c)
+{
+    char name[WL_NAME_MAX], type[WL_NAME_MAX], gen[WL_NAME_MAX], q[40];
+    if (!wl_ident(c, name, 0)) return wl_error(P, "expected an array name after .array");
+    size_t tl = wl_ident(c, type, 0);
+    int t = !tl                        ? -1
+            : strcmp(type, "i32") == 0 ? WL_I32
+            : strcmp(type, "u32") == 0 ? WL_U32
+            : strcmp(type, "f32") == 0 ? WL_F32
+                                       : -1;
+    if (t < 0)
+        return wl_error(P, "bad array type %s (expected i32, u32 or f32)",
+                        tl ? type : wl_quote(c, q, sizeof q));
+    if (wl_expect(P, c, '[', "before the element count")) return -1;
+    int64_t count;
+    if (wl_expr_int(P, c, 1, WL_MEM_MAX / 4, "array element count", &count)) return -1;
+    if (wl_expect(P, c, ']', "after the element count")) return -1;
+    if (!wl_ident(c, gen, 0))
+        return wl_error(P, "expected a generator (zero, const, iota or uniform), got %s",
+                        wl_quote(c, q, sizeof q));
+    static const char *const k_const[] = {"value"}, *const k_iota[] = {"start", "step"},
+                             *const k_unif[] = {"seed", "lo", "hi"};
+    gen_args ga;
+    int g;
+    if (strcmp(gen, "zero") == 0) {
+        g = 0;
+        if (parse_args(P, c, gen, NULL, 0, 0, &ga)) return -1;
+    } else if (strcmp(gen, "const") == 0) {
+        g = 1;
+        if (parse_args(P, c, gen, k_const, 1, 0, &ga)) return -1;
+        if (!(ga.given & 1)) return wl_error(P, "const() needs a value");
+    } else if (strcmp(gen, "iota") == 0) {
+        g = 2;
+        if (parse_args(P, c, gen, k_iota, 2, 0, &ga)) return -1;
+    } else if (strcmp(gen, "uniform") == 0) {
+        g = 3;
+        if (parse_args(P, c, gen, k_unif, 3, 0, &ga)) return -1;
+    } else {
+        return wl_error(P, "unknown generator '%s' (expected zero, const, iota or uniform)", gen);
+    }
+    if (!wl_at_end(c))
+        return wl_error(P, "unexpected %s after the generator", wl_quote(c, q, sizeof q));
+    uint32_t bits = 0;
+    if (g == 1 && elem_bits(P, t, ga.v[0], "const() value", &bits)) return -1;
+    double r_lo = 0, r_hi = 1, start = 0, step = 1;
+    int64_t i_lo = 0, i_hi = 1000, seed = 1;
+    if (g == 2) {
+        start = arg_real(&ga, 0, 0);
+        step = arg_real(&ga, 1, 1);
+        if (t != WL_F32 && (start != floor(start) || step != floor(step)))
+            return wl_error(P, "iota() on an integer array needs integer start and step");
+    }
+    if (g == 3) {
+        if (arg_int(P, &ga, 0, "seed", 0, INT64_MAX, 1, &seed)) return -1;
+        if (t == WL_F32) {
+            r_lo = arg_real(&ga, 1, 0);
+            r_hi = arg_real(&ga, 2, 1);
+            if (!(r_lo < r_hi)) return wl_error(P, "uniform() needs lo < hi");
+        } else {
+            int64_t lo = t == WL_I32 ? INT32_MIN : 0, hi = t == WL_I32 ? INT32_MAX : UINT32_MAX;
+            if (arg_int(P, &ga, 1, "uniform() lo", lo, hi, 0, &i_lo)) return -1;
+            if (arg_int(P, &ga, 2, "uniform() hi", lo, hi + 1, 1000, &i_hi)) return -1;
+            if (!(i_lo < i_hi)) return wl_error(P, "uniform() needs lo < hi");
+        }
+    }
+    uint32_t *m = alloc_array(P, name, t, (uint64_t)count);
+    if (!m) return -1;
+    wt_rng rng;
+    wt_rng_seed(&rng, (uint64_t)seed);
+    for (int64_t i = 0; i < count; i++) {
+        switch (g) {
+        case 0:
+            m[i] = 0;
+            break;
+        case 1:
+            m[i] = bits;
+            break;
+        case 2:
+            if (t == WL_F32)
+                m[i] = f2u((float)(start + step * (double)i));
+            else
+                m[i] = (uint32_t)((uint64_t)(int64_t)start + (uint64_t)(int64_t)step * (uint64_t)i);
+            break;
+        case 3:
+            if (t == WL_F32)
+                m[i] = f2u((float)(r_lo + (r_hi - r_lo) * wt_rng_unit(&rng)));
+            else
+                m[i] = (uint32_t)(i_lo + (int64_t)wt_rng_below(&rng, (uint64_t)(i_hi - i_lo)));
+            break;
+        }
+    }
+    return 0;
+}
+
+/* ---- graphs ---- */
+
+typedef struct edges {
+    uint32_t *src, *dst;
+    size_t n, cap;
+    uint32_t nodes;
+} edges;
+
+static int edge_push(wl_parser *P, edges *e, uint32_t s, uint32_t d)
+{
+    if (e->n == e->cap) {
+        size_t cap = e->cap ? e->cap * 2 : 1024;
+        if (cap > WL_MEM_MAX / 4) return wl_error(P, "edge list too large");
+        uint32_t *a = realloc(e->src, cap * 4), *b;
+        if (!a) return wl_error(P, "out of memory");
+        e->src = a;
+        b = realloc(e->dst, cap * 4);
+        if (!b) return wl_error(P, "out of memory");
+        e->dst = b;
+        e->cap = cap;
+    }
+    e->src[e->n] = s;
+    e->dst[e->n] = d;
+    e->n++;
+    return 0;
+}
+
+static int read_edgelist(wl_parser *P, const char *file, edges *e)
+{
+    char path[1024];
+    if (P->basedir && P->basedir[0] && file[0] != '/')
+        snprintf(path, sizeof path, "%s/%s", P->basedir, file);
+    else
+        snprintf(path, sizeof path, "%s", file);
+    FILE *f = fopen(path, "r");
+    if (!f) return wl_error(P, "cannot open edge list '%s': %s", path, strerror(errno));
+    const char *wfile = P->filename;
+    int wline = P->line, rc = 0;
+    char buf[4096];
+    int ln = 0;
+    uint64_t maxid = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        ln++;
+        char *s = buf;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (*s == '\0' || *s == '#' || *s == '%') continue;
+        unsigned long long v[2];
+        int ok = 1;
+        for (int k = 0; k < 2 && ok; k++) {
+            while (*s == ' ' || *s == '\t')
+                s++;
+            char *end;
+            errno = 0;
+            if (!isdigit((unsigned char)*s)) ok = 0;
+            v[k] = ok ? strtoull(s, &end, 10) : 0;
+            if (!ok || errno || v[k] >= (1u << 28) || end == s)
+                ok = 0;
+            else
+                s = end;
+        }
+        while (ok && isspace((unsigned char)*s))
+            s++;
+        if (!ok || *s != '\0') {
+            buf[strcspn(buf, "\r\n")] = '\0';
+            P->filename = path;
+            P->line = ln;
+            rc = wl_error(P,
+                          "expected an edge 'src dst' (two non-negative integers below 2^28), "
+                          "got '%.60s' (edge list of %s:%d)",
+                          buf, wfile, wline);
+            P->filename = wfile;
+            P->line = wline;
+            break;
+        }
+        if (edge_push(P, e, (uint32_t)v[0], (uint32_t)v[1])) {
+            rc = -1;
+            break;
+        }
+        if (v[0] > maxid) maxid = v[0];
+        if (v[1] > maxid) maxid = v[1];
+    }
+    fclose(f);
+    if (rc) return rc;
+    if (e->n == 0) return wl_error(P, "edge list '%s' has no edges", path);
+    e->nodes = (uint32_t)maxid + 1;
+    return 0;
+}
+
+static int gen_rmat(wl_parser *P, edges *e, int64_t nodes, int64_t nedges, int64_t seed, double a,
+                    double b, double cc)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, (uint64_t)seed);
+    int scale = 0;
+    while (((int64_t)1 << scale) < nodes)
+        scale++;
+    for (int64_t i = 0; i < nedges; i++) {
+        uint32_t s = 0, d = 0;
+        for (int tries = 0; tries < 64; tries++) {
+            s = d = 0;
+            for (int l = 0; l < scale; l++) {
+                double r = wt_rng_unit(&rng);
+                int sb = r >= a + b, db = (r >= a && r < a + b) || r >= a + b + cc;
+                s = s << 1 | (uint32_t)sb;
+                d = d << 1 | (uint32_t)db;
+            }
+            if (s < nodes && d < nodes) break;
+        }
+        if (edge_push(P, e, s % (uint32_t)nodes, d % (uint32_t)nodes)) return -1;
+    }
+    e->nodes = (uint32_t)nodes;
+    return 0;
+}
+
+static int build_csr(wl_parser *P, const char *name, const edges *e)
+{
+    char n1[WL_NAME_MAX + 8], n2[WL_NAME_MAX + 8];
+    snprintf(n1, sizeof n1, "%s_rowptr", name);
+    snprintf(n2, sizeof n2, "%s_col", name);
+    if (strlen(n1) >= WL_NAME_MAX) return wl_error(P, "graph name '%s' is too long", name);
+    uint32_t *rp = alloc_array(P, n1, WL_I32, (uint64_t)e->nodes + 1);
+    if (!rp) return -1;
+    size_t rpoff = (size_t)(rp - P->w->image);
+    uint32_t *col = alloc_array(P, n2, WL_I32, e->n);
+    if (!col) return -1;
+    rp = P->w->image + rpoff; /* the image may have moved */
+    memset(rp, 0, ((size_t)e->nodes + 1) * 4);
+    for (size_t i = 0; i < e->n; i++)
+        rp[e->src[i] + 1]++;
+    for (uint32_t v = 0; v < e->nodes; v++)
+        rp[v + 1] += rp[v];
+    uint32_t *fill = calloc((size_t)e->nodes + 1, 4);
+    if (!fill) return wl_error(P, "out of memory");
+    for (size_t i = 0; i < e->n; i++) {
+        uint32_t s = e->src[i];
+        col[rp[s] + fill[s]++] = e->dst[i];
+    }
+    free(fill);
+    wl_val vn = {0, e->nodes, 0}, ve = {0, (int64_t)e->n, 0};
+    snprintf(n1, sizeof n1, "%s_nodes", name);
+    snprintf(n2, sizeof n2, "%s_edges", name);
+    if (wl_sym_add(P, n1, vn, 0) || wl_sym_add(P, n2, ve, 0)) return -1;
+    return 0;
+}
+
+int wl_parse_graph(wl_parser *P, wl_cur *c)
+{
+    char name[WL_NAME_MAX], gen[WL_NAME_MAX], q[40];
+    if (!wl_ident(c, name, 0)) return wl_error(P, "expected a graph name after .graph");
+    if (!wl_ident(c, gen, 0))
+        return wl_error(P, "expected a graph generator (rmat, uniform or edgelist), got %s",
+                        wl_quote(c, q, sizeof q));
+    static const char *const k_rmat[] = {"nodes", "edges", "seed", "a", "b", "c"};
+    gen_args ga;
+    edges e = {0};
+    int rc = -1;
+    if (strcmp(gen, "rmat") == 0 || strcmp(gen, "uniform") == 0) {
+        int rmat = gen[0] == 'r';
+        if (parse_args(P, c, gen, k_rmat, rmat ? 6 : 3, 0, &ga)) goto out;
+        if (!wl_at_end(c)) {
+            wl_error(P, "unexpected %s after the generator", wl_quote(c, q, sizeof q));
+            goto out;
+        }
+        if ((ga.given & 3) != 3) {
+            wl_error(P, "%s() needs nodes= and edges=", gen);
+            goto out;
+        }
+        int64_t nodes, ne, seed;
+        if (arg_int(P, &ga, 0, "nodes", 1, 1 << 26, 0, &nodes) ||
+            arg_int(P, &ga, 1, "edges", 1, 1 << 27, 0, &ne) ||
+            arg_int(P, &ga, 2, "seed", 0, INT64_MAX, 1, &seed))
+            goto out;
+        if (rmat) {
+            double a = arg_real(&ga, 3, 0.57), b = arg_real(&ga, 4, 0.19),
+                   cc = arg_real(&ga, 5, 0.19);
+            if (a < 0 || b < 0 || cc < 0 || a + b + cc > 1.0 + 1e-12) {
+                wl_error(P, "rmat() needs a, b, c >= 0 with a + b + c <= 1");
+                goto out;
+            }
+            if (gen_rmat(P, &e, nodes, ne, seed, a, b, cc)) goto out;
+        } else {
+            wt_rng rng;
+            wt_rng_seed(&rng, (uint64_t)seed);
+            for (int64_t i = 0; i < ne; i++) {
+                uint32_t s = (uint32_t)wt_rng_below(&rng, (uint64_t)nodes);
+                uint32_t d = (uint32_t)wt_rng_below(&rng, (uint64_t)nodes);
+                if (edge_push(P, &e, s, d)) goto out;
+            }
+            e.nodes = (uint32_t)nodes;
+        }
+    } else if (strcmp(gen, "edgelist") == 0) {
+        static const char *const k_file[] = {"file"};
+        if (parse_args(P, c, gen, k_file, 0, 1, &ga)) goto out;
+        if (!ga.has_str) {
+            wl_error(P, "edgelist() needs a quoted file name");
+            goto out;
+        }
+        if (!wl_at_end(c)) {
+            wl_error(P, "unexpected %s after the generator", wl_quote(c, q, sizeof q));
+            goto out;
+        }
+        if (read_edgelist(P, ga.str, &e)) goto out;
+    } else {
+        wl_error(P, "unknown graph generator '%s' (expected rmat, uniform or edgelist)", gen);
+        goto out;
+    }
+    rc = build_csr(P, name, &e);
+out:
+    free(e.src);
+    free(e.dst);
+    return rc;
+}
