@@ -35,6 +35,9 @@ static const param_def core_defs[] = {
           "cycle cap: a simulation that reaches it ends with an error"),
     P_INT("sim.watchdog", 200000, 100, 1e9, "cycles",
           "no-progress detector: cycles with live warps but no instruction issued anywhere"),
+    P_BOOL("sim.skip_idle", 1,
+           "skip cycles in which nothing can happen (false: step every SM every cycle; the "
+           "results are identical, only slower)"),
     P_INT("gpu.sms", 15, 1, 256, "", "streaming multiprocessors (SMs)"),
     P_REAL("gpu.clock_mhz", 1400, 100, 5000, "MHz", "core clock, for energy and time"),
     P_INT("sm.max_warps", 48, 1, 64, "", "warp slots per SM"),
@@ -126,6 +129,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->seed = (uint64_t)param_get_int(p, "sim.seed");
     c->max_cycles = (uint64_t)param_get_int(p, "sim.max_cycles");
     c->watchdog = (uint64_t)param_get_int(p, "sim.watchdog");
+    c->skip_idle = ival(p, "sim.skip_idle");
     c->num_sms = ival(p, "gpu.sms");
     c->max_warps = ival(p, "sm.max_warps");
     c->max_ctas = ival(p, "sm.max_ctas");

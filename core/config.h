@@ -28,6 +28,7 @@ typedef struct gpu_config {
     uint64_t seed;
     uint64_t max_cycles; /* cycle cap: a run that reaches it ends as an error */
     uint64_t watchdog;   /* cycles with no instruction issued on any SM while warps live */
+    int skip_idle;       /* 0: step every SM every cycle (a check on the skipping) */
     int num_sms;
     int max_warps, max_ctas, max_threads, registers, shared_bytes;
     int schedulers;

@@ -148,7 +148,7 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
         int busy = 0, finished = 0;
         for (int i = 0; i < c->num_sms; i++) {
             sm *s = g->sms[i];
-            if (sm_wake(s) <= now) {
+            if (sm_wake(s) <= now || !c->skip_idle) {
                 int issued = sm_cycle(s, now, err, errlen);
                 if (issued < 0) return -1;
                 if (issued) g->last_issue = now;
@@ -168,7 +168,7 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
             uint64_t w = sm_wake(g->sms[i]);
             if (w < next) next = w;
         }
-        if (next <= now) next = now + 1;
+        if (next <= now || !c->skip_idle) next = now + 1;
         if (next_sample < next) next = next_sample;
         if (next == UINT64_MAX || next - g->last_issue > c->watchdog) {
             int at_barrier = 0;

@@ -487,11 +487,12 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         if (n) {
             int wi = list[s->sched->pick(s->sched_self[k], list, n, now)].slot;
             s->warps[wi].stall = ST_EXEC;
+            counts[ST_EXEC]++; /* counted here: the warp may exit as it issues */
             if (issue(s, wi, now, err, errlen) != 0) return -1;
             issued++;
         }
         for (int wi = k; wi < s->cfg->max_warps; wi += s->cfg->schedulers)
-            if (s->warps[wi].live) counts[s->warps[wi].stall]++;
+            if (s->warps[wi].live && s->warps[wi].stall != ST_EXEC) counts[s->warps[wi].stall]++;
     }
     /* This cycle's classification, kept for the cycles the SM may now sleep through. */
     memcpy(s->last_stall, counts, sizeof counts);

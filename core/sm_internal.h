@@ -55,6 +55,7 @@ typedef struct mem_stage {
     int prio;
     line_access acc[WT_WARP_SIZE];
     bool blocked_on_fill; /* the last try failed for want of an MSHR: wait for a fill */
+    uint64_t failed_at;   /* cycle of the last reservation failure */
 } mem_stage;
 
 enum ev_kind { EV_REG, EV_ACCESS };

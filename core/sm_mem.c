@@ -196,6 +196,7 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
     }
     case L1_RESFAIL:
         s->st.l1d_resfails++;
+        st->failed_at = now;
         /* Without a free MSHR nothing changes until a fill arrives: sleep until then. */
         st->blocked_on_fill = can_send && !l1d_mshr_free(s->l1);
         return 0;
@@ -209,6 +210,12 @@ void sm_mem_cycle(sm *s, uint64_t now)
     if (!st->busy) return;
     const line_access *a = &st->acc[st->next];
     int done = 0;
+    if (st->blocked_on_fill) {
+        /* Asleep since a failure for want of an MSHR: every cycle in between would have
+         * failed the same way, so count those replays as if they had been tried. */
+        s->st.l1d_resfails += now - st->failed_at - 1;
+        st->blocked_on_fill = false;
+    }
     if (st->cls == IC_LD_GLOBAL) {
         done = load_access(s, a, now);
     } else if (memsys_can_send(s->mem, s->id, now)) {
@@ -243,7 +250,6 @@ void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
         s->st.l1d_bytes += (uint64_t)s->cfg->l1d_line;
         for (int i = 0; i < n; i++)
             sm_access_done(s, (int)waiters[i], now);
-        s->stage.blocked_on_fill = false;
         break;
     }
     case TOK_BYPASS:

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Builds warptune with AddressSanitizer and UndefinedBehaviorSanitizer and -Werror, and runs
+# every test. This is the command CI runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Debug -DWT_SANITIZE=ON -DWT_WERROR=ON -DWT_BENCH=OFF
+cmake --build build-test -j"$(nproc)"
+ctest --test-dir build-test --output-on-failure -j"$(nproc)"

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# End-to-end tests of `warptune sim` and the listing commands: output, exit codes, messages.
+set -u
+WT=${1:?usage: sim.sh PATH/TO/warptune}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect_exit CODE PATTERN -- command...: exit status and a pattern in stdout+stderr
+expect() {
+    local code=$1 pattern=$2; shift 3
+    local out rc
+    out=$("$@" 2>&1); rc=$?
+    if [ "$rc" != "$code" ]; then bad "$* -> exit $rc, expected $code: $out"; return; fi
+    if ! grep -qE -- "$pattern" <<<"$out"; then bad "$* -> output lacks /$pattern/: $out"; return; fi
+    ok
+}
+
+small=(--set gpu.sms=2 --wparam npoints=512)
+expect 0 '^ipc ' -- "$WT" sim --workload kmeans "${small[@]}"
+expect 0 '"workload":[[:space:]]*"kmeans"' -- "$WT" sim --workload kmeans "${small[@]}" --json
+expect 0 '"status":[[:space:]]*"ok"' -- "$WT" sim --workload kmeans "${small[@]}" --json
+expect 2 "l1d.ways: expected a value in" -- "$WT" sim --set l1d.ways=0
+expect 2 "did you mean: l1d.ways" -- "$WT" sim --set l1d.wayz=4
+expect 2 "sched.policy: expected one of lrr, gto" -- "$WT" sim --set sched.policy=fifo
+expect 2 "expected name=value" -- "$WT" sim --set gpu.sms
+expect 2 "unknown preset 'nope'" -- "$WT" sim --preset nope
+expect 2 "unknown or incomplete option" -- "$WT" sim --frobnicate
+expect 2 "no-such-workload" -- "$WT" sim --workload no-such-workload
+expect 2 "unknown command" -- "$WT" frobnicate
+
+# a preset file with a bad value names its line
+printf '{\n  "name": "x",\n  "settings": {\n    "gpu.sms": 0\n  }\n}\n' >"$tmp/bad.json"
+expect 2 "bad.json:4: settings.\"gpu.sms\"" -- "$WT" sim --preset "$tmp/bad.json"
+# a workload file with an error names its line
+printf '.kernel k block=32\n    frob r0, r1\n' >"$tmp/bad.wl"
+expect 2 "bad.wl:2:" -- "$WT" sim --workload "$tmp/bad.wl"
+
+# the L1D trace: header, one row per attempted access, the run's own counts
+"$WT" sim --workload kmeans "${small[@]}" --l1-trace "$tmp/l1.csv" --json >"$tmp/out.json" 2>&1
+if [ "$(head -n 1 "$tmp/l1.csv")" = "sm,cycle,warp,pc,line,kind,outcome" ]; then ok; else bad "trace header"; fi
+hits=$(grep -c ',load,hit$' "$tmp/l1.csv")
+want=$(sed -n 's/.*"l1d_hits":[[:space:]]*\([0-9]*\).*/\1/p' "$tmp/out.json")
+if [ "$hits" = "$want" ]; then ok; else bad "trace hits $hits != metric l1d_hits $want"; fi
+if [ ! -e "$tmp/l1.csv.tmp" ]; then ok; else bad "temporary trace left behind"; fi
+
+# listings
+expect 0 '^l1d.ways +int +16' -- "$WT" params l1d.
+expect 0 'fermi-gtx480 .*\[default\]' -- "$WT" presets
+expect 0 'dyncta-pact13' -- "$WT" presets
+expect 0 '^kmeans ' -- "$WT" workloads
+expect 0 'gto' -- "$WT" policies
+
+# the same run twice gives the same bytes
+"$WT" sim --workload bfs --set gpu.sms=2 --json >"$tmp/a.json"
+"$WT" sim --workload bfs --set gpu.sms=2 --json >"$tmp/b.json"
+if cmp -s "$tmp/a.json" "$tmp/b.json"; then ok; else bad "two runs differ"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,322 @@
+/* End-to-end tests of the timing model through sim_run: exact cycle counts on tiny kernels
+ * and configurations, watchdogs, determinism, and GPU-like behaviour on built-in workloads. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/support.h"
+
+/* One SM, one scheduler, full-width units (a warp per cycle), latencies set by the test. */
+#define TINY                                                                                       \
+    "gpu.sms=1", "sm.schedulers=1", "sm.simd_width=32", "sm.int_latency=4", "l1d.hit_latency=20",  \
+        "sm.branch_latency=2"
+
+static void run_ok(const char *text, const char *const *sets, const char *const *wparams,
+                   sim_metrics *m)
+{
+    char err[1024] = "";
+    sim_status st = test_sim(text, sets, wparams, m, err, sizeof err);
+    if (st != SIM_OK) fail_msg("simulation failed: %s", err);
+}
+
+/* mov at 0 (r0 ready at 4), add waits for r0 and issues at 4 (r1 ready at 8), exit at 5; the
+ * kernel ends when the last write-back lands at 8, so 9 cycles. */
+static void test_alu_chain_exact_cycles(void **state)
+{
+    (void)state;
+    const char *wl = ".kernel k block=32\n"
+                     "    mov r0, 1\n"
+                     "    add r1, r0, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *sets[] = {TINY, NULL};
+    sim_metrics m;
+    run_ok(wl, sets, NULL, &m);
+    assert_int_equal((int)m.cycles, 9);
+    assert_int_equal((int)m.warp_insts, 3);
+    assert_int_equal((int)m.thread_insts, 96);
+    assert_int_equal((int)m.ctas, 1);
+    /* a warp spends 9 cycles live... until exit at 5: issued 3 of its 6 live cycles */
+    assert_true(m.stall_exec > 0.49 && m.stall_exec < 0.51);
+}
+
+/* Two independent instructions issue back to back; a half-width unit makes the second wait
+ * one cycle (initiation interval 32/16 = 2). */
+static void test_unit_initiation_interval(void **state)
+{
+    (void)state;
+    const char *wl = ".kernel k block=32\n"
+                     "    mov r0, 1\n"
+                     "    mov r1, 2\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *full[] = {TINY, NULL};
+    const char *half[] = {TINY, "sm.simd_width=16", NULL};
+    sim_metrics a, b;
+    run_ok(wl, full, NULL, &a);
+    run_ok(wl, half, NULL, &b);
+    /* full: movs at 0 and 1, exit at 2, last write-back at 1+4=5: 6 cycles */
+    assert_int_equal((int)a.cycles, 6);
+    /* half: movs at 0 and 2, exit at 3, last write-back at 6: 7 cycles */
+    assert_int_equal((int)b.cycles, 7);
+}
+
+/* A load that misses, a dependent add, the same load again (a hit), a dependent add.
+ *   0 mov r0  | 4 shl r1 | 8 ld (access at 9, miss, reply at 9+L) | 9+L add | 10+L ld
+ *   (access at 11+L, hit, data at 11+L+H) | 11+L+H add (write-back at 15+L+H) | exit
+ * so cycles = 16 + L + H, with L the round trip the memory system reports (one request). */
+static void test_load_miss_then_hit_exact_cycles(void **state)
+{
+    (void)state;
+    const char *wl = ".array a i32 [64] iota(0, 1)\n"
+                     ".kernel k block=32\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 2\n"
+                     "    ld.i32 r2, [a + r1]\n"
+                     "    add r3, r2, 1\n"
+                     "    ld.i32 r4, [a + r1]\n"
+                     "    add r5, r4, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *sets[] = {TINY, NULL};
+    sim_metrics m;
+    run_ok(wl, sets, NULL, &m);
+    assert_int_equal((int)m.l1d_accesses, 2);
+    assert_int_equal((int)m.l1d_misses, 1);
+    assert_int_equal((int)m.l1d_hits, 1);
+    assert_int_equal((int)m.l1d_intra_warp_hits, 1);
+    assert_int_equal((int)m.l1d_inter_warp_hits, 0);
+    assert_int_equal((int)m.global_loads, 2);
+    assert_int_equal((int)m.coherent_loads, 2);
+    assert_int_equal((int)m.fully_cached_loads, 1);
+    assert_true(m.lat_rt >= 100); /* icnt both ways, L2 miss, DRAM */
+    assert_int_equal((int)m.cycles, 16 + (int)m.lat_rt + 20);
+}
+
+/* Two loads of one line back to back: the second merges into the first's MSHR. */
+static void test_mshr_merge(void **state)
+{
+    (void)state;
+    const char *wl = ".array a i32 [64] zero\n"
+                     ".kernel k block=32\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 2\n"
+                     "    ld.i32 r2, [a + r1]\n"
+                     "    ld.i32 r3, [a + r1]\n"
+                     "    add r4, r2, r3\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *sets[] = {TINY, NULL};
+    sim_metrics m;
+    run_ok(wl, sets, NULL, &m);
+    assert_int_equal((int)m.l1d_misses, 1);
+    assert_int_equal((int)m.l1d_merged, 1);
+    assert_int_equal((int)m.l1d_hits, 0);
+    assert_int_equal((int)m.dram_reads, 1);
+    assert_int_equal((int)m.fully_cached_loads, 0);
+}
+
+/* A strided load touches one line per lane: 32 accesses, one divergent load. */
+static void test_divergent_load_accesses(void **state)
+{
+    (void)state;
+    const char *wl = ".array a i32 [32*32] zero\n"
+                     ".kernel k block=32\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 7\n"
+                     "    ld.i32 r2, [a + r1]\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *sets[] = {TINY, NULL};
+    sim_metrics m;
+    run_ok(wl, sets, NULL, &m);
+    assert_int_equal((int)m.l1d_accesses, 32);
+    assert_int_equal((int)m.divergent_loads, 1);
+    assert_int_equal((int)m.coherent_loads, 0);
+    assert_true(m.mpli == 32.0);
+}
+
+/* Warps of a CTA wait at a barrier for the slowest: the fast warp cannot pass it early. */
+static void test_barrier_waits_for_all_warps(void **state)
+{
+    (void)state;
+    /* warp 1 runs a 50-iteration loop before the barrier; warp 0 none */
+    const char *wl = ".array out i32 [64] zero\n"
+                     ".kernel k block=64\n"
+                     "    mov r0, %tid\n"
+                     "    mov r1, 0\n"
+                     "    setp.lt p0, r0, 32\n"
+                     "@p0 bra wait\n"
+                     "spin: add r1, r1, 1\n"
+                     "    setp.lt p1, r1, 50\n"
+                     "@p1 bra spin\n"
+                     "wait: bar\n"
+                     "    shl r2, r0, 2\n"
+                     "    st.i32 [out + r2], r1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *sets[] = {TINY, NULL};
+    sim_metrics m;
+    run_ok(wl, sets, NULL, &m);
+    assert_true(m.stall_sync > 0.2);         /* warp 0 waited most of the run */
+    assert_true(m.warp_disparity_max < 0.2); /* and so both finished close together */
+}
+
+/* A barrier that one warp never reaches (it spins on a flag only set after the barrier) is
+ * stopped by the cycle cap and reported, not hung. */
+static void test_barrier_never_reached_is_an_error(void **state)
+{
+    (void)state;
+    const char *wl = ".array flag i32 [1] zero\n"
+                     ".kernel k block=64\n"
+                     "    mov r0, %tid\n"
+                     "    setp.lt p0, r0, 32\n"
+                     "@p0 bra first\n"
+                     "spin: ld.i32 r1, [flag]\n"
+                     "    setp.eq p1, r1, 0\n"
+                     "@p1 bra spin\n"
+                     "first: bar\n"
+                     "    st.i32 [flag], 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *sets[] = {TINY, "sim.max_cycles=20000", NULL};
+    sim_metrics m;
+    char err[1024];
+    assert_int_equal(test_sim(wl, sets, NULL, &m, err, sizeof err), SIM_FAILED);
+    assert_non_null(strstr(err, "sim.max_cycles"));
+    assert_true(m.cycles <= 20001);
+}
+
+/* A workload runtime error (an address outside every array) ends the run with a message. */
+static void test_out_of_bounds_is_an_error(void **state)
+{
+    (void)state;
+    const char *wl = ".array a i32 [4] zero\n"
+                     ".kernel k block=32\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 12\n"
+                     "    ld.i32 r2, [a + r1]\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *sets[] = {TINY, NULL};
+    sim_metrics m;
+    char err[1024];
+    assert_int_equal(test_sim(wl, sets, NULL, &m, err, sizeof err), SIM_FAILED);
+    assert_non_null(strstr(err, "address"));
+}
+
+static void test_bad_config_is_rejected(void **state)
+{
+    (void)state;
+    const char *sets[] = {"l1d.hash=xor", "l1d.sets=12", NULL};
+    sim_metrics m;
+    char err[1024];
+    assert_int_equal(test_sim("stream", sets, NULL, &m, err, sizeof err), SIM_BAD_CONFIG);
+    assert_non_null(strstr(err, "l1d.sets"));
+}
+
+/* Same inputs, same bytes; skipping idle cycles changes nothing but speed. */
+static void test_deterministic_and_skip_exact(void **state)
+{
+    (void)state;
+    const char *names[] = {"kmeans", "bfs", "matmul", "stream"};
+    const char *small[] = {"gpu.sms=4", NULL};
+    const char *noskip[] = {"gpu.sms=4", "sim.skip_idle=false", NULL};
+    for (size_t i = 0; i < 4; i++) {
+        sim_metrics a, b, c;
+        run_ok(names[i], small, NULL, &a);
+        run_ok(names[i], small, NULL, &b);
+        run_ok(names[i], noskip, NULL, &c);
+        assert_memory_equal(&a, &b, sizeof a);
+        if (memcmp(&a, &c, sizeof a) != 0) {
+            for (size_t k = 0; k < metric_count(); k++)
+                if (metric_value(&a, k) != metric_value(&c, k))
+                    print_error("%s: %s skip=%.17g noskip=%.17g\n", names[i], metric_at(k)->name,
+                                metric_value(&a, k), metric_value(&c, k));
+            fail_msg("%s: skipping idle cycles changed the results", names[i]);
+        }
+    }
+}
+
+/* CCWS section 5.1: GTO keeps the working set of few warps in the L1D; LRR thrashes it. */
+static void test_gto_misses_less_than_lrr_on_kmeans(void **state)
+{
+    (void)state;
+    const char *gto[] = {"gpu.sms=2", "sched.policy=gto", NULL};
+    const char *lrr[] = {"gpu.sms=2", "sched.policy=lrr", NULL};
+    sim_metrics g, l;
+    run_ok("kmeans", gto, NULL, &g);
+    run_ok("kmeans", lrr, NULL, &l);
+    assert_true(g.mpki < l.mpki);
+    assert_true(g.ipc > l.ipc);
+}
+
+/* DYNCTA's premise: on a bandwidth-bound kernel more CTAs per SM lengthen round trips. */
+static void test_more_ctas_raise_latency_on_stream(void **state)
+{
+    (void)state;
+    const char *one[] = {"sm.max_ctas=1", NULL};
+    const char *eight[] = {"sm.max_ctas=8", NULL};
+    sim_metrics a, b;
+    run_ok("stream", one, NULL, &a);
+    run_ok("stream", eight, NULL, &b);
+    assert_true(b.lat_rt > 1.5 * a.lat_rt);
+}
+
+/* The compute-bound matrix multiply gains from more CTAs per SM to hide its latencies. */
+static void test_matmul_ipc_rises_with_ctas(void **state)
+{
+    (void)state;
+    const char *one[] = {"gpu.sms=2", "sm.max_ctas=1", NULL};
+    const char *two[] = {"gpu.sms=2", "sm.max_ctas=2", NULL};
+    const char *four[] = {"gpu.sms=2", "sm.max_ctas=4", NULL};
+    sim_metrics a, b, c;
+    run_ok("matmul", one, NULL, &a);
+    run_ok("matmul", two, NULL, &b);
+    run_ok("matmul", four, NULL, &c);
+    assert_true(b.ipc > a.ipc);
+    assert_true(c.ipc >= b.ipc);
+}
+
+/* DRAM never moves more than its peak and a streaming kernel gets close to it. */
+static void test_dram_bandwidth_bounded_and_approached(void **state)
+{
+    (void)state;
+    sim_metrics m;
+    run_ok("stream", NULL, NULL, &m);
+    assert_true(m.dram_bandwidth_util <= 1.0);
+    assert_true(m.dram_bandwidth_util > 0.6);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_alu_chain_exact_cycles),
+        cmocka_unit_test(test_unit_initiation_interval),
+        cmocka_unit_test(test_load_miss_then_hit_exact_cycles),
+        cmocka_unit_test(test_mshr_merge),
+        cmocka_unit_test(test_divergent_load_accesses),
+        cmocka_unit_test(test_barrier_waits_for_all_warps),
+        cmocka_unit_test(test_barrier_never_reached_is_an_error),
+        cmocka_unit_test(test_out_of_bounds_is_an_error),
+        cmocka_unit_test(test_bad_config_is_rejected),
+        cmocka_unit_test(test_deterministic_and_skip_exact),
+        cmocka_unit_test(test_gto_misses_less_than_lrr_on_kmeans),
+        cmocka_unit_test(test_more_ctas_raise_latency_on_stream),
+        cmocka_unit_test(test_matmul_ipc_rises_with_ctas),
+        cmocka_unit_test(test_dram_bandwidth_bounded_and_approached),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
