@@ -58,11 +58,24 @@ void preset_builtin_describe(size_t i, char *buf, size_t buflen)
 static int apply_depth(param_set *p, const char *text, const char *filename, int depth, char *err,
                        size_t errlen);
 
-static int apply_named(param_set *p, const char *name, int depth, char *err, size_t errlen)
+/* A message about the preset reference itself, prefixed with "from:line: " when the reference
+ * is the `base` of a preset file. */
+static int named_error(const char *from, int from_line, char *err, size_t errlen, const char *msg)
 {
+    if (from)
+        snprintf(err, errlen, "%s:%d: base: %s", from, from_line, msg);
+    else
+        snprintf(err, errlen, "%s", msg);
+    return -1;
+}
+
+static int apply_named(param_set *p, const char *name, int depth, const char *from, int from_line,
+                       char *err, size_t errlen)
+{
+    char msg[768];
     if (depth > 8) {
-        snprintf(err, errlen, "preset '%s': too many nested bases (a cycle?)", name);
-        return -1;
+        snprintf(msg, sizeof msg, "preset '%s': too many nested bases (a cycle?)", name);
+        return named_error(from, from_line, err, errlen, msg);
     }
     int is_path = strchr(name, '/') != NULL ||
                   (strlen(name) > 5 && strcmp(name + strlen(name) - 5, ".json") == 0);
@@ -74,9 +87,9 @@ static int apply_named(param_set *p, const char *name, int depth, char *err, siz
             for (size_t i = 0; wt_embedded_presets[i].name && used < sizeof list; i++)
                 used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
                                          wt_embedded_presets[i].name);
-            snprintf(err, errlen, "unknown preset '%s' (built-in presets: %s; or give a path)",
+            snprintf(msg, sizeof msg, "unknown preset '%s' (built-in presets: %s; or give a path)",
                      name, list);
-            return -1;
+            return named_error(from, from_line, err, errlen, msg);
         }
         char fname[256];
         snprintf(fname, sizeof fname, "%s.json", f->name);
@@ -84,8 +97,8 @@ static int apply_named(param_set *p, const char *name, int depth, char *err, siz
     }
     FILE *fp = fopen(name, "rb");
     if (!fp) {
-        snprintf(err, errlen, "%s: cannot open preset file", name);
-        return -1;
+        snprintf(msg, sizeof msg, "%s: cannot open preset file", name);
+        return named_error(from, from_line, err, errlen, msg);
     }
     char *text = NULL;
     size_t len = 0, cap = 0;
@@ -142,7 +155,8 @@ static int apply_setting(param_set *p, const cJSON *item, const char *text, cons
 static int apply_depth(param_set *p, const char *text, const char *filename, int depth, char *err,
                        size_t errlen)
 {
-    cJSON *root = cJSON_Parse(text);
+    /* require_null_terminated: text after the top-level value is an error too */
+    cJSON *root = cJSON_ParseWithOpts(text, NULL, 1);
     if (!root) {
         snprintf(err, errlen, "%s:%d: malformed JSON", filename,
                  json_line_of(text, NULL, cJSON_GetErrorPtr()));
@@ -150,7 +164,9 @@ static int apply_depth(param_set *p, const char *text, const char *filename, int
     }
     int rc = -1;
     if (!cJSON_IsObject(root)) {
-        snprintf(err, errlen, "%s:1: expected a JSON object at the top level", filename);
+        const char *start = text + strspn(text, " \t\r\n");
+        snprintf(err, errlen, "%s:%d: expected a JSON object at the top level", filename,
+                 json_line_of(text, NULL, start));
         goto out;
     }
     for (const cJSON *it = root->child; it; it = it->next) {
@@ -170,7 +186,9 @@ static int apply_depth(param_set *p, const char *text, const char *filename, int
         }
     }
     const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
-    if (base && apply_named(p, base->valuestring, depth + 1, err, errlen) != 0) goto out;
+    if (base && apply_named(p, base->valuestring, depth + 1, filename,
+                            json_line_of(text, "base", NULL), err, errlen) != 0)
+        goto out;
     const cJSON *settings = cJSON_GetObjectItemCaseSensitive(root, "settings");
     if (!cJSON_IsObject(settings)) {
         snprintf(err, errlen, "%s:%d: \"settings\": expected an object of parameter: value",
@@ -193,5 +211,5 @@ int preset_apply_text(param_set *p, const char *text, const char *filename, char
 
 int preset_apply(param_set *p, const char *name_or_path, char *err, size_t errlen)
 {
-    return apply_named(p, name_or_path, 0, err, errlen);
+    return apply_named(p, name_or_path, 0, NULL, 0, err, errlen);
 }
