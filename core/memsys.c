@@ -1,6 +1,6 @@
-/* The memory system's glue: configuration checks, the event heap, the request pool, the address
+/* The memory system's glue: configuration checks, the request pool, the address
  * mapping and the public entry points. The ports, L2 slices and DRAM channels live in
- * memsys_icnt.c, memsys_l2.c and memsys_dram.c.
+ * memsys_icnt.c, memsys_l2.c and memsys_dram.c, the event queue in memsys_events.c.
  *
  * Address mapping (line = addr >> log2(l2_line), P = partitions):
  *   group g = line / P, offset o = line % P
@@ -117,6 +117,7 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
         s->rep_head = s->rep_tail = MS_NIL;
     }
     m->req_free = MS_NIL;
+    if (ms_eq_init(m)) goto oom;
     *out = m;
     return 0;
 oom:
@@ -139,49 +140,8 @@ void memsys_destroy(memsys *m)
     free(m->parts);
     free(m->sms);
     free(m->reqs);
-    free(m->heap);
+    ms_eq_free(m);
     free(m);
-}
-
-/* ---- event heap: min on (time, seq) ---- */
-
-static int ev_less(const ms_event *x, const ms_event *y)
-{
-    return x->time < y->time || (x->time == y->time && x->seq < y->seq);
-}
-
-void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b)
-{
-    if (m->heap_n == m->heap_cap) {
-        m->heap_cap = m->heap_cap ? m->heap_cap * 2 : 256;
-        m->heap = xrealloc(m->heap, m->heap_cap * sizeof *m->heap);
-    }
-    ms_event e = {time, m->seq++, a, b, (uint8_t)type};
-    size_t i = m->heap_n++;
-    while (i > 0) {
-        size_t up = (i - 1) / 2;
-        if (!ev_less(&e, &m->heap[up])) break;
-        m->heap[i] = m->heap[up];
-        i = up;
-    }
-    m->heap[i] = e;
-}
-
-static ms_event pop_event(memsys *m)
-{
-    ms_event top = m->heap[0];
-    ms_event last = m->heap[--m->heap_n];
-    size_t n = m->heap_n, i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && ev_less(&m->heap[c + 1], &m->heap[c])) c++;
-        if (!ev_less(&m->heap[c], &last)) break;
-        m->heap[i] = m->heap[c];
-        i = c;
-    }
-    if (n) m->heap[i] = last;
-    return top;
 }
 
 /* ---- request pool ---- */
@@ -279,8 +239,8 @@ int memsys_send(memsys *m, const mem_packet *p, uint64_t now)
 
 void memsys_tick(memsys *m, uint64_t now)
 {
-    while (m->heap_n && m->heap[0].time <= now) {
-        ms_event e = pop_event(m);
+    ms_event e;
+    while (ms_eq_pop_due(m, now, &e)) {
         switch ((ms_ev_type)e.type) {
         case EV_WAKE:
             break;
@@ -307,6 +267,7 @@ void memsys_tick(memsys *m, uint64_t now)
             break;
         }
     }
+    ms_eq_advance(m, now);
 }
 
 int memsys_pop_reply(memsys *m, int sm, uint64_t now, mem_packet *p)
@@ -325,8 +286,9 @@ int memsys_pop_reply(memsys *m, int sm, uint64_t now, mem_packet *p)
 
 uint64_t memsys_next_event(const memsys *m, uint64_t now)
 {
-    if (!memsys_busy(m) || m->heap_n == 0) return MS_NEVER;
-    uint64_t t = m->heap[0].time;
+    if (!memsys_busy(m)) return MS_NEVER;
+    uint64_t t = ms_eq_next(m);
+    if (t == MS_NEVER) return MS_NEVER;
     return t > now ? t : now + 1;
 }
 

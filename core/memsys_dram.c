@@ -71,17 +71,17 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-/* Earliest cycle the next command for request d may issue, given the bank and bus state now
- * (MS_NEVER when it waits for the queued hits to its bank's open row). */
-static uint64_t earliest(const memsys *m, const ms_part *p, const ms_dreq *d)
+/* Earliest cycle the bank's next command may issue, given the bank and bus state now: a column
+ * for its queued row hits, else a precharge (or activation) for its other queued requests.
+ * MS_NEVER when nothing is queued for it. */
+static uint64_t bank_earliest(const memsys *m, const ms_part *p, const ms_bank *b)
 {
-    const ms_bank *b = &p->banks[d->bank];
-    if (b->open_row == d->row) {
+    if (!b->queued) return MS_NEVER;
+    if (b->hits) {
         uint64_t t_cl = (uint64_t)m->cfg.dram_t_cl;
         return max_u64(b->ready_col, p->bus_free > t_cl ? p->bus_free - t_cl : 0);
     }
     if (b->open_row == MS_ROW_NONE) return b->ready_act;
-    if (b->hits) return MS_NEVER;
     return max_u64(b->act_time + (uint64_t)m->cfg.dram_t_ras, b->ready_pre);
 }
 
@@ -99,10 +99,11 @@ void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32
     d->activated = 0;
     m->dram_queued++;
     ms_bank *b = &p->banks[d->bank];
+    b->queued++;
     if (b->open_row == row) b->hits++;
-    /* Only the newcomer can make a command possible earlier than already planned (it may
-     * also block a planned precharge; the step then finds nothing and replans). */
-    request_sched(m, part, max_u64(earliest(m, p, d), t));
+    /* Only the newcomer's bank can make a command possible earlier than already planned (it
+     * may also block a planned precharge; the step then finds nothing and replans). */
+    request_sched(m, part, max_u64(bank_earliest(m, p, b), t));
 }
 
 static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
@@ -115,6 +116,7 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
     b->ready_col = t + m->burst;
     b->ready_pre = t + m->burst;
     b->hits--;
+    b->queued--;
     memmove(&p->dq[i], &p->dq[i + 1], (size_t)(p->dq_n - i - 1) * sizeof *p->dq);
     p->dq_n--;
     m->dram_queued--;
@@ -138,20 +140,25 @@ void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t t)
     ms_part *p = &m->parts[part];
     if (gen != p->sched_gen) return; /* superseded by an earlier step */
     p->sched_time = MS_NEVER;
+    const int nb = m->cfg.dram_banks;
+    int any = 0;
+    for (int k = 0; k < nb; k++) {
+        ms_bank *b = &p->banks[k];
+        b->ok = 0;
+        if (bank_earliest(m, p, b) <= t) {
+            b->ok = b->hits ? 1 : 2;
+            any = 1;
+        }
+    }
     int n = p->dq_n, prep = -1, col = -1;
-    const int bus_ok = p->bus_free <= t + (uint64_t)m->cfg.dram_t_cl;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; any && i < n; i++) {
         const ms_dreq *d = &p->dq[i];
         const ms_bank *b = &p->banks[d->bank];
-        if (b->open_row == d->row) {
-            /* first ready: the oldest row hit that can move its data now */
-            if (bus_ok && b->ready_col <= t) {
-                col = i;
-                break;
-            }
-        } else if (prep < 0 && earliest(m, p, d) <= t) {
-            prep = i; /* first come: the oldest request whose bank can be prepared */
+        if (b->ok == 1 && b->open_row == d->row) {
+            col = i; /* first ready: the oldest row hit that can move its data now */
+            break;
         }
+        if (b->ok == 2 && prep < 0) prep = i; /* first come: the oldest bank to prepare */
     }
     if (col >= 0) {
         issue_column(m, part, col, t);
@@ -170,17 +177,13 @@ void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t t)
         } else {
             b->open_row = MS_ROW_NONE;
             b->ready_act = t + (uint64_t)m->cfg.dram_t_rp;
-            b->hits = 0;
         }
-    } else if (n == 0) {
-        return;
     }
     if (col >= 0 || prep >= 0) p->last_cmd = t;
     uint64_t next = MS_NEVER;
-    for (int i = 0; i < p->dq_n; i++) {
-        uint64_t c = earliest(m, p, &p->dq[i]);
+    for (int k = 0; k < nb; k++) {
+        uint64_t c = bank_earliest(m, p, &p->banks[k]);
         if (c < next) next = c;
     }
-    if (next == MS_NEVER) return; /* queue empty (a blocked request always has a hit ahead) */
-    request_sched(m, part, max_u64(next, t + 1));
+    if (next != MS_NEVER) request_sched(m, part, max_u64(next, t + 1));
 }

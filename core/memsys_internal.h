@@ -41,6 +41,13 @@ typedef struct ms_event {
     uint8_t type;
 } ms_event;
 
+#define MS_WHEEL 2048 /* timing-wheel window in cycles (power of two, multiple of 64) */
+
+typedef struct ms_enode {
+    ms_event ev;
+    uint32_t next;
+} ms_enode;
+
 typedef struct ms_line {
     uint64_t tag; /* global line number */
     uint64_t lru; /* last-touch stamp; smallest is least recently used */
@@ -74,6 +81,8 @@ typedef struct ms_bank {
     uint64_t ready_act; /* earliest activation (after precharge) */
     uint64_t ready_pre; /* earliest precharge because of the last column command */
     uint32_t hits;      /* queued requests for the open row (a precharge waits for them) */
+    uint32_t queued;    /* queued requests for this bank */
+    uint8_t ok;         /* scratch: 1 a column may issue now, 2 a precharge/activate may */
 } ms_bank;
 
 typedef struct ms_part {
@@ -121,16 +130,30 @@ struct memsys {
     ms_sm *sms;
     ms_req *reqs;
     uint32_t req_cap, req_free;
-    ms_event *heap;
-    size_t heap_n, heap_cap;
+    /* event queue (memsys_events.c) */
+    uint64_t cur; /* window start: every pending event is at or after it */
     uint64_t seq;
+    uint64_t bits[MS_WHEEL / 64];
+    uint32_t *bhead, *btail;
+    ms_enode *en;
+    uint32_t en_cap, en_free;
+    uint64_t wheel_n;
+    ms_event *heap; /* events at or beyond cur + MS_WHEEL */
+    size_t heap_n, heap_cap;
     uint64_t live_reqs;   /* allocated requests (sent, not yet popped or retired) */
     uint64_t dram_queued; /* entries in DRAM queues */
     memsys_stats st;
 };
 
-/* memsys.c */
+/* memsys_events.c */
+int ms_eq_init(memsys *m);
+void ms_eq_free(memsys *m);
 void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b);
+uint64_t ms_eq_next(const memsys *m);
+int ms_eq_pop_due(memsys *m, uint64_t now, ms_event *out);
+void ms_eq_advance(memsys *m, uint64_t now);
+
+/* memsys.c */
 uint32_t ms_req_alloc(memsys *m);
 void ms_req_free(memsys *m, uint32_t r);
 uint64_t ms_ser(const memsys *m, uint32_t data_bytes);

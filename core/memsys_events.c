@@ -1,0 +1,172 @@
+/* The memory system's event queue: events ordered by (cycle, insertion order).
+ *
+ * Almost every event lands less than a few hundred cycles ahead, so a timing wheel does the
+ * work: MS_WHEEL buckets, one per cycle of the window [cur, cur + MS_WHEEL), each a FIFO of
+ * events (insertion order within a cycle for free), and a bitmap of non-empty buckets so that
+ * finding the next event skips idle cycles a word at a time. Events beyond the window wait in a
+ * binary heap keyed by (cycle, seq) and move into the wheel as soon as the window reaches them,
+ * always before anything later-inserted for the same cycle can be pushed, so the order is
+ * exactly (cycle, insertion). Push and pop are O(1) in the wheel, O(log n) in the heap. */
+#include "core/memsys_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n);
+    if (!q) {
+        fprintf(stderr, "warptune: memsys: out of memory\n");
+        abort();
+    }
+    return q;
+}
+
+int ms_eq_init(memsys *m)
+{
+    m->bhead = malloc(MS_WHEEL * sizeof *m->bhead);
+    m->btail = malloc(MS_WHEEL * sizeof *m->btail);
+    if (!m->bhead || !m->btail) return -1;
+    for (int i = 0; i < MS_WHEEL; i++)
+        m->bhead[i] = m->btail[i] = MS_NIL;
+    m->en_free = MS_NIL;
+    return 0;
+}
+
+void ms_eq_free(memsys *m)
+{
+    free(m->bhead);
+    free(m->btail);
+    free(m->en);
+    free(m->heap);
+}
+
+static void wheel_append(memsys *m, const ms_event *e)
+{
+    if (m->en_free == MS_NIL) {
+        uint32_t old = m->en_cap, cap = old ? old * 2 : 1024;
+        m->en = xrealloc(m->en, (size_t)cap * sizeof *m->en);
+        for (uint32_t i = cap; i-- > old;) {
+            m->en[i].next = m->en_free;
+            m->en_free = i;
+        }
+        m->en_cap = cap;
+    }
+    uint32_t n = m->en_free;
+    m->en_free = m->en[n].next;
+    m->en[n].ev = *e;
+    m->en[n].next = MS_NIL;
+    uint32_t b = (uint32_t)(e->time & (MS_WHEEL - 1));
+    if (m->btail[b] == MS_NIL) {
+        m->bhead[b] = n;
+        m->bits[b >> 6] |= 1ull << (b & 63);
+    } else {
+        m->en[m->btail[b]].next = n;
+    }
+    m->btail[b] = n;
+    m->wheel_n++;
+}
+
+static int ev_less(const ms_event *x, const ms_event *y)
+{
+    return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
+
+static void heap_push(memsys *m, const ms_event *e)
+{
+    if (m->heap_n == m->heap_cap) {
+        m->heap_cap = m->heap_cap ? m->heap_cap * 2 : 256;
+        m->heap = xrealloc(m->heap, m->heap_cap * sizeof *m->heap);
+    }
+    size_t i = m->heap_n++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (!ev_less(e, &m->heap[up])) break;
+        m->heap[i] = m->heap[up];
+        i = up;
+    }
+    m->heap[i] = *e;
+}
+
+static ms_event heap_pop(memsys *m)
+{
+    ms_event top = m->heap[0];
+    ms_event last = m->heap[--m->heap_n];
+    size_t n = m->heap_n, i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && ev_less(&m->heap[c + 1], &m->heap[c])) c++;
+        if (!ev_less(&m->heap[c], &last)) break;
+        m->heap[i] = m->heap[c];
+        i = c;
+    }
+    if (n) m->heap[i] = last;
+    return top;
+}
+
+/* Moves the window start to t (>= cur) and pulls in the far events it now covers. */
+static void set_cur(memsys *m, uint64_t t)
+{
+    m->cur = t;
+    while (m->heap_n && m->heap[0].time - t < MS_WHEEL) {
+        ms_event e = heap_pop(m);
+        wheel_append(m, &e);
+    }
+}
+
+void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b)
+{
+    if (time < m->cur) time = m->cur; /* only a caller going back in time gets here */
+    ms_event e = {time, m->seq++, a, b, (uint8_t)type};
+    if (time - m->cur < MS_WHEEL)
+        wheel_append(m, &e);
+    else
+        heap_push(m, &e);
+}
+
+/* Earliest pending event time, or MS_NEVER. */
+uint64_t ms_eq_next(const memsys *m)
+{
+    if (m->wheel_n) {
+        const uint32_t s = (uint32_t)(m->cur & (MS_WHEEL - 1));
+        const uint32_t nw = MS_WHEEL / 64, w0 = s >> 6;
+        for (uint32_t i = 0; i <= nw; i++) {
+            uint32_t w = (w0 + i) % nw;
+            uint64_t bits = m->bits[w];
+            if (i == 0) bits &= ~0ull << (s & 63);
+            if (i == nw) bits &= ~(~0ull << (s & 63));
+            if (bits) {
+                uint32_t idx = w * 64 + (uint32_t)__builtin_ctzll(bits);
+                return m->cur + ((idx - s) & (MS_WHEEL - 1));
+            }
+        }
+    }
+    return m->heap_n ? m->heap[0].time : MS_NEVER;
+}
+
+/* Pops the next event if it is due at or before now. */
+int ms_eq_pop_due(memsys *m, uint64_t now, ms_event *out)
+{
+    uint64_t t = ms_eq_next(m);
+    if (t == MS_NEVER || t > now) return 0;
+    if (t != m->cur) set_cur(m, t);
+    uint32_t b = (uint32_t)(t & (MS_WHEEL - 1));
+    uint32_t n = m->bhead[b];
+    *out = m->en[n].ev;
+    m->bhead[b] = m->en[n].next;
+    if (m->bhead[b] == MS_NIL) {
+        m->btail[b] = MS_NIL;
+        m->bits[b >> 6] &= ~(1ull << (b & 63));
+    }
+    m->en[n].next = m->en_free;
+    m->en_free = n;
+    m->wheel_n--;
+    return 1;
+}
+
+/* Everything up to now is done: slide the window so it covers the future. */
+void ms_eq_advance(memsys *m, uint64_t now)
+{
+    if (now != MS_NEVER && now + 1 > m->cur) set_cur(m, now + 1);
+}
