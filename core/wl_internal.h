@@ -242,6 +242,7 @@ typedef struct wl_kbuild {
     size_t nlabels, caplabels, nuses, capuses;
     int max_reg;
     int regs_given;
+    int header_line;
 } wl_kbuild;
 int wl_kernel_line(wl_parser *P, wl_kbuild *kb, wl_cur *c);
 int wl_kernel_finish(wl_parser *P, wl_kbuild *kb);

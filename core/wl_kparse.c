@@ -190,7 +190,7 @@ static int imm_bits(wl_parser *P, wl_val v, char kind, uint32_t *out)
         return 0;
     }
     int64_t i;
-    if (wl_val_int(P, v, INT32_MIN, UINT32_MAX, "an integer operand", &i)) return -1;
+    if (wl_val_int(P, v, INT32_MIN, UINT32_MAX, "the operand", &i)) return -1;
     *out = (uint32_t)i;
     return 0;
 }
@@ -458,9 +458,11 @@ int wl_kernel_finish(wl_parser *P, wl_kbuild *kb)
         k->ninsts++;
     }
     if (kb->regs_given) {
-        if ((int)k->regs <= kb->max_reg)
+        if ((int)k->regs <= kb->max_reg) {
+            P->line = kb->header_line;
             return wl_error(P, "kernel '%s' has regs=%u but uses r%d", k->name, k->regs,
                             kb->max_reg);
+        }
     } else {
         k->regs = (uint32_t)(kb->max_reg + 1);
         if (k->regs == 0) k->regs = 1;

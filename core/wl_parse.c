@@ -106,6 +106,7 @@ static int parse_kernel_header(wl_pstate *S, wl_cur *c)
     strcpy(S->kern.name, name);
     S->kb.k = &S->kern;
     S->kb.max_reg = -1;
+    S->kb.header_line = P->line;
     int have_block = 0;
     while (!wl_at_end(c)) {
         if (!wl_ident(c, key, 0) || !wl_accept(c, '='))
