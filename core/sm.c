@@ -28,6 +28,8 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
     s->views = calloc(2 * (size_t)c->max_warps, sizeof *s->views);
     if (!s->warps || !s->ctas || !s->views || sm_recs_init(s, c->max_warps * 2) != 0) goto oom;
     s->ii_alu = ceil_div(WT_WARP_SIZE, c->simd_width);
+    for (int wi = 0; wi < c->max_warps; wi++)
+        s->sched_mask[wi % c->schedulers] |= (uint64_t)1 << wi;
     s->ii_sfu = ceil_div(WT_WARP_SIZE, c->sfu_width);
     s->wake = UINT64_MAX;
 
@@ -153,6 +155,8 @@ static void fetch_next(sm *s, int wi)
 void sm_release(sm *s, int wi, const uint64_t m[2])
 {
     warp *w = &s->warps[wi];
+    s->scan_at = 0;
+    s->recheck |= (uint64_t)1 << wi;
     for (int k = 0; k < 2; k++) {
         w->pending[k] &= ~m[k];
         w->pending_mem[k] &= ~m[k];
@@ -192,10 +196,7 @@ void sm_kernel_start(sm *s, const kernel_launch *k)
 
 int sm_resident_ctas(const sm *s)
 {
-    int n = 0;
-    for (int i = 0; i < s->cfg->max_ctas; i++)
-        n += s->ctas[i].used;
-    return n;
+    return s->resident;
 }
 
 static void account_to(sm *s, uint64_t now);
@@ -207,6 +208,7 @@ void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
     while (s->ctas[cs].used)
         cs++;
     cta *c = &s->ctas[cs];
+    s->resident++;
     *c = (cta){.used = true,
                .id = cta_id,
                .nwarps = s->warps_per_cta,
@@ -228,12 +230,16 @@ void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
         s->src->ops->warp_start(s->src->self, s->id, wi, cs, cta_id, k);
         fetch_next(s, wi);
         s->live_warps++;
+        w->stall = ST_SCHED;
+        s->stall_count[ST_SCHED]++;
+        s->recheck |= (uint64_t)1 << wi;
         if (s->sched->on_warp_start) {
             warp_view v = view_of(s, wi);
             s->sched->on_warp_start(s->sched_self[sm_sched_of(s, wi)], &v, now);
         }
     }
     s->wake = now;
+    s->scan_at = 0;
 }
 
 void sm_set_cta_limit(sm *s, int limit, uint64_t now)
@@ -249,7 +255,9 @@ void sm_set_cta_limit(sm *s, int limit, uint64_t now)
         int rank = sm_resident_ctas(s) - newer; /* 1 = oldest */
         c->paused = rank > limit;
     }
+    s->recheck = ~(uint64_t)0;
     s->wake = now;
+    s->scan_at = 0;
 }
 
 int sm_take_finished(sm *s)
@@ -263,8 +271,12 @@ static void release_barrier(sm *s, int cs)
 {
     cta *c = &s->ctas[cs];
     if (c->at_barrier == 0 || c->at_barrier + c->exited < c->nwarps) return;
-    for (int i = 0; i < s->cfg->max_warps; i++)
-        if (s->warps[i].live && s->warps[i].cta_slot == cs) s->warps[i].at_barrier = false;
+    for (int i = 0; i < s->cfg->max_warps; i++) {
+        if (s->warps[i].live && s->warps[i].cta_slot == cs) {
+            s->warps[i].at_barrier = false;
+            s->recheck |= (uint64_t)1 << i;
+        }
+    }
     c->at_barrier = 0;
 }
 
@@ -278,6 +290,7 @@ static void warp_exit(sm *s, int wi, uint64_t now)
     w->live = false;
     w->next = NULL;
     s->live_warps--;
+    s->stall_count[w->stall]--;
     c->exited++;
     if (s->sched->on_warp_exit) s->sched->on_warp_exit(s->sched_self[sm_sched_of(s, wi)], wi, now);
     if (c->exited == c->nwarps) {
@@ -286,6 +299,7 @@ static void warp_exit(sm *s, int wi, uint64_t now)
         if (d > s->st.disparity_max) s->st.disparity_max = d;
         s->st.ctas_done++;
         c->used = false;
+        s->resident--;
         s->finished++;
     } else {
         release_barrier(s, w->cta_slot);
@@ -346,7 +360,7 @@ static int classify(sm *s, int wi, uint64_t now, uint64_t *wake)
     if (h0 | h1) return (h0 & w->pending_mem[0]) | (h1 & w->pending_mem[1]) ? ST_MEM : ST_DATA;
     int cls = w->next->cls;
     if (is_mem_class(cls)) {
-        if (s->stage.busy) return ST_STRUCT; /* the unit wakes the SM when it frees */
+        if (s->stage.busy) return ST_STAGE; /* the unit wakes the SM when it frees */
         if (cls == IC_LD_GLOBAL && s->sched->may_issue_load &&
             !s->sched->may_issue_load(s->sched_self[sm_sched_of(s, wi)], wi)) {
             *wake = now + 1; /* a veto may lift with time */
@@ -445,6 +459,72 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     return 0;
 }
 
+/* Classifies every live warp, lets each scheduler pick among the ready ones and issues.
+ * Returns the number issued (or -1 with err); *wake gets the earliest cycle a warp that could
+ * not issue might become able to without an outside event. */
+static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t errlen)
+{
+    int issued = 0;
+    uint32_t *counts = s->stall_count;
+    int nsched = s->cfg->schedulers;
+    for (int k = 0; k < nsched; k++) {
+        /* Warps of paused CTAs are picked only when no other warp is ready (DYNCTA IV). */
+        warp_view *ready = s->views, *paused = s->views + s->cfg->max_warps;
+        int nready = 0, npaused = 0;
+        /* Only warps whose state may have changed are looked at: one blocked on a register or
+         * a barrier stays blocked until a release marks it again. */
+        uint64_t todo = s->recheck & s->sched_mask[k];
+        while (todo) {
+            int wi = __builtin_ctzll(todo);
+            todo &= todo - 1;
+            warp *w = &s->warps[wi];
+            if (!w->live) {
+                s->recheck &= ~((uint64_t)1 << wi);
+                continue;
+            }
+            int st = classify(s, wi, now, wake);
+            counts[w->stall]--;
+            if (st == ST_SYNC || st == ST_MEM || st == ST_DATA) s->recheck &= ~((uint64_t)1 << wi);
+            if (st == ST_EXEC) {
+                st = ST_SCHED;
+                if (s->ctas[w->cta_slot].paused)
+                    paused[npaused++] = view_of(s, wi);
+                else
+                    ready[nready++] = view_of(s, wi);
+            }
+            w->stall = (uint8_t)st;
+            counts[st]++;
+        }
+        const warp_view *list = nready ? ready : paused;
+        int n = nready ? nready : npaused;
+        if (n) {
+            int wi = list[s->sched->pick(s->sched_self[k], list, n, now)].slot;
+            counts[ST_SCHED]--;
+            counts[ST_EXEC]++;
+            s->warps[wi].stall = ST_EXEC;
+            if (issue(s, wi, now, err, errlen) != 0) return -1;
+            issued++;
+        }
+    }
+    /* This cycle's classification, kept for the cycles the SM may sleep through. Warps held
+     * up by the busy load/store unit are waiting for memory as much as those whose loads
+     * missed (C_mem); the stall breakdown counts them as structural. */
+    int live_unpaused = 0;
+    for (int i = 0; i < s->cfg->max_ctas; i++)
+        if (s->ctas[i].used && !s->ctas[i].paused)
+            live_unpaused += s->ctas[i].nwarps - s->ctas[i].exited;
+    uint32_t mem_waiting = counts[ST_MEM] + counts[ST_STAGE];
+    s->last_idle = !issued && live_unpaused == 0;
+    s->last_mem = !issued && live_unpaused > 0 && mem_waiting > 0 &&
+                  mem_waiting + counts[ST_SYNC] == (uint32_t)s->live_warps;
+    memcpy(s->last_stall, counts, sizeof s->last_stall);
+    s->last_stall[ST_STRUCT] += counts[ST_STAGE];
+    /* warps that exited as they issued left the counts but did issue this cycle */
+    s->last_stall[ST_EXEC] = (uint32_t)issued;
+    s->last_resident = s->resident > 0;
+    return issued;
+}
+
 int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
 {
     account_to(s, now);
@@ -461,52 +541,23 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
     }
     sm_mem_cycle(s, now);
 
-    uint64_t wake = UINT64_MAX;
     int issued = 0;
-    uint32_t counts[ST_COUNT] = {0};
-    int live_unpaused = 0;
-    for (int k = 0; k < s->cfg->schedulers; k++) {
-        /* Warps of paused CTAs are picked only when no other warp is ready (DYNCTA IV). */
-        warp_view *ready = s->views, *paused = s->views + s->cfg->max_warps;
-        int nready = 0, npaused = 0;
-        for (int wi = k; wi < s->cfg->max_warps; wi += s->cfg->schedulers) {
-            warp *w = &s->warps[wi];
-            if (!w->live) continue;
-            bool is_paused = s->ctas[w->cta_slot].paused;
-            live_unpaused += !is_paused;
-            w->stall = (uint8_t)classify(s, wi, now, &wake);
-            if (w->stall != ST_EXEC) continue;
-            w->stall = ST_SCHED;
-            if (is_paused)
-                paused[npaused++] = view_of(s, wi);
-            else
-                ready[nready++] = view_of(s, wi);
-        }
-        const warp_view *list = nready ? ready : paused;
-        int n = nready ? nready : npaused;
-        if (n) {
-            int wi = list[s->sched->pick(s->sched_self[k], list, n, now)].slot;
-            s->warps[wi].stall = ST_EXEC;
-            counts[ST_EXEC]++; /* counted here: the warp may exit as it issues */
-            if (issue(s, wi, now, err, errlen) != 0) return -1;
-            issued++;
-        }
-        for (int wi = k; wi < s->cfg->max_warps; wi += s->cfg->schedulers)
-            if (s->warps[wi].live && s->warps[wi].stall != ST_EXEC) counts[s->warps[wi].stall]++;
+    uint64_t wake = UINT64_MAX;
+    /* Nothing that decides issue has changed since the last scan found no ready warp: this
+     * cycle classifies exactly like that one, so the scan is skipped. */
+    if (now >= s->scan_at || !s->cfg->skip_idle) {
+        issued = scan_and_issue(s, now, &wake, err, errlen);
+        if (issued < 0) return -1;
+        s->scan_at = issued ? now + 1 : wake;
     }
-    /* This cycle's classification, kept for the cycles the SM may now sleep through. */
-    memcpy(s->last_stall, counts, sizeof counts);
-    s->last_idle = !issued && live_unpaused == 0;
-    s->last_mem = !issued && live_unpaused > 0 && counts[ST_MEM] > 0 &&
-                  counts[ST_MEM] + counts[ST_SYNC] == (uint32_t)s->live_warps;
-    s->last_resident = sm_resident_ctas(s) > 0;
     account_span(s, 1);
     if (issued) s->st.active_cycles++;
     s->acct_until = now + 1;
     /* The cycle's exec count was for this cycle only: asleep, nobody issues. */
     s->last_stall[ST_EXEC] = 0;
 
-    if (issued || (s->stage.busy && !s->stage.blocked_on_fill)) wake = now + 1;
+    wake = s->scan_at;
+    if (s->stage.busy && !s->stage.blocked_on_fill && now + 1 < wake) wake = now + 1;
     if (s->heap_n && s->heap[0].cycle < wake) wake = s->heap[0].cycle;
     s->wake = wake;
     return issued;

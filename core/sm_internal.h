@@ -9,6 +9,10 @@
 #include "core/l1d.h"
 #include "core/sm.h"
 
+/* A warp waiting for the busy load/store unit: structural in the stall breakdown, waiting for
+ * memory for C_mem. Internal to the SM. */
+#define ST_STAGE ST_COUNT
+
 typedef struct warp {
     bool live;
     bool at_barrier;
@@ -103,9 +107,14 @@ struct sm {
     uint64_t seq;
 
     uint64_t wake;
+    uint64_t scan_at; /* next cycle the issue scan can find something new; 0: now */
     uint64_t acct_until;
-    uint64_t sched_clock;          /* time passed to the scheduler's on_cycles so far */
-    uint32_t last_stall[ST_COUNT]; /* warps per stall kind in the last cycle run */
+    uint64_t sched_clock;               /* time passed to the scheduler's on_cycles so far */
+    uint32_t last_stall[ST_COUNT];      /* warps per stall kind in the last cycle run */
+    uint32_t stall_count[ST_COUNT + 1]; /* live warps per current classification */
+    uint64_t recheck;                   /* warps whose issue state may have changed */
+    uint64_t sched_mask[4];             /* warp slots of each scheduler */
+    int resident;                       /* CTAs resident */
     bool last_idle, last_mem, last_resident;
 
     warp_view *views;

@@ -172,6 +172,8 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
         r->misses++;
         s->warps[st->warp].pending_mem[0] |= r->dst[0];
         s->warps[st->warp].pending_mem[1] |= r->dst[1];
+        s->scan_at = 0; /* the warp now waits on a miss: reclassify */
+        s->recheck |= (uint64_t)1 << st->warp;
         if (evicted >= 0) notify(s, L1E_EVICT, evicted, evicted_line, now);
         notify(s, L1E_MISS, st->warp, a->line, now);
         return 1;
@@ -180,6 +182,8 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
         r->misses++;
         s->warps[st->warp].pending_mem[0] |= r->dst[0];
         s->warps[st->warp].pending_mem[1] |= r->dst[1];
+        s->scan_at = 0; /* the warp now waits on a miss: reclassify */
+        s->recheck |= (uint64_t)1 << st->warp;
         notify(s, L1E_MISS, st->warp, a->line, now);
         return 1;
     case L1_BYPASSED: {
@@ -191,6 +195,8 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
         r->misses++;
         s->warps[st->warp].pending_mem[0] |= r->dst[0];
         s->warps[st->warp].pending_mem[1] |= r->dst[1];
+        s->scan_at = 0; /* the warp now waits on a miss: reclassify */
+        s->recheck |= (uint64_t)1 << st->warp;
         notify(s, L1E_MISS, st->warp, a->line, now);
         return 1;
     }
@@ -231,7 +237,10 @@ void sm_mem_cycle(sm *s, uint64_t now)
             send(s, a->line, bytes, MEM_ATOMIC, TOK_ATOMIC | (uint32_t)st->rec, now);
         done = 1;
     }
-    if (done && ++st->next == st->n) st->busy = false;
+    if (done && ++st->next == st->n) {
+        st->busy = false;
+        s->scan_at = 0; /* warps waiting for the unit may issue */
+    }
 }
 
 /* ------------------------------------------------------------------- replies ---- */
