@@ -484,7 +484,9 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
             }
             int st = classify(s, wi, now, wake);
             counts[w->stall]--;
-            if (st == ST_SYNC || st == ST_MEM || st == ST_DATA) s->recheck &= ~((uint64_t)1 << wi);
+            if (st == ST_SYNC || st == ST_MEM || st == ST_DATA || st == ST_STAGE)
+                s->recheck &= ~((uint64_t)1 << wi);
+            if (st == ST_STAGE) s->stage_waiters |= (uint64_t)1 << wi;
             if (st == ST_EXEC) {
                 st = ST_SCHED;
                 if (s->ctas[w->cta_slot].paused)

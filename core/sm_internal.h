@@ -113,6 +113,7 @@ struct sm {
     uint32_t last_stall[ST_COUNT];      /* warps per stall kind in the last cycle run */
     uint32_t stall_count[ST_COUNT + 1]; /* live warps per current classification */
     uint64_t recheck;                   /* warps whose issue state may have changed */
+    uint64_t stage_waiters;             /* warps waiting for the load/store unit to free */
     uint64_t sched_mask[4];             /* warp slots of each scheduler */
     int resident;                       /* CTAs resident */
     bool last_idle, last_mem, last_resident;

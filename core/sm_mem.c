@@ -240,6 +240,8 @@ void sm_mem_cycle(sm *s, uint64_t now)
     if (done && ++st->next == st->n) {
         st->busy = false;
         s->scan_at = 0; /* warps waiting for the unit may issue */
+        s->recheck |= s->stage_waiters;
+        s->stage_waiters = 0;
     }
 }
 
