@@ -1,0 +1,236 @@
+/* Tests of the coalescer: coherent, strided and random warps, inactive lanes, sector masks, and
+ * the invariants of its output checked against a brute-force model. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "core/coalescer.h"
+#include "core/rng.h"
+
+#define ALL 0xffffffffu
+
+static void fill_stride(uint32_t *addr, uint32_t base, uint32_t stride)
+{
+    for (int l = 0; l < 32; l++)
+        addr[l] = base + (uint32_t)l * stride;
+}
+
+/* Checks every invariant of a coalescer result against the input, by brute force:
+ * - the accesses are distinct lines, each line-aligned;
+ * - their lane masks partition the active lanes, each lane in the line of its address;
+ * - the number of accesses is the number of distinct lines of active lanes;
+ * - accesses come in the order of their lowest lane;
+ * - the sector mask is exactly the sectors the lanes' addresses fall in. */
+static void check(const uint32_t *addr, uint32_t mask, int line, int sector, const line_access *out,
+                  int n)
+{
+    uint64_t lm = ~(uint64_t)(line - 1);
+    /* distinct lines of active lanes */
+    uint64_t lines[32];
+    int nd = 0;
+    for (int l = 0; l < 32; l++) {
+        if (!(mask >> l & 1)) continue;
+        uint64_t ln = addr[l] & lm;
+        int seen = 0;
+        for (int k = 0; k < nd; k++)
+            seen |= lines[k] == ln;
+        if (!seen) lines[nd++] = ln;
+    }
+    assert_int_equal(n, nd);
+    uint32_t covered = 0;
+    int prev_low = -1;
+    for (int i = 0; i < n; i++) {
+        assert_true((out[i].line & ~lm) == 0);
+        for (int j = 0; j < i; j++)
+            assert_true(out[j].line != out[i].line);
+        assert_true(out[i].lanes != 0);
+        assert_int_equal(out[i].lanes & covered, 0);
+        covered |= out[i].lanes;
+        int low = __builtin_ctz(out[i].lanes);
+        assert_true(low > prev_low);
+        prev_low = low;
+        uint32_t sectors = 0;
+        for (int l = 0; l < 32; l++) {
+            uint64_t ln = addr[l] & lm;
+            int in = (mask >> l & 1) && ln == out[i].line;
+            assert_int_equal((out[i].lanes >> l) & 1, in);
+            if (in) sectors |= 1u << ((addr[l] - ln) / (uint64_t)sector);
+        }
+        assert_int_equal(out[i].sectors, sectors);
+        assert_true(line / sector == 32 || out[i].sectors >> (line / sector) == 0);
+    }
+    assert_int_equal(covered, mask);
+}
+
+static int run(const uint32_t *addr, uint32_t mask, int line, int sector, line_access *out)
+{
+    memset(out, 0xa5, 33 * sizeof *out);
+    int n = coalesce(addr, mask, line, sector, out);
+    assert_true(n >= 0 && n <= 32);
+    check(addr, mask, line, sector, out, n);
+    return n;
+}
+
+static void test_coherent(void **state)
+{
+    (void)state;
+    uint32_t a[32];
+    line_access out[33];
+    fill_stride(a, 0x1000, 4);
+    assert_int_equal(run(a, ALL, 128, 32, out), 1);
+    assert_int_equal(out[0].line, 0x1000);
+    assert_int_equal(out[0].lanes, ALL);
+    assert_int_equal(out[0].sectors, 0xf);
+    /* 4-byte sectors: each lane its own */
+    assert_int_equal(run(a, ALL, 128, 4, out), 1);
+    assert_int_equal(out[0].sectors, ALL);
+    /* a sector-wide line: one sector */
+    assert_int_equal(run(a, ALL, 128, 128, out), 1);
+    assert_int_equal(out[0].sectors, 1);
+    /* misaligned by 64 bytes: two lines, the second half of one and the first of the next */
+    fill_stride(a, 0x1040, 4);
+    assert_int_equal(run(a, ALL, 128, 32, out), 2);
+    assert_int_equal(out[0].line, 0x1000);
+    assert_int_equal(out[0].lanes, 0x0000ffffu);
+    assert_int_equal(out[0].sectors, 0xc);
+    assert_int_equal(out[1].line, 0x1080);
+    assert_int_equal(out[1].lanes, 0xffff0000u);
+    assert_int_equal(out[1].sectors, 0x3);
+    /* 64-byte lines: two accesses of two sectors each */
+    fill_stride(a, 0x2000, 4);
+    assert_int_equal(run(a, ALL, 64, 32, out), 2);
+    assert_int_equal(out[0].line, 0x2000);
+    assert_int_equal(out[0].lanes, 0x0000ffffu);
+    assert_int_equal(out[0].sectors, 0x3);
+    assert_int_equal(out[1].line, 0x2040);
+    assert_int_equal(out[1].sectors, 0x3);
+    /* every lane the same word: one access, one sector */
+    for (int l = 0; l < 32; l++)
+        a[l] = 0x3064;
+    assert_int_equal(run(a, ALL, 128, 32, out), 1);
+    assert_int_equal(out[0].line, 0x3000);
+    assert_int_equal(out[0].sectors, 0x8);
+}
+
+static void test_strided(void **state)
+{
+    (void)state;
+    uint32_t a[32];
+    line_access out[33];
+    /* stride 128: a line per lane, in lane order */
+    fill_stride(a, 0x10000, 128);
+    assert_int_equal(run(a, ALL, 128, 32, out), 32);
+    for (int l = 0; l < 32; l++) {
+        assert_int_equal(out[l].line, 0x10000 + 128 * (uint32_t)l);
+        assert_int_equal(out[l].lanes, 1u << l);
+        assert_int_equal(out[l].sectors, 1);
+    }
+    /* descending addresses still come out in lane order */
+    for (int l = 0; l < 32; l++)
+        a[l] = 0x20000 - 256 * (uint32_t)l + 40;
+    assert_int_equal(run(a, ALL, 128, 32, out), 32);
+    for (int l = 0; l < 32; l++) {
+        assert_int_equal(out[l].line, 0x20000 - 256 * (uint32_t)l);
+        assert_int_equal(out[l].lanes, 1u << l);
+        assert_int_equal(out[l].sectors, 2); /* offset 40: sector 1 */
+    }
+    /* stride 8: 256 bytes, two lines of sixteen lanes */
+    fill_stride(a, 0x4000, 8);
+    assert_int_equal(run(a, ALL, 128, 32, out), 2);
+    assert_int_equal(out[0].line, 0x4000);
+    assert_int_equal(out[0].lanes, 0x0000ffffu);
+    assert_int_equal(out[0].sectors, 0xf);
+    assert_int_equal(out[1].line, 0x4080);
+    assert_int_equal(out[1].lanes, 0xffff0000u);
+    assert_int_equal(out[1].sectors, 0xf);
+    /* stride 64: two lanes per line, sectors 0 and 2 */
+    fill_stride(a, 0, 64);
+    assert_int_equal(run(a, ALL, 128, 32, out), 16);
+    for (int i = 0; i < 16; i++) {
+        assert_int_equal(out[i].line, 128 * (uint32_t)i);
+        assert_int_equal(out[i].lanes, 3u << (2 * i));
+        assert_int_equal(out[i].sectors, 0x5);
+    }
+    /* stride 32 with 32-byte lines: one line per lane */
+    fill_stride(a, 0x100, 32);
+    assert_int_equal(run(a, ALL, 32, 32, out), 32);
+}
+
+static void test_masks(void **state)
+{
+    (void)state;
+    uint32_t a[32];
+    line_access out[33];
+    fill_stride(a, 0x1000, 128);
+    assert_int_equal(coalesce(a, 0, 128, 32, out), 0);
+    assert_int_equal(run(a, 0x80000001u, 128, 32, out), 2);
+    assert_int_equal(out[0].line, 0x1000);
+    assert_int_equal(out[0].lanes, 1);
+    assert_int_equal(out[1].line, 0x1000 + 31 * 128);
+    assert_int_equal(out[1].lanes, 0x80000000u);
+    /* inactive lanes' addresses are ignored, even wild ones */
+    fill_stride(a, 0x1000, 4);
+    for (int l = 1; l < 32; l += 2)
+        a[l] = 0xdead0000u + (uint32_t)l * 4096;
+    assert_int_equal(run(a, 0x55555555u, 128, 32, out), 1);
+    assert_int_equal(out[0].line, 0x1000);
+    assert_int_equal(out[0].lanes, 0x55555555u);
+    assert_int_equal(out[0].sectors, 0xf);
+    /* only the first eight lanes: the first sector only */
+    fill_stride(a, 0x1000, 4);
+    assert_int_equal(run(a, 0xffu, 128, 32, out), 1);
+    assert_int_equal(out[0].sectors, 0x1);
+    assert_int_equal(run(a, 0xff000000u, 128, 32, out), 1);
+    assert_int_equal(out[0].sectors, 0x8);
+    assert_int_equal(out[0].lanes, 0xff000000u);
+    assert_int_equal(run(a, 0x01010101u, 128, 32, out), 1);
+    assert_int_equal(out[0].sectors, 0xf);
+    /* one lane */
+    assert_int_equal(run(a, 1u << 17, 128, 32, out), 1);
+    assert_int_equal(out[0].lanes, 1u << 17);
+    assert_int_equal(out[0].sectors, 1u << 2); /* byte 68 */
+    /* the highest addresses */
+    for (int l = 0; l < 32; l++)
+        a[l] = 0xffffffffu - (uint32_t)l;
+    assert_int_equal(run(a, ALL, 128, 32, out), 1);
+    assert_int_equal(out[0].line, 0xffffff80u);
+    assert_int_equal(out[0].sectors, 0x8);
+}
+
+static void test_random(void **state)
+{
+    (void)state;
+    static const int geom[][2] = {{32, 32},   {64, 32},  {128, 32}, {128, 4},
+                                  {128, 128}, {256, 32}, {64, 8},   {512, 16}};
+    wt_rng rng;
+    wt_rng_seed(&rng, 424242);
+    uint32_t a[32];
+    line_access out[33];
+    for (int iter = 0; iter < 4000; iter++) {
+        int line = geom[iter % 8][0], sector = geom[iter % 8][1];
+        uint32_t mask = (uint32_t)wt_rng_next(&rng);
+        if (iter % 5 == 0) mask = ALL;
+        /* a region from one line to far more than 32 lines, so the count varies widely */
+        uint32_t span = 1u << (5 + wt_rng_below(&rng, 14));
+        uint32_t base = (uint32_t)wt_rng_next(&rng) & ~(uint32_t)3;
+        if (base > 0xffffffffu - span) base -= span;
+        for (int l = 0; l < 32; l++)
+            a[l] = base + ((uint32_t)wt_rng_below(&rng, span) & ~(uint32_t)3);
+        run(a, mask, line, sector, out);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_coherent),
+        cmocka_unit_test(test_strided),
+        cmocka_unit_test(test_masks),
+        cmocka_unit_test(test_random),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
