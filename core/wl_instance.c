@@ -143,7 +143,7 @@ int workload_instance(const workload *w, int num_sms, int max_warps, int max_cta
     I->shared = calloc((size_t)num_sms * (size_t)max_ctas * I->shared_words + 1, 4);
     I->iters = calloc(w->nhost + 1, sizeof *I->iters);
     if (!I->mem || !I->warps || !I->regfile || !I->stacks || !I->shared || !I->iters) goto oom;
-    memcpy(I->mem, w->image, w->image_words * 4);
+    if (w->image_words) memcpy(I->mem, w->image, w->image_words * 4);
     for (size_t i = 0; i < nwarps; i++) {
         I->warps[i].regs = I->regfile + i * regs * WT_WARP_SIZE;
         I->warps[i].stack = I->stacks + i * (size_t)I->stack_cap;

@@ -461,6 +461,10 @@ static void test_host_loop(void **state)
                                    ".host\n do max=3\n  do max=4\n   launch k grid=1\n"
                                    "  while f[0] == 0\n while f[0] == 0\n"),
                      12);
+    /* a workload without any array */
+    assert_int_equal(host_launches(".kernel k block=32\n exit\n.host\n launch k grid=1\n"
+                                   " launch k grid=2 block=64\n"),
+                     2);
 }
 
 static void test_overrides_and_expressions(void **state)
