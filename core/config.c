@@ -70,7 +70,9 @@ static const param_def core_defs[] = {
     P_CHOICE("sched.policy", 1, sched_policy_names, "warp scheduler"),
     P_CHOICE("l1d.policy", 0, l1_policy_names, "L1D replacement, insertion and bypass policy"),
     P_CHOICE("cta.policy", 0, cta_policy_names, "CTA scheduler"),
-    P_INT("icnt.latency", 40, 1, 10000, "cycles", "interconnect latency, each direction"),
+    P_INT("icnt.latency", 37, 1, 10000, "cycles",
+          "interconnect latency, each direction (37: an unloaded L2 hit takes CAWA Table 1's "
+          "minimum L2 latency of 120 cycles)"),
     P_INT("icnt.bytes_per_cycle", 32, 1, 4096, "bytes/cycle", "bandwidth of every port"),
     P_INT("icnt.header_bytes", 8, 0, 256, "bytes", "header added to every packet"),
     P_INT("icnt.sm_queue", 8, 1, 1024, "", "packets an SM may have waiting to inject"),
@@ -89,6 +91,9 @@ static const param_def core_defs[] = {
     P_INT("dram.t_rcd", 18, 1, 1000, "cycles", "activate to read"),
     P_INT("dram.t_rp", 18, 1, 1000, "cycles", "precharge"),
     P_INT("dram.t_ras", 42, 1, 1000, "cycles", "activate to precharge"),
+    P_INT("dram.latency", 57, 0, 10000, "cycles",
+          "fixed memory-controller and PHY latency of every DRAM read (57: an unloaded L2 "
+          "miss takes CAWA Table 1's minimum DRAM latency of 220 cycles)"),
     P_REAL("energy.int_op_pj", 0.1, 0, 1e6, "pJ",
            "integer operation per lane (Horowitz ISSCC 2014: 32-bit add, 45 nm)"),
     P_REAL("energy.fp_op_pj", 3.7, 0, 1e6, "pJ",
@@ -177,6 +182,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     m->dram_t_rcd = ival(p, "dram.t_rcd");
     m->dram_t_rp = ival(p, "dram.t_rp");
     m->dram_t_ras = ival(p, "dram.t_ras");
+    m->dram_latency = ival(p, "dram.latency");
 
     energy_config *e = &c->energy;
     e->clock_mhz = param_get_real(p, "gpu.clock_mhz");

@@ -77,6 +77,7 @@ static int check_config(const memsys_config *c, char *err, size_t errlen)
     if (c->dram_bytes_per_cycle < 1)
         BAD("memsys: dram_bytes_per_cycle must be >= 1 (got %d)", c->dram_bytes_per_cycle);
     if (c->dram_t_cl < 1) BAD("memsys: dram_t_cl must be >= 1 (got %d)", c->dram_t_cl);
+    if (c->dram_latency < 0) BAD("memsys: dram_latency must be >= 0 (got %d)", c->dram_latency);
     if (c->dram_t_rcd < 0) BAD("memsys: dram_t_rcd must be >= 0 (got %d)", c->dram_t_rcd);
     if (c->dram_t_rp < 0) BAD("memsys: dram_t_rp must be >= 0 (got %d)", c->dram_t_rp);
     if (c->dram_t_ras < 0) BAD("memsys: dram_t_ras must be >= 0 (got %d)", c->dram_t_ras);

@@ -31,22 +31,23 @@ typedef struct memsys_config {
     int icnt_sm_queue;        /* packets an SM may have waiting to inject */
     /* L2: one slice per memory partition */
     int partitions;
-    int l2_sets;              /* per partition */
+    int l2_sets; /* per partition */
     int l2_ways;
-    int l2_line;              /* bytes */
-    int l2_hit_latency;       /* cycles */
-    int l2_mshrs;             /* outstanding misses per partition */
+    int l2_line;        /* bytes */
+    int l2_hit_latency; /* cycles */
+    int l2_mshrs;       /* outstanding misses per partition */
     /* DRAM: one channel per partition */
     int dram_banks;
     int dram_row_bytes;
     int dram_queue;           /* request queue capacity per channel (FR-FCFS window) */
     int dram_bytes_per_cycle; /* data bus bandwidth per channel, in core cycles */
     int dram_t_cl, dram_t_rcd, dram_t_rp, dram_t_ras; /* core cycles */
+    int dram_latency; /* fixed controller and PHY latency added to every read's data, cycles */
 } memsys_config;
 
 typedef struct memsys_stats {
     uint64_t l2_accesses, l2_hits, l2_misses, l2_writebacks;
-    uint64_t dram_reads, dram_writes;  /* line-sized transfers */
+    uint64_t dram_reads, dram_writes; /* line-sized transfers */
     uint64_t dram_row_hits, dram_activations;
     uint64_t dram_queue_cycles;        /* sum over DRAM requests of cycles waited in queue */
     uint64_t dram_bytes;               /* bytes moved on DRAM data buses */

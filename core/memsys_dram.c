@@ -129,7 +129,8 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
     st->dram_queue_cycles += t - d.arrival;
     st->dram_bytes += (uint64_t)m->cfg.l2_line;
     st->dram_busy_cycles += m->burst;
-    if (!d.write) ms_push(m, p->bus_free, EV_DRAM_DONE, part, d.mshr);
+    if (!d.write)
+        ms_push(m, p->bus_free + (uint64_t)m->cfg.dram_latency, EV_DRAM_DONE, part, d.mshr);
     ms_l2_wake(m, part, MS_STALL_DRAM, t); /* a queue slot freed */
 }
 
