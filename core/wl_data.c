@@ -137,18 +137,11 @@ static int arg_int(wl_parser *P, const gen_args *ga, int k, const char *what, in
     return wl_val_int(P, ga->v[k], lo, hi, what, out);
 }
 
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* Converts a constant to the bits of an element of `type`. */
 static int elem_bits(wl_parser *P, int type, wl_val v, const char *what, uint32_t *out)
 {
     if (type == WL_F32) {
-        *out = f2u((float)wl_val_real(v));
+        *out = wl_f32_bits(wl_val_real(v));
         return 0;
     }
     int64_t i;
@@ -210,6 +203,8 @@ int wl_parse_array(wl_parser *P, wl_cur *c)
     if (g == 2) {
         start = arg_real(&ga, 0, 0);
         step = arg_real(&ga, 1, 1);
+        if (fabs(start) > 9.0e15 || fabs(step) > 9.0e15)
+            return wl_error(P, "iota() start and step must be below 9e15 in magnitude");
         if (t != WL_F32 && (start != floor(start) || step != floor(step)))
             return wl_error(P, "iota() on an integer array needs integer start and step");
     }
@@ -240,13 +235,13 @@ int wl_parse_array(wl_parser *P, wl_cur *c)
             break;
         case 2:
             if (t == WL_F32)
-                m[i] = f2u((float)(start + step * (double)i));
+                m[i] = wl_f32_bits(start + step * (double)i);
             else
                 m[i] = (uint32_t)((uint64_t)(int64_t)start + (uint64_t)(int64_t)step * (uint64_t)i);
             break;
         case 3:
             if (t == WL_F32)
-                m[i] = f2u((float)(r_lo + (r_hi - r_lo) * wt_rng_unit(&rng)));
+                m[i] = wl_f32_bits(r_lo + (r_hi - r_lo) * wt_rng_unit(&rng));
             else
                 m[i] = (uint32_t)(i_lo + (int64_t)wt_rng_below(&rng, (uint64_t)(i_hi - i_lo)));
             break;

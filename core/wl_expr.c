@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,22 @@ const wl_sym *wl_sym_find(const wl_parser *P, const char *name)
     for (size_t i = 0; i < P->nsyms; i++)
         if (strcmp(P->syms[i].name, name) == 0) return &P->syms[i];
     return NULL;
+}
+
+uint32_t wl_f32_bits(double d)
+{
+    float f;
+    if (d != d)
+        f = NAN;
+    else if (d > FLT_MAX)
+        f = INFINITY; /* no undefined out-of-range conversion */
+    else if (d < -FLT_MAX)
+        f = -INFINITY;
+    else
+        f = (float)d;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
 }
 
 double wl_val_real(wl_val v)

@@ -224,6 +224,7 @@ int wl_expr_term(wl_parser *P, wl_cur *c, wl_val *out); /* one multiplicative te
 int wl_expr_int(wl_parser *P, wl_cur *c, int64_t lo, int64_t hi, const char *what, int64_t *out);
 int wl_val_int(wl_parser *P, wl_val v, int64_t lo, int64_t hi, const char *what, int64_t *out);
 double wl_val_real(wl_val v);
+uint32_t wl_f32_bits(double d); /* nearest f32, +-inf beyond its range */
 
 /* wl_data.c */
 int wl_parse_array(wl_parser *P, wl_cur *c);

@@ -176,17 +176,10 @@ static int parse_reg(wl_parser *P, wl_kbuild *kb, wl_cur *c, int pred, uint8_t *
     return 0;
 }
 
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 static int imm_bits(wl_parser *P, wl_val v, char kind, uint32_t *out)
 {
     if (kind == 'f' || (kind == 'r' && v.isreal)) {
-        *out = f2u((float)wl_val_real(v));
+        *out = wl_f32_bits(wl_val_real(v));
         return 0;
     }
     int64_t i;

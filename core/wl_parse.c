@@ -156,8 +156,7 @@ static int host_element(wl_parser *P, wl_cur *c, const wl_array **arr, uint32_t 
 static int value_bits(wl_parser *P, const wl_array *a, wl_val v, uint32_t *out)
 {
     if (a->type == WL_F32) {
-        float f = (float)wl_val_real(v);
-        memcpy(out, &f, 4);
+        *out = wl_f32_bits(wl_val_real(v));
         return 0;
     }
     int64_t i;
