@@ -38,15 +38,17 @@ static void gpu_free(gpu *g)
     memsys_destroy(g->mem);
 }
 
-static int gpu_init(gpu *g, const param_set *p, const workload *w, const sim_options *opt,
-                    char *err, size_t errlen)
+static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
+                    const sim_options *opt, char *err, size_t errlen)
 {
     if (gpu_config_from_params(p, &g->cfg, err, errlen) != 0) return -1;
     const gpu_config *c = &g->cfg;
     wt_rng_seed(&g->rng, c->seed);
     if (memsys_create(&g->mem, &c->mem, err, errlen) != 0) return -1;
-    if (workload_instance(w, c->num_sms, c->max_warps, c->max_ctas, &g->src, err, errlen) != 0)
+    if (make(arg, c->num_sms, c->max_warps, c->max_ctas, &g->src, err, errlen) != 0) {
+        g->src.ops = NULL;
         return -1;
+    }
     g->cta = cta_policy_find(c->cta_policy);
     if (!g->cta) {
         snprintf(err, errlen, "cta.policy: unknown policy '%s'", c->cta_policy);
@@ -64,7 +66,7 @@ static int gpu_init(gpu *g, const param_set *p, const workload *w, const sim_opt
         return -1;
     }
     for (int i = 0; i < c->num_sms; i++) {
-        sm_env se = {i, c, p, g->mem, &g->src, &g->rng, opt ? opt->l1_trace : NULL};
+        sm_env se = {i, c, p, g->mem, &g->src, &g->rng, opt};
         if (sm_create(&g->sms[i], &se, err, errlen) != 0) return -1;
     }
     return 0;
@@ -194,13 +196,25 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     return 0;
 }
 
+static int make_workload_instance(void *arg, int num_sms, int max_warps, int max_ctas, isource *out,
+                                  char *err, size_t errlen)
+{
+    return workload_instance(arg, num_sms, max_warps, max_ctas, out, err, errlen);
+}
+
 sim_status sim_run(const param_set *config, const workload *w, const sim_options *opt,
                    sim_metrics *out, char *err, size_t errlen)
+{
+    return sim_run_source(config, make_workload_instance, (void *)w, opt, out, err, errlen);
+}
+
+sim_status sim_run_source(const param_set *config, isource_factory make, void *arg,
+                          const sim_options *opt, sim_metrics *out, char *err, size_t errlen)
 {
     gpu g;
     memset(&g, 0, sizeof g);
     memset(out, 0, sizeof *out);
-    if (gpu_init(&g, config, w, opt, err, errlen) != 0) {
+    if (gpu_init(&g, config, make, arg, opt, err, errlen) != 0) {
         gpu_free(&g);
         return SIM_BAD_CONFIG;
     }
@@ -219,6 +233,16 @@ sim_status sim_run(const param_set *config, const workload *w, const sim_options
     for (int i = 0; i < g.cfg.num_sms; i++)
         sm_account(g.sms[i], now);
     stats_collect(&g.cfg, (const sm *const *)g.sms, g.mem, now, kernels, out);
+    /* Policy statistics: every instance adds its sums, then each kind turns them into the
+     * reported values once. */
+    for (int i = 0; i < g.cfg.num_sms; i++)
+        sm_collect_policies(g.sms[i], out);
+    if (g.cta->collect) g.cta->collect(g.cta_self, out);
+    const sched_ops *so = sched_policy_find(g.cfg.sched_policy);
+    const l1_policy_ops *lo = l1_policy_find(g.cfg.l1d_policy);
+    if (so && so->finish) so->finish(out);
+    if (lo && lo->finish) lo->finish(out);
+    if (g.cta->finish) g.cta->finish(out);
     gpu_free(&g);
     return status;
 }

@@ -239,6 +239,11 @@ int l1d_mshr_free(const l1d *c)
     return c->mshr_in_use < c->cfg.mshrs;
 }
 
+void l1d_collect(const l1d *c, sim_metrics *m)
+{
+    if (c->ops->collect) c->ops->collect(c->policy, m);
+}
+
 void l1d_load_done(l1d *c, int warp_slot, int warp_prio, int accesses, int misses)
 {
     if (c->ops->on_load_done)

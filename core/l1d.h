@@ -54,6 +54,9 @@ int l1d_fill(l1d *c, int mshr, uint32_t *waiters, uint64_t *line_addr);
 /* Is there a free MSHR? (Whether a replay may succeed before the next fill.) */
 int l1d_mshr_free(const l1d *c);
 
+/* Adds the policy instance's statistics into m (l1_policy_ops.collect). */
+void l1d_collect(const l1d *c, sim_metrics *m);
+
 /* Reports a finished load to the policy (DaCache's fully-cached-load tracking). */
 void l1d_load_done(l1d *c, int warp_slot, int warp_prio, int accesses, int misses);
 

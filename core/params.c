@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/cpl.h"
 #include "policies/registry.h"
 
 struct param_set {
@@ -18,12 +19,14 @@ struct param_set {
  * positions in that sequence. Walking it is cheap and only happens at configuration time. */
 static size_t group_count(void)
 {
-    return 1 + policy_param_group_count();
+    return 2 + policy_param_group_count();
 }
 
 static param_group group_at(size_t g)
 {
-    return g == 0 ? core_param_group : policy_param_group(g - 1);
+    if (g == 0) return core_param_group;
+    if (g == 1) return cpl_param_group;
+    return policy_param_group(g - 2);
 }
 
 size_t param_count(void)

@@ -11,8 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/metrics.h"
 #include "core/params.h"
 #include "core/rng.h"
+
+struct cpl; /* core/cpl.h: the criticality predictor every SM runs */
 
 /* ---------------------------------------------------------------- warp schedulers ---- */
 
@@ -33,7 +36,8 @@ typedef struct sched_env {
     int scheduler; /* which of the SM's warp schedulers */
     int max_warps; /* warp slots in the SM */
     int num_schedulers;
-    wt_rng *rng; /* per-simulation generator */
+    wt_rng *rng;           /* per-simulation generator */
+    const struct cpl *cpl; /* the SM's criticality predictor (cpl_criticality, ...) */
 } sched_env;
 
 /* An L1D event a scheduler may learn from (CCWS's lost-locality detector). */
@@ -81,6 +85,11 @@ typedef struct sched_ops {
     /* Called once per simulated cycle span [from, to) with no issue in between when the
      * policy needs time to pass (CCWS's score decay). NULL if time does not matter. */
     void (*on_cycles)(void *self, uint64_t from, uint64_t to);
+    /* At the end of a run: add this instance's statistics into m (every instance of the
+     * policy adds into the same metrics; give the policy its own fields in core/metrics.h). */
+    void (*collect)(void *self, sim_metrics *m);
+    /* Once after every instance collected: turn the sums into the reported values. */
+    void (*finish)(sim_metrics *m);
 } sched_ops;
 
 /* ------------------------------------------------------------ L1D management ---- */
@@ -129,6 +138,7 @@ typedef struct l1_policy_ops {
     const param_def *params;
     size_t nparams;
     size_t line_state_bytes;
+    bool uses_criticality; /* fill l1_request.criticality/critical (costs a CPL query) */
     int (*create)(void **self, const l1_env *env, const param_set *p, char *err, size_t errlen);
     void (*destroy)(void *self);
     /* Chooses the way to allocate for a miss: a way that is not reserved, or L1_BYPASS or
@@ -143,6 +153,8 @@ typedef struct l1_policy_ops {
     /* A load instruction finished its last L1D access: `misses` of `accesses` missed
      * (DaCache's fully-cached-load tracking). */
     void (*on_load_done)(void *self, int warp_slot, int warp_prio, int accesses, int misses);
+    void (*collect)(void *self, sim_metrics *m); /* as sched_ops.collect */
+    void (*finish)(sim_metrics *m);
 } l1_policy_ops;
 
 /* The first way that is neither valid nor reserved, or -1: most policies fill those first. */
@@ -177,6 +189,8 @@ typedef struct cta_ops {
     /* Sampling period in cycles, 0 if the policy never samples. */
     uint32_t (*period)(void *self);
     void (*on_sample)(void *self, int sm, const cta_sample *s, uint64_t now);
+    void (*collect)(void *self, sim_metrics *m); /* as sched_ops.collect */
+    void (*finish)(sim_metrics *m);
 } cta_ops;
 
 #endif

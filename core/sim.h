@@ -4,6 +4,7 @@
 #ifndef WT_SIM_H
 #define WT_SIM_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "core/metrics.h"
@@ -16,13 +17,38 @@ typedef enum sim_status {
     SIM_FAILED = -2,     /* the run stopped: watchdog, cycle cap, workload runtime error */
 } sim_status;
 
+/* One L1D access attempt, as an observer sees it. */
+typedef struct l1_access_record {
+    int sm;
+    uint64_t cycle;
+    int warp;
+    uint32_t pc;
+    uint64_t line;
+    const char *kind;    /* "load", "store", "atomic" */
+    const char *outcome; /* "hit", "miss", "merged", "reservation_fail", "bypass" */
+} l1_access_record;
+
 typedef struct sim_options {
     FILE *l1_trace; /* if set, every L1D access as CSV: sm,cycle,warp,pc,line,kind,outcome */
+    /* if set, called for every L1D access attempt, in simulation order (Belady's offline
+     * pass, outside analysis) */
+    void (*l1_observer)(void *arg, const l1_access_record *r);
+    void *l1_observer_arg;
 } sim_options;
 
 /* Runs `w` on the GPU `config` describes. On SIM_FAILED the metrics describe the run up to the
  * failure. `opt` may be NULL. */
 sim_status sim_run(const param_set *config, const workload *w, const sim_options *opt,
                    sim_metrics *out, char *err, size_t errlen);
+
+/* Makes the instruction source of one simulation (a workload instance, a trace reader) for a
+ * GPU of num_sms SMs with max_warps warp and max_ctas CTA slots each. Returns 0, or -1 with
+ * err. */
+typedef int (*isource_factory)(void *arg, int num_sms, int max_warps, int max_ctas, isource *out,
+                               char *err, size_t errlen);
+
+/* sim_run for any instruction source. */
+sim_status sim_run_source(const param_set *config, isource_factory make, void *arg,
+                          const sim_options *opt, sim_metrics *out, char *err, size_t errlen);
 
 #endif

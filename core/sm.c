@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpl.h"
 #include "core/sm_internal.h"
 #include "policies/registry.h"
 
@@ -22,7 +23,11 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
     s->cfg = c;
     s->mem = env->mem;
     s->src = env->src;
-    s->l1_trace = env->l1_trace;
+    if (env->opt) {
+        s->l1_trace = env->opt->l1_trace;
+        s->l1_observer = env->opt->l1_observer;
+        s->l1_observer_arg = env->opt->l1_observer_arg;
+    }
     s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
     s->ctas = calloc((size_t)c->max_ctas, sizeof *s->ctas);
     s->views = calloc(2 * (size_t)c->max_warps, sizeof *s->views);
@@ -33,13 +38,14 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
     s->ii_sfu = ceil_div(WT_WARP_SIZE, c->sfu_width);
     s->wake = UINT64_MAX;
 
+    if (cpl_create(&s->cpl, c->max_warps, env->params, err, errlen) != 0) goto fail;
     s->sched = sched_policy_find(c->sched_policy);
     if (!s->sched) {
         snprintf(err, errlen, "sched.policy: unknown policy '%s'", c->sched_policy);
         goto fail;
     }
     for (int k = 0; k < c->schedulers; k++) {
-        sched_env se = {s->id, k, c->max_warps, c->schedulers, env->rng};
+        sched_env se = {s->id, k, c->max_warps, c->schedulers, env->rng, s->cpl};
         if (s->sched->create(&s->sched_self[k], &se, env->params, err, errlen) != 0) {
             s->sched_self[k] = NULL;
             goto fail;
@@ -54,6 +60,7 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
                      c->l1d_hash, c->l1d_mshrs, c->l1d_mshr_merge};
     l1_env le = {{c->l1d_sets, c->l1d_ways, c->l1d_line}, s->id, c->max_warps, env->rng};
     if (l1d_create(&s->l1, &lc, lp, &le, env->params, err, errlen) != 0) goto fail;
+    s->l1_crit = lp->uses_criticality;
     *out = s;
     return 0;
 oom:
@@ -69,6 +76,7 @@ void sm_destroy(sm *s)
     for (int k = 0; k < 4; k++)
         if (s->sched_self[k]) s->sched->destroy(s->sched_self[k]);
     l1d_destroy(s->l1);
+    cpl_destroy(s->cpl);
     free(s->warps);
     free(s->ctas);
     free(s->views);
@@ -228,6 +236,7 @@ void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
                     .age = s->next_age++,
                     .last_issue = now};
         s->src->ops->warp_start(s->src->self, s->id, wi, cs, cta_id, k);
+        cpl_warp_start(s->cpl, wi, cs, now);
         fetch_next(s, wi);
         s->live_warps++;
         w->stall = ST_SCHED;
@@ -289,6 +298,7 @@ static void warp_exit(sm *s, int wi, uint64_t now)
     if (t > c->slowest) c->slowest = t;
     w->live = false;
     w->next = NULL;
+    cpl_warp_exit(s->cpl, wi, now);
     s->live_warps--;
     s->stall_count[w->stall]--;
     c->exited++;
@@ -402,9 +412,13 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     s->st.warp_insts++;
     s->st.thread_insts += lanes;
     s->st.reg_operands += (uint64_t)lanes * (info.nsrc + info.ndst);
-    if (s->sched->on_stall && now > w->last_issue + 1)
-        s->sched->on_stall(self, wi, (uint32_t)(now - w->last_issue - 1));
+    if (now > w->last_issue + 1) {
+        uint32_t stalled = (uint32_t)(now - w->last_issue - 1);
+        cpl_on_stall(s->cpl, wi, stalled);
+        if (s->sched->on_stall) s->sched->on_stall(self, wi, stalled);
+    }
     w->last_issue = now;
+    cpl_on_issue(s->cpl, wi, now);
     if (s->sched->on_issue) {
         warp_view v = view_of(s, wi);
         s->sched->on_issue(self, &v, now);
@@ -428,11 +442,12 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
         break;
     case IC_BRANCH:
         w->ready_at = now + (uint64_t)s->cfg->branch_latency;
-        if (s->sched->on_branch) {
+        {
             branch_event b = {wi,          info.pc,       x.target_pc,  x.fallthru_pc,
                               x.reconv_pc, x.active_mask, x.taken_mask, x.diverged != 0,
                               now};
-            s->sched->on_branch(self, &b);
+            cpl_on_branch(s->cpl, &b);
+            if (s->sched->on_branch) s->sched->on_branch(self, &b);
         }
         break;
     case IC_BARRIER:
@@ -563,6 +578,15 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
     if (s->heap_n && s->heap[0].cycle < wake) wake = s->heap[0].cycle;
     s->wake = wake;
     return issued;
+}
+
+void sm_collect_policies(const sm *s, sim_metrics *m)
+{
+    if (s->sched->collect)
+        for (int k = 0; k < s->cfg->schedulers; k++)
+            s->sched->collect(s->sched_self[k], m);
+    l1d_collect(s->l1, m);
+    cpl_collect(s->cpl, m);
 }
 
 uint64_t sm_wake(const sm *s)

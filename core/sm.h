@@ -13,6 +13,7 @@
 
 #include "core/config.h"
 #include "core/isource.h"
+#include "core/metrics.h"
 #include "core/memsys.h"
 #include "core/policy.h"
 
@@ -45,7 +46,7 @@ typedef struct sm_env {
     memsys *mem;
     isource *src;
     wt_rng *rng;
-    FILE *l1_trace; /* NULL, or where every L1D access is written as CSV */
+    const struct sim_options *opt; /* L1D trace and observer, or NULL */
 } sm_env;
 
 int sm_create(sm **out, const sm_env *env, char *err, size_t errlen);
@@ -75,6 +76,8 @@ void sm_account(sm *s, uint64_t now);
 /* Reads and resets the sample counters (DYNCTA's C_idle and C_mem). */
 void sm_take_sample(sm *s, uint64_t now, uint32_t *c_idle, uint32_t *c_mem);
 const sm_stats *sm_get_stats(const sm *s);
+/* Adds the statistics of the SM's policy instances and CPL into m. */
+void sm_collect_policies(const sm *s, sim_metrics *m);
 /* Warps of the SM stuck at a barrier (for the no-progress message). */
 int sm_warps_at_barrier(const sm *s);
 

@@ -7,6 +7,7 @@
 
 #include "core/coalescer.h"
 #include "core/l1d.h"
+#include "core/sim.h"
 #include "core/sm.h"
 
 /* A warp waiting for the busy load/store unit: structural in the stall breakdown, waiting for
@@ -83,9 +84,13 @@ struct sm {
     memsys *mem;
     isource *src;
     FILE *l1_trace;
+    void (*l1_observer)(void *arg, const l1_access_record *r);
+    void *l1_observer_arg;
     const sched_ops *sched;
     void *sched_self[4];
     l1d *l1;
+    struct cpl *cpl;
+    bool l1_crit; /* the L1D policy uses criticality */
 
     warp *warps;
     cta *ctas;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpl.h"
 #include "core/sm_internal.h"
 
 /* ------------------------------------------------------------- load records ---- */
@@ -114,8 +115,13 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
 
 static void trace_access(sm *s, uint64_t now, const char *kind, uint64_t line, const char *outcome)
 {
-    fprintf(s->l1_trace, "%d,%llu,%d,%u,%llu,%s,%s\n", s->id, (unsigned long long)now,
-            s->stage.warp, s->stage.pc, (unsigned long long)line, kind, outcome);
+    if (s->l1_trace)
+        fprintf(s->l1_trace, "%d,%llu,%d,%u,%llu,%s,%s\n", s->id, (unsigned long long)now,
+                s->stage.warp, s->stage.pc, (unsigned long long)line, kind, outcome);
+    if (s->l1_observer) {
+        l1_access_record r = {s->id, now, s->stage.warp, s->stage.pc, line, kind, outcome};
+        s->l1_observer(s->l1_observer_arg, &r);
+    }
 }
 
 static int send(sm *s, uint64_t addr, uint32_t bytes, int kind, uint32_t token, uint64_t now)
@@ -143,7 +149,15 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
     int mshr = -1, owner = -1, evicted = -1;
     uint64_t evicted_line = 0;
     if (s->cfg->l1d_enabled) {
-        l1_request q = {a->line, st->pc, st->warp, st->prio, 0, false, st->n, false, now};
+        l1_request q = {a->line,
+                        st->pc,
+                        st->warp,
+                        st->prio,
+                        s->l1_crit ? (int)cpl_criticality(s->cpl, st->warp) : 0,
+                        s->l1_crit && cpl_is_critical(s->cpl, st->warp),
+                        st->n,
+                        false,
+                        now};
         o = l1d_load(s->l1, &q, (uint32_t)st->rec, can_send, &mshr, &owner, &evicted,
                      &evicted_line);
     } else {
@@ -151,7 +165,7 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
     }
     if (o == L1_BYPASSED && !can_send) o = L1_RESFAIL;
     s->st.l1d_accesses += o != L1_RESFAIL;
-    if (s->l1_trace) trace_access(s, now, "load", a->line, l1_outcome_names[o]);
+    if (s->l1_trace || s->l1_observer) trace_access(s, now, "load", a->line, l1_outcome_names[o]);
     switch (o) {
     case L1_HIT: {
         s->st.l1d_hits++;
@@ -228,7 +242,7 @@ void sm_mem_cycle(sm *s, uint64_t now)
         /* Stores and atomics: write-evict the L1D copy, then go to L2 (write-through). */
         uint32_t bytes = 4u * (uint32_t)__builtin_popcount(a->lanes);
         int dropped = l1d_store(s->l1, a->line);
-        if (s->l1_trace)
+        if (s->l1_trace || s->l1_observer)
             trace_access(s, now, st->cls == IC_ST_GLOBAL ? "store" : "atomic", a->line,
                          dropped ? "hit" : "miss");
         if (st->cls == IC_ST_GLOBAL)
