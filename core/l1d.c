@@ -21,13 +21,15 @@ struct l1d {
     uint64_t *tags;
     uint8_t *valid;
     uint8_t *reserved;
-    int16_t *owner; /* warp that brought the line in */
-    uint8_t *state; /* policy bytes, sets*ways*line_state_bytes */
+    int16_t *owner;   /* warp that brought the line in */
+    int16_t *mshr_of; /* for a reserved way, its MSHR */
+    uint8_t *state;   /* policy bytes, sets*ways*line_state_bytes */
     size_t state_bytes;
     mshr_entry *mshr;
     uint8_t *mshr_used;
     uint32_t *waiters; /* mshrs * mshr_merge */
     int mshr_in_use;
+    l1_fail last_fail;
     const l1_policy_ops *ops;
     void *policy;
 };
@@ -64,13 +66,14 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     c->valid = calloc(lines, 1);
     c->reserved = calloc(lines, 1);
     c->owner = calloc(lines, sizeof *c->owner);
+    c->mshr_of = calloc(lines, sizeof *c->mshr_of);
     c->state = calloc(lines * (c->state_bytes ? c->state_bytes : 1), 1);
     c->mshr = calloc((size_t)cfg->mshrs, sizeof *c->mshr);
     c->mshr_used = calloc((size_t)cfg->mshrs, 1);
     c->waiters = calloc((size_t)cfg->mshrs * (size_t)cfg->mshr_merge, sizeof *c->waiters);
     c->ops = ops;
-    if (!c->tags || !c->valid || !c->reserved || !c->owner || !c->state || !c->mshr ||
-        !c->mshr_used || !c->waiters) {
+    if (!c->tags || !c->valid || !c->reserved || !c->owner || !c->mshr_of || !c->state ||
+        !c->mshr || !c->mshr_used || !c->waiters) {
         snprintf(err, errlen, "out of memory");
         l1d_destroy(c);
         return -1;
@@ -97,6 +100,7 @@ void l1d_destroy(l1d *c)
     free(c->valid);
     free(c->reserved);
     free(c->owner);
+    free(c->mshr_of);
     free(c->state);
     free(c->mshr);
     free(c->mshr_used);
@@ -145,11 +149,10 @@ static int find_way(const l1d *c, int set, uint64_t line, int want_valid)
     return -1;
 }
 
-static int find_mshr(const l1d *c, uint64_t line)
+static l1_outcome fail(l1d *c, l1_fail why)
 {
-    for (int i = 0; i < c->cfg.mshrs; i++)
-        if (c->mshr_used[i] && c->mshr[i].line == line) return i;
-    return -1;
+    c->last_fail = why;
+    return L1_RESFAIL;
 }
 
 l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, int *mshr,
@@ -158,7 +161,18 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     int set = l1d_set_of(c, r->line_addr);
     size_t base = (size_t)set * (size_t)c->cfg.ways;
     *evicted_warp = -1;
-    int way = find_way(c, set, r->line_addr, 1);
+    /* One pass over the set: a valid way with the tag is a hit; a reserved one is the line's
+     * outstanding miss (a line has an MSHR exactly while its reserved way waits for it). */
+    int way = -1, m = -1, unreserved = 0;
+    for (int w = 0; w < c->cfg.ways; w++) {
+        size_t i = base + (size_t)w;
+        unreserved += !c->reserved[i];
+        if (c->tags[i] != r->line_addr) continue;
+        if (c->valid[i])
+            way = w;
+        else if (c->reserved[i])
+            m = c->mshr_of[i];
+    }
     if (way >= 0) {
         *owner_warp = c->owner[base + (size_t)way];
         if (c->ops->on_hit) {
@@ -167,23 +181,21 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
         }
         return L1_HIT;
     }
-    int m = find_mshr(c, r->line_addr);
     if (m >= 0) {
         mshr_entry *e = &c->mshr[m];
-        if (e->nwaiters >= c->cfg.mshr_merge) return L1_RESFAIL;
+        if (e->nwaiters >= c->cfg.mshr_merge) return fail(c, L1F_MERGE);
         c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge + (size_t)e->nwaiters++] = waiter;
         *mshr = m;
         return L1_MERGED;
     }
-    if (c->mshr_in_use >= c->cfg.mshrs || !can_send) return L1_RESFAIL;
+    if (c->mshr_in_use >= c->cfg.mshrs) return fail(c, L1F_MSHR);
+    if (!can_send) return fail(c, L1F_SEND);
+    if (!unreserved) return fail(c, L1F_RESERVED);
     l1_set_view v = set_view(c, set);
-    int unreserved = 0;
-    for (int w = 0; w < c->cfg.ways; w++)
-        unreserved += !v.reserved[w];
-    if (!unreserved) return L1_RESFAIL;
     way = c->ops->victim(c->policy, r, &v);
     if (way == L1_BYPASS) return L1_BYPASSED;
-    if (way == L1_STALL || way < 0 || way >= c->cfg.ways || v.reserved[way]) return L1_RESFAIL;
+    if (way == L1_STALL || way < 0 || way >= c->cfg.ways || v.reserved[way])
+        return fail(c, L1F_STALL);
     size_t i = base + (size_t)way;
     if (c->valid[i]) {
         *evicted_warp = c->owner[i];
@@ -199,6 +211,7 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     c->mshr_used[m] = 1;
     c->mshr_in_use++;
     c->mshr[m] = (mshr_entry){r->line_addr, way, set, 1, *r};
+    c->mshr_of[i] = (int16_t)m;
     c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge] = waiter;
     *mshr = m;
     return L1_MISS;
@@ -232,6 +245,11 @@ int l1d_fill(l1d *c, int m, uint32_t *waiters, uint64_t *line_addr)
     c->mshr_used[m] = 0;
     c->mshr_in_use--;
     return n;
+}
+
+l1_fail l1d_last_fail(const l1d *c)
+{
+    return c->last_fail;
 }
 
 int l1d_mshr_free(const l1d *c)

@@ -19,6 +19,15 @@ typedef enum l1_outcome {
 
 extern const char *const l1_outcome_names[]; /* "hit", "miss", "merged", ... */
 
+/* Why the last L1_RESFAIL happened: what must change before a replay can succeed. */
+typedef enum l1_fail {
+    L1F_MSHR,     /* no free MSHR: a fill frees one */
+    L1F_MERGE,    /* the line's MSHR has no merge slot: its fill frees it */
+    L1F_RESERVED, /* every way of the set waits for a fill */
+    L1F_SEND,     /* the SM cannot send a request now */
+    L1F_STALL,    /* the policy chose to stall */
+} l1_fail;
+
 typedef struct l1d_config {
     int sets, ways, line_bytes;
     int hash; /* 0 linear, 1 xor */
@@ -53,6 +62,8 @@ int l1d_fill(l1d *c, int mshr, uint32_t *waiters, uint64_t *line_addr);
 
 /* Is there a free MSHR? (Whether a replay may succeed before the next fill.) */
 int l1d_mshr_free(const l1d *c);
+/* The reason of the last L1_RESFAIL. */
+l1_fail l1d_last_fail(const l1d *c);
 
 /* Adds the policy instance's statistics into m (l1_policy_ops.collect). */
 void l1d_collect(const l1d *c, sim_metrics *m);

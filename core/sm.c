@@ -574,7 +574,10 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
     s->last_stall[ST_EXEC] = 0;
 
     wake = s->scan_at;
-    if (s->stage.busy && !s->stage.blocked_on_fill && now + 1 < wake) wake = now + 1;
+    if (s->stage.busy && !s->stage.blocked_on_fill) {
+        uint64_t retry = s->stage.blocked_on_send ? memsys_next_event(s->mem, now) : now + 1;
+        if (retry < wake) wake = retry;
+    }
     if (s->heap_n && s->heap[0].cycle < wake) wake = s->heap[0].cycle;
     s->wake = wake;
     return issued;

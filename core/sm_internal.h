@@ -59,7 +59,9 @@ typedef struct mem_stage {
     int n, next;
     int prio;
     line_access acc[WT_WARP_SIZE];
-    bool blocked_on_fill; /* the last try failed for want of an MSHR: wait for a fill */
+    bool blocked_on_fill; /* the last try can only succeed after a fill: sleep until one */
+    bool blocked_on_send; /* the last try could not send: sleep until the memory moves */
+    uint64_t fail_fills;  /* s->fills at that failure */
     uint64_t failed_at;   /* cycle of the last reservation failure */
 } mem_stage;
 
@@ -90,7 +92,8 @@ struct sm {
     void *sched_self[4];
     l1d *l1;
     struct cpl *cpl;
-    bool l1_crit; /* the L1D policy uses criticality */
+    uint64_t fills; /* L1D fills so far: a replay waiting for one can tell if it came */
+    bool l1_crit;   /* the L1D policy uses criticality */
 
     warp *warps;
     cta *ctas;

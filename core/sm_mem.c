@@ -72,7 +72,7 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
     if (!x->active_mask) return 0; /* every lane predicated off: nothing to access */
     mem_stage *st = &s->stage;
     st->busy = true;
-    st->blocked_on_fill = false;
+    st->blocked_on_fill = st->blocked_on_send = false;
     st->cls = in->cls;
     st->warp = wi;
     st->pc = in->pc;
@@ -214,12 +214,18 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
         notify(s, L1E_MISS, st->warp, a->line, now);
         return 1;
     }
-    case L1_RESFAIL:
+    case L1_RESFAIL: {
         s->st.l1d_resfails++;
         st->failed_at = now;
-        /* Without a free MSHR nothing changes until a fill arrives: sleep until then. */
-        st->blocked_on_fill = can_send && !l1d_mshr_free(s->l1);
+        l1_fail why = s->cfg->l1d_enabled && can_send ? l1d_last_fail(s->l1) : L1F_SEND;
+        /* Until a fill arrives (MSHR, merge slot, reserved ways) or the memory system moves
+         * (injection queue) nothing can change the answer: the SM may sleep until then. A
+         * policy's stall is retried every cycle. */
+        st->blocked_on_fill = why == L1F_MSHR || why == L1F_MERGE || why == L1F_RESERVED;
+        st->fail_fills = s->fills;
+        st->blocked_on_send = why == L1F_SEND;
         return 0;
+    }
     }
     return 0;
 }
@@ -230,11 +236,17 @@ void sm_mem_cycle(sm *s, uint64_t now)
     if (!st->busy) return;
     const line_access *a = &st->acc[st->next];
     int done = 0;
-    if (st->blocked_on_fill) {
+    if (st->blocked_on_fill && st->fail_fills == s->fills) {
+        /* Awake for another reason, but no fill has come: the replay would fail again. */
+        s->st.l1d_resfails += now - st->failed_at;
+        st->failed_at = now;
+        return;
+    }
+    if (st->blocked_on_fill || st->blocked_on_send) {
         /* Asleep since a failure for want of an MSHR: every cycle in between would have
          * failed the same way, so count those replays as if they had been tried. */
         s->st.l1d_resfails += now - st->failed_at - 1;
-        st->blocked_on_fill = false;
+        st->blocked_on_fill = st->blocked_on_send = false;
     }
     if (st->cls == IC_LD_GLOBAL) {
         done = load_access(s, a, now);
@@ -271,6 +283,7 @@ void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
     case TOK_FILL: {
         uint32_t waiters[64];
         uint64_t line;
+        s->fills++;
         int n = l1d_fill(s->l1, (int)idx, waiters, &line);
         s->st.l1d_bytes += (uint64_t)s->cfg->l1d_line;
         for (int i = 0; i < n; i++)
