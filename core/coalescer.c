@@ -1,23 +1,34 @@
 #include "core/coalescer.h"
 
+#include <string.h>
+
 int coalesce(const uint32_t *addr, uint32_t mask, int line_bytes, int sector_bytes,
              line_access *out)
 {
     uint64_t line_mask = ~(uint64_t)(line_bytes - 1);
+    int sector_shift = __builtin_ctz((unsigned)sector_bytes);
+    /* Line -> access index, open addressing over 64 slots (at most 32 lines): the lanes of a
+     * divergent load touch up to 32 lines, and a linear search would be quadratic. */
+    int8_t slot_of[64];
+    memset(slot_of, -1, sizeof slot_of);
     int n = 0;
     while (mask) {
         int lane = __builtin_ctz(mask);
         mask &= mask - 1;
         uint64_t a = addr[lane];
         uint64_t line = a & line_mask;
-        uint32_t sector = 1u << ((a - line) / (uint64_t)sector_bytes);
-        int i = 0;
-        /* Lanes of a warp usually touch few lines, and the latest line is the likeliest. */
-        for (i = n - 1; i >= 0 && out[i].line != line; i--)
-            continue;
-        if (i < 0) {
-            out[n] = (line_access){line, 0, 0};
-            i = n++;
+        uint32_t sector = 1u << ((a - line) >> sector_shift);
+        int i;
+        if (n && out[n - 1].line == line) {
+            i = n - 1; /* coherent lanes: the same line as the previous lane */
+        } else {
+            unsigned h = (unsigned)((line >> 7) * 0x9E3779B1u) >> 26;
+            while (slot_of[h] >= 0 && out[slot_of[h]].line != line) h = (h + 1) & 63;
+            if (slot_of[h] < 0) {
+                out[n] = (line_access){line, 0, 0};
+                slot_of[h] = (int8_t)n++;
+            }
+            i = slot_of[h];
         }
         out[i].lanes |= 1u << lane;
         out[i].sectors |= sector;
