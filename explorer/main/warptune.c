@@ -32,6 +32,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "workloads")) return cli_workloads(argc - 1, argv + 1);
     if (!strcmp(cmd, "presets")) return cli_presets(argc - 1, argv + 1);
     if (!strcmp(cmd, "policies")) return cli_policies(argc - 1, argv + 1);
+    if (!strcmp(cmd, "front")) return cli_front(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("warptune %s\n", wt_version());
         return WT_EXIT_OK;

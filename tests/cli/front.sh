@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# End-to-end tests of `warptune front`: the non-dominated rows of a CSV, the hypervolume line,
+# --out, and the messages and exit status of bad input.
+set -u
+WT=${1:?usage: front.sh PATH/TO/warptune}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect CODE PATTERN -- command...: exit status and a pattern in stdout+stderr
+expect() {
+    local code=$1 pattern=$2; shift 3
+    local out rc
+    out=$("$@" 2>&1); rc=$?
+    if [ "$rc" != "$code" ]; then bad "$* -> exit $rc, expected $code: $out"; return; fi
+    if ! grep -qE -- "$pattern" <<<"$out"; then bad "$* -> output lacks /$pattern/: $out"; return; fi
+    ok
+}
+
+cat >"$tmp/p.csv" <<'EOF'
+name,ipc,mpki,energy_j,note
+a,1.0,10,5,"x, y"
+b,2.0,20,5,plain
+c,2.0,20,5,dup
+d,0.5,30,6,dominated
+e,1.5,5,7,"multi
+line"
+f,nan,1,1,failed
+EOF
+
+# default objectives: ipc max, mpki min, energy_j min
+"$WT" front "$tmp/p.csv" >"$tmp/out.csv" 2>"$tmp/err.txt"
+if [ $? = 0 ]; then ok; else bad "default objectives: exit status"; fi
+printf 'name,ipc,mpki,energy_j,note\na,1.0,10,5,"x, y"\nb,2.0,20,5,plain\nc,2.0,20,5,dup\ne,1.5,5,7,"multi\nline"\n' >"$tmp/want.csv"
+if cmp -s "$tmp/out.csv" "$tmp/want.csv"; then ok; else bad "default front: $(cat "$tmp/out.csv")"; fi
+# 3D volume by hand: 20 + 30 - 10 (e lies on the energy reference and adds nothing)
+if grep -q '^hypervolume 40 against the reference point (ipc=0.5, mpki=30, energy_j=7)' "$tmp/err.txt"; then ok; else bad "3D hypervolume: $(cat "$tmp/err.txt")"; fi
+if grep -q 'worst value of each objective' "$tmp/err.txt"; then ok; else bad "reference point not explained"; fi
+
+# two objectives, to a file
+expect 0 '^hypervolume 30 ' -- "$WT" front "$tmp/p.csv" --objective ipc:max --objective mpki:min --out "$tmp/f.csv"
+if [ "$(cut -c1 "$tmp/f.csv" | tr -d '\n')" = "nbcel" ]; then ok; else bad "--out rows: $(cat "$tmp/f.csv")"; fi
+if ! ls "$tmp" | grep -q '\.tmp'; then ok; else bad "temporary file left behind"; fi
+expect 0 '^hypervolume 29 against the reference point \(mpki=1\)' -- "$WT" front "$tmp/p.csv" --objective mpki:max
+
+# errors: exit 2, file and line named
+expect 2 'nope.csv: cannot open' -- "$WT" front "$tmp/nope.csv"
+printf 'a,b\n1,2\n3,"x"y\n' >"$tmp/quote.csv"
+expect 2 'quote.csv:3: bad CSV' -- "$WT" front "$tmp/quote.csv" --objective a:min
+printf 'a,b\n1,2\n3\n' >"$tmp/rag.csv"
+expect 2 'rag.csv:3: bad CSV: 1 fields where the header has 2' -- "$WT" front "$tmp/rag.csv" --objective a:min
+printf 'a,b\n1,2\n3,"open\n4,5\n' >"$tmp/open.csv"
+expect 2 'open.csv:3: bad CSV: a quoted field is never closed' -- "$WT" front "$tmp/open.csv" --objective a:min
+expect 2 "unknown column 'foo'; the columns are: name ipc mpki energy_j note" -- "$WT" front "$tmp/p.csv" --objective foo:min
+expect 2 'expected COLUMN:min or COLUMN:max' -- "$WT" front "$tmp/p.csv" --objective ipc
+expect 2 'expected COLUMN:min or COLUMN:max' -- "$WT" front "$tmp/p.csv" --objective ipc:up
+printf 'a,b\n1,2\n\n3,zz\n' >"$tmp/num.csv"
+expect 2 "num.csv:4: column 2 \(b\): 'zz' is not a number" -- "$WT" front "$tmp/num.csv" --objective a:min --objective b:max
+printf 'x,y\n1,2\n' >"$tmp/nodef.csv"
+expect 2 'none of the default objectives' -- "$WT" front "$tmp/nodef.csv"
+: >"$tmp/empty.csv"
+expect 2 'empty.csv:1: empty file' -- "$WT" front "$tmp/empty.csv"
+expect 2 'usage: warptune front' -- "$WT" front
+expect 2 "unknown or incomplete option '--bogus'" -- "$WT" front "$tmp/p.csv" --bogus
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
