@@ -1,4 +1,5 @@
-/* Files compiled into the binary: built-in workloads and presets (cmake/embed.cmake). */
+/* Files compiled into the binary: built-in workloads, presets and spaces
+ * (cmake/embed.cmake). */
 #ifndef WT_EMBEDDED_H
 #define WT_EMBEDDED_H
 
@@ -14,5 +15,7 @@ extern const embedded_file wt_embedded_workloads[];
 extern const size_t wt_embedded_workloads_count;
 extern const embedded_file wt_embedded_presets[];
 extern const size_t wt_embedded_presets_count;
+extern const embedded_file wt_embedded_spaces[];
+extern const size_t wt_embedded_spaces_count;
 
 #endif

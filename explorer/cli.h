@@ -13,5 +13,6 @@ int cli_workloads(int argc, char **argv);
 int cli_presets(int argc, char **argv);
 int cli_policies(int argc, char **argv);
 int cli_front(int argc, char **argv);
+int cli_explore(int argc, char **argv);
 
 #endif

@@ -12,6 +12,8 @@ static void usage(FILE *f)
                "commands:\n"
                "  sim [--preset P] [--workload W]... [--wparam k=v]... [--set k=v]... [--json]\n"
                "      [--l1-trace FILE]    simulate one configuration, print every metric\n"
+               "  explore [SPACE] [--resume] [--threads N] [--out DIR] [--set k=v]... [--quiet]\n"
+               "                           run a study (default: the built-in default space)\n"
                "  params [PREFIX]          every parameter: type, default, range, unit, doc\n"
                "  workloads                the built-in workloads\n"
                "  presets                  the built-in presets\n"
@@ -33,6 +35,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "presets")) return cli_presets(argc - 1, argv + 1);
     if (!strcmp(cmd, "policies")) return cli_policies(argc - 1, argv + 1);
     if (!strcmp(cmd, "front")) return cli_front(argc - 1, argv + 1);
+    if (!strcmp(cmd, "explore")) return cli_explore(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("warptune %s\n", wt_version());
         return WT_EXIT_OK;

@@ -1,0 +1,80 @@
+/* The evaluator: runs the simulations a search asks for, in parallel with OpenMP, each at most
+ * once. A simulation is identified by its memo key: the canonical hash of the full
+ * configuration (param_set_hash) combined with the workload's identity (its name, the hash of
+ * its text and its `.param` overrides). Results live in a memo shared by every thread and are
+ * appended to the journal as they finish; a journal from an earlier run is replayed into the
+ * memo first, so a rerun or a resumed run simulates nothing twice.
+ *
+ * Determinism: a simulation's result depends only on its configuration and workload, never on
+ * which thread ran it or when, so whatever the thread count every lookup sees the same
+ * values. Two requests for the same key at once share one simulation: the second waits. */
+#ifndef WT_EVALUATOR_H
+#define WT_EVALUATOR_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/sim.h"
+#include "explorer/space.h"
+
+/* Set by the SIGINT handler: no new simulation starts once it is set. The only mutable
+ * global of the explorer. */
+extern volatile sig_atomic_t wt_stop_requested;
+
+typedef enum eval_state { EV_PENDING, EV_DONE, EV_SKIPPED } eval_state;
+
+typedef struct eval_entry {
+    uint64_t key;
+    int state;  /* eval_state; read and written under the evaluator's lock */
+    int status; /* sim_status when done */
+    int from_journal;
+    sim_metrics m;
+    char error[256];
+} eval_entry;
+
+typedef struct eval_counts {
+    size_t simulated; /* simulations this process ran */
+    size_t failed;    /* of them, failed (SIM_FAILED or SIM_BAD_CONFIG) */
+    size_t replayed;  /* records read back from the journal */
+    size_t memo_hits; /* requests answered from the memo */
+    size_t skipped;   /* requests not run: interrupted or out of time */
+    size_t torn;      /* journal lines ignored */
+} eval_counts;
+
+typedef struct progress progress;
+typedef struct evaluator evaluator;
+
+/* Loads the space's workloads and opens (replays) the journal at journal_path (NULL: none).
+ * threads: OpenMP threads for batches (0: every core). Returns NULL with err. */
+evaluator *evaluator_new(const space *s, const char *journal_path, int threads, char *err,
+                         size_t errlen);
+void evaluator_free(evaluator *e);
+
+int evaluator_threads(const evaluator *e);
+/* Stops starting simulations after this wall-clock time (omp_get_wtime seconds; 0: never). */
+void evaluator_set_deadline(evaluator *e, double when);
+/* Progress reporting of finished simulations; expected: simulations the study will ask. */
+void evaluator_set_progress(evaluator *e, progress *p);
+/* 1 once no new simulation may start: interrupted or past the deadline. */
+int evaluator_stopped(const evaluator *e);
+eval_counts evaluator_counts(const evaluator *e);
+
+/* The memo key of cfg on workload w. */
+uint64_t evaluator_key(const evaluator *e, const param_set *cfg, size_t w);
+
+/* Results of cfg on every workload of the space into out[w] (pointers into the memo, valid
+ * until evaluator_free), simulating what the memo lacks as OpenMP tasks (so inside a parallel
+ * region the workloads run concurrently). Returns 0 when every result is done, 1 when some
+ * were skipped (stopped). */
+int evaluator_point(evaluator *e, const param_set *cfg, const eval_entry **out);
+
+/* The same for n configurations at once: n x workloads simulations over the evaluator's
+ * threads. out has n * workloads slots, row-major by configuration. Returns the number of
+ * configurations with a skipped result. */
+size_t evaluator_batch(evaluator *e, param_set *const *cfgs, size_t n, const eval_entry **out);
+
+/* The memo entry of cfg on workload w if it is done, else NULL (never simulates). */
+const eval_entry *evaluator_peek(evaluator *e, const param_set *cfg, size_t w);
+
+#endif

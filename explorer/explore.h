@@ -1,0 +1,74 @@
+/* A study from end to end: the space, the reference configuration, the search, the archive of
+ * every evaluated configuration, its Pareto front and hypervolume, and the outputs in the
+ * output folder (evaluations.csv, points.csv, pareto.csv, summary.json, front.svg, plus the
+ * journal and study.json that make a rerun or --resume cheap). */
+#ifndef WT_EXPLORE_H
+#define WT_EXPLORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "explorer/evaluator.h"
+#include "explorer/search.h"
+#include "explorer/space.h"
+
+#define WT_EXIT_INTERRUPTED 130
+
+typedef enum point_status { PS_OK, PS_FAILED, PS_INFEASIBLE } point_status;
+
+typedef struct archive_point {
+    param_set *cfg;
+    uint64_t hash;
+    unsigned run;
+    point_status status;
+    double violation;
+    double obj[8];  /* aggregated objectives, natural units (NaN when infeasible) */
+    double norm[8]; /* normalised by the reference, all minimised */
+    unsigned char on_front;
+    const eval_entry **res; /* per workload (NULL when infeasible) */
+} archive_point;
+
+typedef struct archive {
+    size_t n;
+    archive_point *p;
+    size_t nfront, nfailed, ninfeasible;
+    double ref[8]; /* the reference configuration's objectives (NaN: unknown) */
+    int ref_ok;
+    double hv;          /* hypervolume of the front (normalised space); -1 when m > 3 */
+    double hv_point[8]; /* its reference point, normalised */
+} archive;
+
+/* Builds the archive from a search's proposals (taking their configurations): unique
+ * configurations in proposal order, the ones with every result done (a stopped study leaves
+ * some out), their objectives, the front and its hypervolume. Returns 0 or -1 with err. */
+int archive_build(const space *s, evaluator *ev, proposal_list *props, const double *ref,
+                  archive *a, char *err, size_t errlen);
+void archive_free(archive *a);
+/* Hypervolume of the first k points of the archive that are ok, against point (normalised). */
+double archive_hypervolume(const space *s, const archive *a, size_t k, const double *point);
+/* The default hypervolume reference point of a space (normalised): each objective's
+ * hv_reference if given, else twice as bad as the reference configuration (2), else the worst
+ * value among the archive's points plus a tenth of the spread. */
+void archive_hv_point(const space *s, const archive *a, double *point);
+
+/* Evaluates the reference configuration (the space's base) and writes its objectives into
+ * ref (NaN when it fails). Returns 1 when it succeeded. */
+int explore_reference(const space *s, evaluator *ev, double *ref);
+
+typedef struct explore_options {
+    const char *space; /* path or built-in name; NULL: "default", or the folder's study */
+    const char *out;   /* overrides the space's output folder */
+    int threads;       /* 0: the space's, or every core */
+    int resume;
+    int quiet;
+    int validate; /* check the space (and the bundled ones when space is NULL) and stop */
+    const char *const *sets;
+    size_t nsets;
+} explore_options;
+
+/* Runs a study; messages go to stderr, a short report to stdout. Returns the exit status: 0,
+ * 2 bad input, 1 internal failure, WT_EXIT_INTERRUPTED (130) after SIGINT (the outputs then
+ * describe what finished). */
+int explore_main(const explore_options *o);
+
+#endif

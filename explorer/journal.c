@@ -1,0 +1,269 @@
+#include "explorer/journal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/sim.h"
+
+#define HEADER_PREFIX "# warptune journal 1\t"
+
+struct journal {
+    FILE *f;
+    char *buf; /* line buffer for appends */
+    size_t cap;
+};
+
+static uint32_t fnv32(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 16777619u;
+    }
+    return h;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 65537 > cap) {
+            cap = cap ? cap * 2 : 131072;
+            char *t = realloc(buf, cap);
+            if (!t) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = t;
+        }
+        size_t got = fread(buf + n, 1, 65536, f);
+        n += got;
+        if (got < 65536) break;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static void header_text(char *out, size_t n)
+{
+    size_t used = (size_t)snprintf(out, n, "%s", HEADER_PREFIX);
+    for (size_t i = 0; i < metric_count() && used < n; i++)
+        used += (size_t)snprintf(out + used, n - used, "%s%s", i ? "," : "", metric_at(i)->name);
+    if (used < n) snprintf(out + used, n - used, "\n");
+}
+
+/* Parses one record line (without its newline). map[k]: the current index of the header's
+ * k-th metric, or -1. Returns 0 if the line is a valid record. */
+static int parse_record(char *line, size_t len, const int *map, size_t nmap, journal_record *r)
+{
+    /* the check: the last tab-separated field, over everything before it */
+    char *last = NULL;
+    for (size_t i = len; i-- > 0;)
+        if (line[i] == '\t') {
+            last = line + i;
+            break;
+        }
+    if (!last) return -1;
+    char *end;
+    unsigned long check = strtoul(last + 1, &end, 16);
+    if (*end || end == last + 1 || check != fnv32(line, (size_t)(last - line))) return -1;
+    *last = '\0';
+    char *field[5];
+    char *p = line;
+    for (int i = 0; i < 5; i++) {
+        field[i] = p;
+        char *tab = strchr(p, '\t');
+        if (i < 4) {
+            if (!tab) return -1;
+            *tab = '\0';
+            p = tab + 1;
+        }
+    }
+    r->key = strtoull(field[0], &end, 16);
+    if (*end || end == field[0]) return -1;
+    if (!strcmp(field[1], "ok"))
+        r->status = SIM_OK;
+    else if (!strcmp(field[1], "failed"))
+        r->status = SIM_FAILED;
+    else if (!strcmp(field[1], "bad"))
+        r->status = SIM_BAD_CONFIG;
+    else
+        return -1;
+    r->label = field[2];
+    for (size_t i = 0; i < metric_count(); i++) {
+        double nan = NAN;
+        memcpy((char *)&r->m + metric_at(i)->offset, &nan, sizeof nan);
+    }
+    p = field[3];
+    for (size_t k = 0; k < nmap; k++) {
+        double v = strtod(p, &end);
+        if (end == p) return -1;
+        if (map[k] >= 0) memcpy((char *)&r->m + metric_at((size_t)map[k])->offset, &v, sizeof v);
+        p = end;
+        if (k + 1 < nmap) {
+            if (*p != ',') return -1;
+            p++;
+        }
+    }
+    if (*p) return -1;
+    r->error = field[4];
+    return 0;
+}
+
+journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, journal_stats *st,
+                      char *err, size_t errlen)
+{
+    journal_stats local;
+    if (!st) st = &local;
+    memset(st, 0, sizeof *st);
+    size_t len = 0;
+    char *text = read_all(path, &len);
+    int *map = NULL;
+    size_t nmap = 0;
+    size_t keep = 0; /* bytes of the file to keep: everything up to the last complete line */
+    if (text && len > 0) {
+        char *nl = strchr(text, '\n');
+        size_t pl = strlen(HEADER_PREFIX);
+        if (strncmp(text, HEADER_PREFIX, len < pl ? len : pl) != 0) {
+            snprintf(err, errlen, "%s: not a warptune journal (expected a first line '%s...')",
+                     path, "# warptune journal 1");
+            free(text);
+            return NULL;
+        }
+        if (nl) {
+            /* header: the metric names */
+            *nl = '\0';
+            char *names = text + strlen(HEADER_PREFIX);
+            nmap = 1;
+            for (char *c = names; *c; c++)
+                nmap += *c == ',';
+            map = malloc(nmap * sizeof *map);
+            if (!map) {
+                free(text);
+                snprintf(err, errlen, "%s: out of memory", path);
+                return NULL;
+            }
+            size_t k = 0;
+            for (char *tok = names; tok; k++) {
+                char *comma = strchr(tok, ',');
+                if (comma) *comma = '\0';
+                map[k] = metric_lookup(tok);
+                tok = comma ? comma + 1 : NULL;
+            }
+            keep = (size_t)(nl - text) + 1;
+            char *line = nl + 1;
+            while (line < text + len) {
+                char *e = memchr(line, '\n', (size_t)(text + len - line));
+                if (!e) {
+                    st->truncated = 1; /* torn last line: cut it off */
+                    break;
+                }
+                *e = '\0';
+                journal_record r;
+                if (parse_record(line, (size_t)(e - line), map, nmap, &r) == 0) {
+                    if (replay) replay(ctx, &r);
+                    st->replayed++;
+                } else {
+                    st->skipped++;
+                }
+                line = e + 1;
+                keep = (size_t)(line - text);
+            }
+        } else {
+            st->truncated = 1; /* a torn header */
+        }
+    }
+    free(map);
+    free(text);
+    if (st->truncated && truncate(path, (off_t)keep) != 0) {
+        snprintf(err, errlen, "%s: cannot cut off a torn last line: %s", path, strerror(errno));
+        return NULL;
+    }
+    journal *j = calloc(1, sizeof *j);
+    if (!j) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    j->f = fopen(path, "ab");
+    if (!j->f) {
+        snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(errno));
+        free(j);
+        return NULL;
+    }
+    if (keep == 0) {
+        char header[4096];
+        header_text(header, sizeof header);
+        if (fputs(header, j->f) == EOF || fflush(j->f) != 0) {
+            snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(errno));
+            journal_close(j);
+            return NULL;
+        }
+    }
+    return j;
+}
+
+static int append(journal *j, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int append(journal *j, size_t *used, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int w = vsnprintf(j->buf + *used, j->cap - *used, fmt, ap);
+        va_end(ap);
+        if (w < 0) return -1;
+        if ((size_t)w < j->cap - *used) {
+            *used += (size_t)w;
+            return 0;
+        }
+        size_t cap = j->cap * 2 + (size_t)w + 64;
+        char *t = realloc(j->buf, cap);
+        if (!t) return -1;
+        j->buf = t;
+        j->cap = cap;
+    }
+}
+
+int journal_append(journal *j, const journal_record *r)
+{
+    if (!j->buf) {
+        j->cap = 8192;
+        j->buf = malloc(j->cap);
+        if (!j->buf) return -1;
+    }
+    size_t used = 0;
+    const char *st = r->status == SIM_OK ? "ok" : r->status == SIM_FAILED ? "failed" : "bad";
+    if (append(j, &used, "%016llx\t%s\t", (unsigned long long)r->key, st)) return -1;
+    for (const char *c = r->label; *c; c++)
+        if (append(j, &used, "%c", *c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c)) return -1;
+    if (append(j, &used, "\t")) return -1;
+    for (size_t i = 0; i < metric_count(); i++)
+        if (append(j, &used, "%s%.17g", i ? "," : "", metric_value(&r->m, i))) return -1;
+    if (append(j, &used, "\t")) return -1;
+    for (const char *c = r->error ? r->error : ""; *c; c++)
+        if (append(j, &used, "%c", *c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c)) return -1;
+    uint32_t check = fnv32(j->buf, used);
+    if (append(j, &used, "\t%08x\n", check)) return -1;
+    if (fwrite(j->buf, 1, used, j->f) != used) return -1;
+    return fflush(j->f) == 0 ? 0 : -1;
+}
+
+void journal_close(journal *j)
+{
+    if (!j) return;
+    if (j->f) fclose(j->f);
+    free(j->buf);
+    free(j);
+}

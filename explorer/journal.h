@@ -1,0 +1,49 @@
+/* The journal: every finished simulation of a study, one line each, appended and flushed as
+ * it finishes, so a study killed at any moment loses only the simulations in flight.
+ *
+ * Line format (tab-separated, one record per line):
+ *   KEY STATUS LABEL METRICS ERROR CHECK
+ * KEY is the 16-hex-digit memo key (configuration hash and workload identity), STATUS "ok",
+ * "failed" or "bad", LABEL the workload's label (for people), METRICS every metric as
+ * %.17g separated by commas in the order of the header, ERROR the message (tabs and
+ * newlines replaced by spaces), CHECK an 8-hex-digit FNV-1a hash of everything before it.
+ * The first line is a header naming the metrics, so a journal written before a metric was
+ * added still replays (the new metric reads as NaN). A line without its newline or with a
+ * wrong check (a write torn by a kill) is ignored, and a torn last line is cut off before
+ * anything new is appended. */
+#ifndef WT_JOURNAL_H
+#define WT_JOURNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/metrics.h"
+
+typedef struct journal journal;
+
+typedef struct journal_record {
+    uint64_t key;
+    int status; /* sim_status: SIM_OK, SIM_FAILED or SIM_BAD_CONFIG */
+    const char *label;
+    sim_metrics m;
+    const char *error; /* "" when none */
+} journal_record;
+
+typedef void (*journal_replay_fn)(void *ctx, const journal_record *r);
+
+typedef struct journal_stats {
+    size_t replayed; /* records read back */
+    size_t skipped;  /* lines ignored: torn, garbled or from another format */
+    int truncated;   /* a torn last line was cut off */
+} journal_stats;
+
+/* Opens (creating if needed) the journal at path, calls replay for every complete record
+ * already in it, and positions it for appending. Returns NULL with err on failure. */
+journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, journal_stats *st,
+                      char *err, size_t errlen);
+/* Appends one record and flushes it to the operating system. Not thread-safe: the caller
+ * serialises appends. Returns 0 or -1. */
+int journal_append(journal *j, const journal_record *r);
+void journal_close(journal *j);
+
+#endif
