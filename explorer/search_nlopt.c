@@ -218,7 +218,9 @@ static void run_one(nl_run *r)
                 cons[i] = (nl_con){r, i};
                 nlopt_add_inequality_constraint(r->opt, constraint, &cons[i], 0);
             }
-        if (restart > 0)
+        /* run 0 starts from the reference configuration, the others and every restart from
+         * a point drawn from the run's own generator */
+        if (restart > 0 || r->index > 0)
             for (unsigned d = 0; d < n; d++)
                 x[d] = wt_rng_unit(&rng);
         nlopt_srand((unsigned long)(s->search.seed * 1000003ULL + r->index * 7919ULL + restart));
@@ -282,7 +284,9 @@ int search_nlopt(const space *s, evaluator *ev, const double *ref, proposal_list
     err[0] = '\0';
     size_t runs = s->nobjectives > 1 ? s->search.scalarisations : 1;
     size_t budget = s->search.max_evaluations;
-    if (runs > budget) runs = budget;
+    /* a run needs room to move: at least 2(d+1) configurations each */
+    size_t least = 2 * (s->ndims + 1);
+    if (runs > budget / least) runs = budget / least;
     if (runs == 0) runs = 1;
     nl_run *r = calloc(runs, sizeof *r);
     double *w = calloc(runs * s->nobjectives, sizeof *w);

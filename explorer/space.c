@@ -513,7 +513,7 @@ static int get_number(ctx *c, const cJSON *obj, const char *key, const char *pat
         (integer && it->valuedouble != floor(it->valuedouble)))
         return fail(c, p, "expected %s", integer ? "an integer" : "a number");
     if (it->valuedouble < lo || it->valuedouble > hi)
-        return fail(c, p, "expected a value in [%.17g, %.17g], got %.17g", lo, hi, it->valuedouble);
+        return fail(c, p, "expected a value in [%.10g, %.10g], got %.17g", lo, hi, it->valuedouble);
     *out = it->valuedouble;
     return 1;
 }
@@ -573,8 +573,8 @@ double space_level_value(const space_dim *d, size_t k)
 double space_dim_value(const space_dim *d, double u)
 {
     if (d->kind != DIM_REAL) return space_level_value(d, space_level(d, u));
-    if (!(u > 0)) u = 0;
-    if (u > 1) u = 1;
+    if (!(u > 0)) return d->lo;
+    if (u >= 1) return d->hi;
     double v =
         d->log ? exp(log(d->lo) + u * (log(d->hi) - log(d->lo))) : d->lo + u * (d->hi - d->lo);
     return v < d->lo ? d->lo : v > d->hi ? d->hi : v;

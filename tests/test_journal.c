@@ -1,0 +1,222 @@
+/* Tests of the journal: records read back exactly (NaN included), a torn last line ignored and
+ * cut off before the next append, a garbled line skipped, an older metric list mapped by name,
+ * and a file that is not a journal refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/sim.h"
+#include "explorer/journal.h"
+#include "tests/support.h"
+
+typedef struct seen {
+    size_t n;
+    uint64_t keys[16];
+    int status[16];
+    double ipc[16];
+    double cycles[16];
+    char label[16][32];
+    char error[16][64];
+} seen;
+
+static void collect(void *ctx, const journal_record *r)
+{
+    seen *s = ctx;
+    if (s->n == 16) return;
+    s->keys[s->n] = r->key;
+    s->status[s->n] = r->status;
+    s->ipc[s->n] = r->m.ipc;
+    s->cycles[s->n] = r->m.cycles;
+    snprintf(s->label[s->n], sizeof s->label[0], "%s", r->label);
+    snprintf(s->error[s->n], sizeof s->error[0], "%s", r->error);
+    s->n++;
+}
+
+static const char *fresh_path(const char *name)
+{
+    const char *p = test_write_temp(name, "");
+    unlink(p);
+    return p;
+}
+
+static void write_three(const char *path)
+{
+    char err[256];
+    journal *j = journal_open(path, NULL, NULL, NULL, err, sizeof err);
+    assert_non_null(j);
+    journal_record r;
+    memset(&r, 0, sizeof r);
+    for (int i = 0; i < 3; i++) {
+        r.key = 0x1234567890abcdefULL + (uint64_t)i;
+        r.status = i == 1 ? SIM_FAILED : SIM_OK;
+        r.label = "kmeans";
+        r.m.ipc = i == 2 ? NAN : 1.0 / 3.0 + i;
+        r.m.cycles = 1000 + i;
+        r.error = i == 1 ? "watchdog:\tno progress\nfor 100 cycles" : "";
+        assert_int_equal(journal_append(j, &r), 0);
+    }
+    journal_close(j);
+}
+
+static void test_roundtrip(void **state)
+{
+    (void)state;
+    const char *path = fresh_path("j1");
+    write_three(path);
+    seen s = {0};
+    journal_stats st;
+    char err[256];
+    journal *j = journal_open(path, collect, &s, &st, err, sizeof err);
+    assert_non_null(j);
+    journal_close(j);
+    assert_int_equal(st.replayed, 3);
+    assert_int_equal(st.skipped, 0);
+    assert_false(st.truncated);
+    assert_int_equal(s.n, 3);
+    assert_true(s.keys[0] == 0x1234567890abcdefULL && s.keys[2] == 0x1234567890abcdf1ULL);
+    assert_true(s.ipc[0] == 1.0 / 3.0); /* exact */
+    assert_true(isnan(s.ipc[2]));
+    assert_true(s.cycles[1] == 1001);
+    assert_int_equal(s.status[1], SIM_FAILED);
+    assert_string_equal(s.error[1], "watchdog: no progress for 100 cycles");
+    assert_string_equal(s.label[0], "kmeans");
+    unlink(path);
+}
+
+static void test_torn_last_line(void **state)
+{
+    (void)state;
+    const char *path = fresh_path("j2");
+    write_three(path);
+    size_t len;
+    char *text = test_read_file(path, &len);
+    /* a kill in the middle of the third record: drop its last 20 bytes */
+    FILE *f = fopen(path, "wb");
+    fwrite(text, 1, len - 20, f);
+    fclose(f);
+    seen s = {0};
+    journal_stats st;
+    char err[256];
+    journal *j = journal_open(path, collect, &s, &st, err, sizeof err);
+    assert_non_null(j);
+    assert_int_equal(st.replayed, 2);
+    assert_true(st.truncated);
+    /* the next append starts on a clean line */
+    journal_record r;
+    memset(&r, 0, sizeof r);
+    r.key = 42;
+    r.label = "bfs";
+    r.error = "";
+    r.m.ipc = 2.5;
+    assert_int_equal(journal_append(j, &r), 0);
+    journal_close(j);
+    seen s2 = {0};
+    j = journal_open(path, collect, &s2, &st, err, sizeof err);
+    assert_non_null(j);
+    journal_close(j);
+    assert_int_equal(st.replayed, 3);
+    assert_int_equal(st.skipped, 0);
+    assert_false(st.truncated);
+    assert_true(s2.keys[2] == 42 && s2.ipc[2] == 2.5);
+    free(text);
+    unlink(path);
+}
+
+static void test_garbled_and_torn_header(void **state)
+{
+    (void)state;
+    const char *path = fresh_path("j3");
+    write_three(path);
+    size_t len;
+    char *text = test_read_file(path, &len);
+    /* flip a digit inside the second record: its check no longer matches */
+    char *second = strchr(strchr(text, '\n') + 1, '\n') + 1;
+    second[3] = second[3] == '0' ? '1' : '0';
+    FILE *f = fopen(path, "wb");
+    fwrite(text, 1, len, f);
+    fclose(f);
+    seen s = {0};
+    journal_stats st;
+    char err[256];
+    journal *j = journal_open(path, collect, &s, &st, err, sizeof err);
+    assert_non_null(j);
+    journal_close(j);
+    assert_int_equal(st.replayed, 2);
+    assert_int_equal(st.skipped, 1);
+    /* a header torn before its newline: an empty journal */
+    f = fopen(path, "wb");
+    fputs("# warptune journal 1\tcycles,ip", f);
+    fclose(f);
+    j = journal_open(path, collect, &s, &st, err, sizeof err);
+    assert_non_null(j);
+    journal_close(j);
+    assert_int_equal(st.replayed, 0);
+    assert_true(st.truncated);
+    char *again = test_read_file(path, &len);
+    assert_true(strncmp(again, "# warptune journal 1\tcycles,kernels,", 36) == 0);
+    free(again);
+    free(text);
+    unlink(path);
+}
+
+static void test_old_metric_list(void **state)
+{
+    (void)state;
+    const char *path = fresh_path("j4");
+    /* a journal that knew only three metrics, in another order */
+    const char *body = "00000000000000ff\tok\tstream\t7,2.5,1000\t";
+    char line[256];
+    uint32_t h = 2166136261u;
+    for (const char *c = body; *c; c++) {
+        h ^= (unsigned char)*c;
+        h *= 16777619u;
+    }
+    snprintf(line, sizeof line, "# warptune journal 1\tctas,ipc,cycles\n%s\t%08x\n", body, h);
+    FILE *f = fopen(path, "wb");
+    fputs(line, f);
+    fclose(f);
+    seen s = {0};
+    journal_stats st;
+    char err[256];
+    journal *j = journal_open(path, collect, &s, &st, err, sizeof err);
+    assert_non_null(j);
+    journal_close(j);
+    assert_int_equal(st.replayed, 1);
+    assert_true(s.keys[0] == 0xff && s.ipc[0] == 2.5 && s.cycles[0] == 1000);
+    unlink(path);
+}
+
+static void test_not_a_journal(void **state)
+{
+    (void)state;
+    const char *path = test_write_temp("j5", "point,workload\n1,2\n");
+    char err[256];
+    journal *j = journal_open(path, NULL, NULL, NULL, err, sizeof err);
+    assert_null(j);
+    assert_non_null(strstr(err, "not a warptune journal"));
+    size_t len;
+    char *text = test_read_file(path, &len);
+    assert_string_equal(text, "point,workload\n1,2\n"); /* untouched */
+    free(text);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_torn_last_line),
+        cmocka_unit_test(test_garbled_and_torn_header),
+        cmocka_unit_test(test_old_metric_list),
+        cmocka_unit_test(test_not_a_journal),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,316 @@
+/* Tests of space files: a full space parsed field by field, defaults, rounding of the unit cube
+ * onto levels, constraint expressions and their measures, --set overrides, every bundled
+ * space, and malformed spaces with the file, JSON path and expectation their messages name. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/metrics.h"
+#include "explorer/space.h"
+
+static void assert_contains(const char *haystack, const char *needle)
+{
+    if (!strstr(haystack, needle)) fail_msg("expected \"%s\" in \"%s\"", needle, haystack);
+}
+
+static space *parse_ok(const char *text)
+{
+    char err[2048] = "";
+    space *s = space_parse(text, "t.json", err, sizeof err);
+    if (!s) fail_msg("unexpected error: %s", err);
+    return s;
+}
+
+#define WL "\"workloads\": [{\"name\": \"stream\", \"params\": {\"n\": 1024}}]"
+
+static void test_fields(void **state)
+{
+    (void)state;
+    space *s = parse_ok("{\"settings\": {\"gpu.sms\": 2},\n"
+                        " \"parameters\": {\n"
+                        "   \"l1d.ways\": {\"min\": 1, \"max\": 16, \"log\": true},\n"
+                        "   \"sm.max_ctas\": {\"min\": 1, \"max\": 8, \"step\": 3},\n"
+                        "   \"sched.policy\": {},\n"
+                        "   \"gpu.clock_mhz\": {\"min\": 700, \"max\": 1400, \"grid\": 3}\n"
+                        " },\n"
+                        " \"constraints\": [\"l1d.ways * l1d.sets <= 64\"],\n"
+                        " \"workloads\": [\"kmeans\", {\"name\": \"kmeans\", \"weight\": 2, "
+                        "\"params\": {\"npoints\": 256}}],\n"
+                        " \"objectives\": [\"ipc\", {\"metric\": \"energy\"}, {\"metric\": "
+                        "\"cycles\", \"goal\": \"min\", \"aggregate\": \"sum\"}],\n"
+                        " \"search\": {\"strategy\": \"COBYLA\", \"budget\": {\"evaluations\": 40, "
+                        "\"seconds\": 5}, \"seed\": 9, \"threads\": 2}}");
+    assert_string_equal(s->name, "t");
+    assert_string_equal(s->output, "results/t");
+    assert_int_equal(param_get_int(s->base, "gpu.sms"), 2);
+    assert_int_equal(s->ndims, 4);
+    /* l1d.ways: 1 2 4 8 16 */
+    assert_int_equal(s->dims[0].kind, DIM_INT);
+    assert_int_equal(s->dims[0].nlevels, 5);
+    assert_true(space_level_value(&s->dims[0], 4) == 16);
+    /* sm.max_ctas: 1 4 7 */
+    assert_int_equal(s->dims[1].nlevels, 3);
+    assert_true(space_level_value(&s->dims[1], 2) == 7);
+    /* sched.policy: every choice */
+    assert_int_equal(s->dims[2].kind, DIM_VALUES);
+    assert_true(s->dims[2].nvalues >= 2);
+    assert_int_equal(s->dims[3].kind, DIM_REAL);
+    assert_int_equal(space_grid_size(s), 5 * 3 * s->dims[2].nvalues * 3);
+    assert_int_equal(s->nworkloads, 2);
+    assert_string_equal(s->workloads[0].label, "kmeans#1");
+    assert_string_equal(s->workloads[1].label, "kmeans#2");
+    assert_true(s->workloads[1].weight == 2);
+    assert_int_equal(s->nobjectives, 3);
+    assert_string_equal(s->objectives[0].name, "ipc");
+    assert_true(s->objectives[0].maximise && s->objectives[0].agg == AGG_GEOMEAN);
+    assert_string_equal(s->objectives[1].name, "energy_j");
+    assert_true(!s->objectives[1].maximise && s->objectives[1].agg == AGG_SUM);
+    assert_string_equal(s->objectives[2].name, "cycles_sum");
+    assert_int_equal(s->search.kind, SEARCH_NLOPT);
+    assert_int_equal(s->search.max_evaluations, 40);
+    assert_true(s->search.max_seconds == 5);
+    assert_int_equal(s->search.seed, 9);
+    assert_int_equal(s->search.threads, 2);
+    space_free(s);
+}
+
+static void test_rounding(void **state)
+{
+    (void)state;
+    space *s =
+        parse_ok("{\"parameters\": {\"l1d.ways\": {\"min\": 2, \"max\": 8},\n"
+                 " \"sched.policy\": [\"lrr\", \"gto\"],\n"
+                 " \"gpu.clock_mhz\": {\"min\": 100, \"max\": 1000, \"log\": true}},\n" WL "}");
+    const space_dim *w = &s->dims[0];
+    assert_int_equal(w->nlevels, 7);
+    /* level k covers [k/7, (k+1)/7) */
+    assert_true(space_dim_value(w, 0.0) == 2);
+    assert_true(space_dim_value(w, 0.999 / 7) == 2);
+    assert_true(space_dim_value(w, 1.0 / 7 + 1e-9) == 3);
+    assert_true(space_dim_value(w, 1.0) == 8);
+    assert_true(space_dim_value(w, 1.5) == 8);
+    assert_true(space_dim_value(w, -0.5) == 2);
+    assert_true(space_dim_value(w, NAN) == 2);
+    /* coordinates of values are level centres */
+    assert_true(fabs(space_dim_coord(w, 5) - 3.5 / 7) < 1e-12);
+    assert_true(space_dim_value(w, space_dim_coord(w, 5)) == 5);
+    const space_dim *p = &s->dims[1];
+    assert_true(space_dim_value(p, 0.49) == 0); /* lrr */
+    assert_true(space_dim_value(p, 0.5) == 1);  /* gto */
+    const space_dim *c = &s->dims[2];
+    assert_true(fabs(space_dim_value(c, 0.5) - sqrt(100.0 * 1000.0)) < 1e-6);
+    assert_true(space_dim_value(c, 0) == 100 && fabs(space_dim_value(c, 1) - 1000) < 1e-9);
+    double x[3] = {0.99, 0.1, 0.0};
+    param_set *cfg = param_set_clone(s->base);
+    char err[256];
+    assert_int_equal(space_decode(s, x, cfg, err, sizeof err), 0);
+    assert_int_equal(param_get_int(cfg, "l1d.ways"), 8);
+    assert_string_equal(param_get_choice(cfg, "sched.policy"), "lrr");
+    param_set_free(cfg);
+    space_free(s);
+}
+
+static void test_constraints(void **state)
+{
+    (void)state;
+    space *s = parse_ok("{\"parameters\": {\"l1d.ways\": {\"min\": 1, \"max\": 16}},\n"
+                        " \"constraints\": [\"l1d.ways < l1d.sets\", \"l1d.ways % 2 == 0 || "
+                        "l1d.ways == 1\", \"!(sched.policy == 'lrr') && max(l1d.ways, 2) >= "
+                        "-(-2)\"],\n" WL "}");
+    param_set *cfg = param_set_clone(s->base); /* l1d.sets = 8, sched.policy = gto */
+    char err[256];
+    double g[3];
+    assert_int_equal(param_set_value(cfg, "l1d.ways", 4, err, sizeof err), 0);
+    assert_true(space_violation(s, cfg, g) <= 0);
+    assert_true(g[0] == -4 && g[1] <= 0 && g[2] <= 0);
+    assert_int_equal(param_set_value(cfg, "l1d.ways", 8, err, sizeof err), 0);
+    space_violation(s, cfg, g);
+    assert_true(g[0] == 1); /* equality breaks a strict < by one step */
+    assert_int_equal(param_set_value(cfg, "l1d.ways", 11, err, sizeof err), 0);
+    space_violation(s, cfg, g);
+    assert_true(g[0] == 4 && g[1] > 0);
+    assert_int_equal(param_set_value(cfg, "l1d.ways", 1, err, sizeof err), 0);
+    assert_true(space_violation(s, cfg, g) <= 0);
+    assert_int_equal(param_set_parse(cfg, "sched.policy", "lrr", err, sizeof err), 0);
+    assert_true(space_violation(s, cfg, g) > 0 && g[2] > 0);
+    param_set_free(cfg);
+    space_free(s);
+}
+
+static void test_overrides(void **state)
+{
+    (void)state;
+    space *s = parse_ok("{\"parameters\": {\"l1d.ways\": {\"min\": 1, \"max\": 16}, "
+                        "\"sm.max_ctas\": [1, 2]},\n" WL "}");
+    char err[512];
+    assert_int_equal(space_override(s, "l1d.ways=4", err, sizeof err), 0);
+    assert_int_equal(s->ndims, 1);
+    assert_string_equal(s->dims[0].name, "sm.max_ctas");
+    assert_int_equal(param_get_int(s->base, "l1d.ways"), 4);
+    assert_int_equal(space_override(s, "search.strategy=DIRECT-L", err, sizeof err), 0);
+    assert_int_equal(s->search.kind, SEARCH_NLOPT);
+    assert_int_equal(space_override(s, "search.evaluations=7", err, sizeof err), 0);
+    assert_int_equal(s->search.max_evaluations, 7);
+    assert_int_equal(space_override(s, "output=/tmp/x", err, sizeof err), 0);
+    assert_string_equal(s->output, "/tmp/x");
+    assert_int_equal(space_override(s, "l1d.wayz=4", err, sizeof err), -1);
+    assert_contains(err, "did you mean: l1d.ways");
+    assert_int_equal(space_override(s, "search.strategy=simplex", err, sizeof err), -1);
+    assert_contains(err, "expected grid, random, lhs or a derivative-free NLopt algorithm");
+    assert_int_equal(space_override(s, "search.seed=x", err, sizeof err), -1);
+    assert_int_equal(space_override(s, "noequals", err, sizeof err), -1);
+    assert_contains(err, "expected name=value");
+    space_free(s);
+}
+
+static void test_bundled(void **state)
+{
+    (void)state;
+    assert_true(space_builtin_count() >= 1);
+    int has_default = 0;
+    for (size_t i = 0; i < space_builtin_count(); i++) {
+        char err[2048] = "";
+        space *s = space_parse(space_builtin_text(i), space_builtin_name(i), err, sizeof err);
+        if (!s) fail_msg("bundled space %s: %s", space_builtin_name(i), err);
+        has_default |= !strcmp(space_builtin_name(i), "default");
+        space_free(s);
+    }
+    assert_true(has_default);
+    char err[512];
+    space *s = space_load("no-such-space", err, sizeof err);
+    assert_null(s);
+    assert_contains(err, "built-in spaces: ");
+    s = space_load("/nonexistent/x.json", err, sizeof err);
+    assert_null(s);
+    assert_contains(err, "/nonexistent/x.json: cannot read");
+}
+
+typedef struct bad_case {
+    const char *text;
+    const char *message; /* what the message must contain besides the file */
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    {"{\"parameters\": ", "t.json:1: malformed JSON"},
+    {"[1, 2]", "expected a JSON object at the top level"},
+    {"{\"workloads\": [\"stream\"], \"frobs\": 1}",
+     "t.json: frobs: unknown key (expected one of: name, description"},
+    {"{\"parameters\": {}}", "t.json: workloads: missing (expected an array of workloads)"},
+    {"{\"workloads\": []}", "workloads: expected a non-empty array"},
+    {"{\"workloads\": [\"nope\"]}", "workloads[0]: unknown workload 'nope'"},
+    {"{\"workloads\": [{\"name\": \"stream\", \"weight\": -1}]}",
+     "workloads[0].weight: expected a value in [1e-12"},
+    {"{\"workloads\": [{\"name\": \"stream\", \"params\": {\"nn\": 4}}]}", "workloads[0]: "},
+    {"{\"workloads\": [{\"weight\": 1}]}", "workloads[0]: expected \"name\""},
+    {"{\"parameters\": {\"l1d.wayz\": [1, 2]}, " WL "}",
+     "parameters.\"l1d.wayz\": unknown parameter (did you mean: l1d.ways"},
+    {"{\"parameters\": {\"l1d.ways\": {\"min\": 0, \"max\": 4}}, " WL "}",
+     "parameters.\"l1d.ways\".min: expected a value in [1, 64], got 0"},
+    {"{\"parameters\": {\"l1d.ways\": {\"min\": 8, \"max\": 4}}, " WL "}",
+     "parameters.\"l1d.ways\".max: expected max >= min (8)"},
+    {"{\"parameters\": {\"l1d.ways\": {\"min\": 1.5, \"max\": 4}}, " WL "}",
+     "parameters.\"l1d.ways\".min: expected an integer"},
+    {"{\"parameters\": {\"l1d.ways\": {\"max\": 4}}, " WL "}",
+     "parameters.\"l1d.ways\": expected both min and max"},
+    {"{\"parameters\": {\"l1d.ways\": {\"min\": 1, \"max\": 4, \"stp\": 2}}, " WL "}",
+     "parameters.\"l1d.ways\".stp: unknown key (expected one of: values, min, max"},
+    {"{\"parameters\": {\"l1d.ways\": {\"min\": 1, \"max\": 4, \"log\": true, \"step\": 1}}, " WL
+     "}",
+     "parameters.\"l1d.ways\".step: expected a factor > 1"},
+    {"{\"parameters\": {\"l1d.ways\": {\"min\": 0.5, \"max\": 4, \"log\": \"yes\"}}, " WL "}",
+     "parameters.\"l1d.ways\".min: expected an integer"},
+    {"{\"parameters\": {\"sched.policy\": [\"lrr\", \"fifo\"]}, " WL "}",
+     "parameters.\"sched.policy\"[1]: sched.policy: expected one of lrr, gto"},
+    {"{\"parameters\": {\"sched.policy\": [\"lrr\", \"lrr\"]}, " WL "}",
+     "parameters.\"sched.policy\"[1]: expected distinct values"},
+    {"{\"parameters\": {\"sched.policy\": {\"min\": 0, \"max\": 1}}, " WL "}",
+     "parameters.\"sched.policy\": sched.policy is a choice: expected values"},
+    {"{\"parameters\": {\"l1d.ways\": []}, " WL "}",
+     "parameters.\"l1d.ways\": expected a non-empty array of values"},
+    {"{\"parameters\": {\"l1d.ways\": [\"4\"]}, " WL "}",
+     "parameters.\"l1d.ways\"[0]: expected a number"},
+    {"{\"parameters\": {\"l1d.ways\": 4}, " WL "}",
+     "parameters.\"l1d.ways\": expected an array of values or an object"},
+    {"{\"settings\": {\"l1d.ways\": 4}, \"parameters\": {\"l1d.ways\": [1, 2]}, " WL "}",
+     "settings.\"l1d.ways\": is also explored in parameters"},
+    {"{\"settings\": {\"gpu.sms\": 0}, " WL "}",
+     "settings.\"gpu.sms\": expected a value in [1, 256], got 0"},
+    {"{\"settings\": {\"sched.policy\": 1}, " WL "}",
+     "settings.\"sched.policy\": expected the name of a choice (a string)"},
+    {"{\"preset\": \"nope\", " WL "}", "t.json: preset: unknown preset 'nope'"},
+    {"{\"constraints\": [\"l1d.wayz < 4\"], " WL "}",
+     "constraints[0]: \"l1d.wayz < 4\": at column 1: unknown parameter 'l1d.wayz' (did you "
+     "mean: l1d.ways"},
+    {"{\"constraints\": [\"l1d.ways + 4\"], " WL "}",
+     "constraints[0]: \"l1d.ways + 4\": at column 1: expected a condition"},
+    {"{\"constraints\": [\"l1d.ways < (4\"], " WL "}", "constraints[0]: \"l1d.ways < (4\": at "
+                                                       "column 14: expected ')'"},
+    {"{\"constraints\": [\"sched.policy == 'fifo'\"], " WL "}",
+     "sched.policy: expected one of lrr, gto"},
+    {"{\"constraints\": [\"l1d.ways < 'a'\"], " WL "}",
+     "a 'string' may only be compared with == or !="},
+    {"{\"constraints\": [3], " WL "}", "constraints[0]: expected a condition (a string"},
+    {"{\"objectives\": [\"ipcc\"], " WL "}", "objectives[0]: unknown metric 'ipcc' (did you "
+                                             "mean: ipc"},
+    {"{\"objectives\": [\"cycles\"], " WL "}",
+     "objectives[0]: expected \"goal\": \"min\" or \"max\" (cycles has no default goal)"},
+    {"{\"objectives\": [{\"metric\": \"ipc\", \"goal\": \"up\"}], " WL "}",
+     "objectives[0].goal: expected \"min\" or \"max\", got \"up\""},
+    {"{\"objectives\": [{\"metric\": \"ipc\", \"aggregate\": \"median\"}], " WL "}",
+     "objectives[0].aggregate: expected geomean, hmean, mean or sum"},
+    {"{\"objectives\": [\"ipc\", \"ipc\"], " WL "}", "objectives[1]: objective ipc given twice"},
+    {"{\"objectives\": [], " WL "}", "objectives: expected a non-empty array"},
+    {"{\"search\": {\"strategy\": \"simplex\"}, " WL "}",
+     "search.strategy: expected grid, random, lhs or a derivative-free NLopt algorithm"},
+    {"{\"search\": {\"strategy\": \"LD_MMA\"}, " WL "}",
+     "search.strategy: expected grid, random, lhs or a derivative-free NLopt algorithm"},
+    {"{\"search\": {\"strategy\": \"COBYLA\"}, " WL "}",
+     "search.strategy: expected grid, random or lhs: there is nothing to explore"},
+    {"{\"parameters\": {\"l1d.ways\": [1, 2]}, \"search\": {\"strategy\": \"BOBYQA\"}, " WL "}",
+     "search.strategy: expected another algorithm: BOBYQA needs at least two parameters"},
+    {"{\"search\": {\"budget\": {\"evaluations\": 0}}, " WL "}",
+     "search.budget.evaluations: expected a value in [1, 1000000000], got 0"},
+    {"{\"search\": {\"budget\": {\"evals\": 3}}, " WL "}",
+     "search.budget.evals: unknown key (expected one of: evaluations, seconds)"},
+    {"{\"search\": {\"seed\": -1}, " WL "}", "search.seed: expected a value in [0"},
+    {"{\"search\": {\"threads\": 1.5}, " WL "}", "search.threads: expected an integer"},
+    {"{\"output\": \"\", " WL "}", "output: expected a folder name"},
+    {"{\"output\": 3, " WL "}", "output: expected a string"},
+    {"{\"name\": \"a\", \"name\": \"b\", " WL "}", "name: given twice"},
+    {"{\"parameters\": {\"l1d.ways\": [1], \"l1d.ways\": [2]}, " WL "}",
+     "parameters.\"l1d.ways\": given twice"},
+    {"{\"parameters\": {\"l1d.ways\": {\"min\": 1, \"max\": 64}, \"l1d.sets\": {\"min\": 1, "
+     "\"max\": 4096}, \"sm.max_warps\": {\"min\": 1, \"max\": 64}, \"l2.sets\": {\"min\": 1, "
+     "\"max\": 65536}}, " WL "}",
+     "search.strategy: expected a grid of at most 1000000 points"},
+};
+
+static void test_malformed(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        char err[2048] = "";
+        space *s = space_parse(bad_cases[i].text, "t.json", err, sizeof err);
+        if (s) fail_msg("case %zu parsed: %s", i, bad_cases[i].text);
+        if (strncmp(err, "t.json", 6) != 0) fail_msg("case %zu: no file name in \"%s\"", i, err);
+        if (!strstr(err, bad_cases[i].message))
+            fail_msg("case %zu: expected \"%s\" in \"%s\"", i, bad_cases[i].message, err);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fields),      cmocka_unit_test(test_rounding),
+        cmocka_unit_test(test_constraints), cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_bundled),     cmocka_unit_test(test_malformed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
