@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# End-to-end tests of `warptune explore`: identical CSVs with 1 and 2 threads, a study killed
+# with SIGKILL and resumed gives the outputs of an uninterrupted one and re-simulates nothing
+# that finished, SIGINT stops cleanly with outputs, failed simulations are recorded, every
+# bundled space validates, bad input exits 2 with file, JSON path and expectation.
+set -u
+WT=${1:?usage: explore.sh PATH/TO/warptune}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect CODE PATTERN -- command...: exit status and a pattern in stdout+stderr
+expect() {
+    local code=$1 pattern=$2; shift 3
+    local out rc
+    out=$("$@" 2>&1); rc=$?
+    if [ "$rc" != "$code" ]; then bad "$* -> exit $rc, expected $code: $out"; return; fi
+    if ! grep -qE -- "$pattern" <<<"$out"; then bad "$* -> output lacks /$pattern/: $out"; return; fi
+    ok
+}
+same() { # same FILE1 FILE2 WHAT
+    if cmp -s "$1" "$2"; then ok; else bad "$3: $1 and $2 differ"; diff "$1" "$2" | head -5; fi
+}
+field() { # field SUMMARY NAME: a number from summary.json
+    grep -o "\"$2\":[[:space:]]*[0-9.e+-]*" "$1" | head -1 | sed 's/.*:[[:space:]]*//'
+}
+
+# a small study: 2 tiny workloads, 16 configurations, two objectives
+cat >"$tmp/small.json" <<'EOF'
+{
+  "name": "small",
+  "settings": {"gpu.sms": 1, "l2.partitions": 2},
+  "parameters": {
+    "sched.policy": ["lrr", "gto"],
+    "l1d.ways": {"min": 1, "max": 8, "log": true},
+    "sm.max_ctas": [1, 4]
+  },
+  "constraints": ["l1d.ways >= sm.max_ctas || sched.policy == 'gto'"],
+  "workloads": [
+    {"name": "kmeans", "params": {"npoints": 128}},
+    {"name": "stream", "params": {"n": 1024}, "weight": 2}
+  ],
+  "objectives": ["ipc", "mpki"]
+}
+EOF
+
+# 1. byte-identical CSVs with 1 and 2 threads: the grid, and a two-objective NLopt sweep
+for strat in grid CRS2-LM; do
+    for t in 1 2; do
+        expect 0 "results in $tmp/$strat-t$t" -- "$WT" explore "$tmp/small.json" --threads $t \
+            --out "$tmp/$strat-t$t" --set search.strategy=$strat --set search.evaluations=12
+    done
+    for f in evaluations.csv points.csv pareto.csv; do
+        same "$tmp/$strat-t1/$f" "$tmp/$strat-t2/$f" "$strat $f with 1 and 2 threads"
+    done
+done
+[ -s "$tmp/grid-t1/front.svg" ] && ok || bad "no front.svg"
+grep -q '"hypervolume"' "$tmp/grid-t1/summary.json" && ok || bad "no hypervolume in summary"
+grep -q ',infeasible,' "$tmp/grid-t1/points.csv" && ok || bad "no infeasible point in points.csv"
+[ "$(wc -l <"$tmp/grid-t1/points.csv")" = 17 ] && ok || bad "grid: expected 16 points"
+
+# a rerun simulates nothing: everything comes from the journal
+expect 0 "0 simulated" -- "$WT" explore "$tmp/small.json" --threads 2 --out "$tmp/grid-t1"
+same "$tmp/grid-t1/points.csv" "$tmp/grid-t2/points.csv" "rerun points.csv"
+
+# 2. SIGKILL mid-run, then --resume: same outputs, nothing simulated twice
+cat >"$tmp/long.json" <<'EOF'
+{
+  "name": "long",
+  "settings": {"gpu.sms": 1, "l2.partitions": 2},
+  "parameters": {
+    "sched.policy": ["lrr", "gto"],
+    "l1d.ways": {"min": 1, "max": 16},
+    "sm.max_ctas": [1, 2, 4]
+  },
+  "workloads": [
+    {"name": "kmeans", "params": {"npoints": 256}},
+    {"name": "stream", "params": {"n": 2048}}
+  ],
+  "objectives": ["ipc", "mpki"],
+  "search": {"strategy": "DIRECT-L", "budget": {"evaluations": 40}, "scalarisations": 3}
+}
+EOF
+"$WT" explore "$tmp/long.json" --threads 2 --quiet --out "$tmp/whole"
+whole_sims=$(field "$tmp/whole/summary.json" simulated)
+"$WT" explore "$tmp/long.json" --threads 2 --quiet --out "$tmp/killed" &
+pid=$!
+for _ in $(seq 1 600); do
+    n=$(($(cat "$tmp/killed/journal" 2>/dev/null | wc -l) - 1))
+    [ "$n" -ge 12 ] && break
+    sleep 0.05
+done
+kill -KILL $pid 2>/dev/null
+wait $pid 2>/dev/null
+done_before=$(($(wc -l <"$tmp/killed/journal") - 1))
+if [ "$done_before" -ge 12 ] && [ "$done_before" -lt "$whole_sims" ]; then ok; else
+    bad "kill: $done_before of $whole_sims simulations had finished (expected a mid-run kill)"
+fi
+expect 0 "results in $tmp/killed" -- "$WT" explore --resume --threads 1 --out "$tmp/killed"
+for f in evaluations.csv points.csv pareto.csv; do
+    same "$tmp/whole/$f" "$tmp/killed/$f" "resumed $f"
+done
+resumed_sims=$(field "$tmp/killed/summary.json" simulated)
+replayed=$(field "$tmp/killed/summary.json" replayed)
+if [ "$replayed" = "$done_before" ] && [ $((resumed_sims + done_before)) = "$whole_sims" ]; then
+    ok
+else
+    bad "resume: $done_before finished before the kill, $replayed replayed, $resumed_sims" \
+        "simulated after, $whole_sims in an uninterrupted run"
+fi
+dups=$(cut -f1 "$tmp/killed/journal" | sort | uniq -d | wc -l)
+[ "$dups" = 0 ] && ok || bad "the journal holds $dups simulations twice"
+
+# 3. SIGINT: a clean stop with outputs for what finished, exit 130
+"$WT" explore "$tmp/long.json" --threads 2 --quiet --out "$tmp/int" \
+    --set search.strategy=random --set search.evaluations=60 &
+pid=$!
+for _ in $(seq 1 600); do
+    n=$(($(cat "$tmp/int/journal" 2>/dev/null | wc -l) - 1))
+    [ "$n" -ge 6 ] && break
+    sleep 0.05
+done
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" = 130 ] && ok || bad "SIGINT: exit $rc, expected 130"
+grep -q '"interrupted":[[:space:]]*true' "$tmp/int/summary.json" && ok || bad "SIGINT: summary"
+[ -s "$tmp/int/points.csv" ] && ok || bad "SIGINT: no points.csv"
+ls "$tmp/int" | grep -q tmp && bad "SIGINT: a temporary file was left" || ok
+
+# 4. a failing simulation is recorded with its reason and the study goes on
+expect 0 "2 failed" -- "$WT" explore "$tmp/small.json" --out "$tmp/fail" --threads 2 \
+    --set sim.max_cycles=1000 --set search.strategy=random --set search.evaluations=2
+grep -q 'failed,.*cycle' "$tmp/fail/evaluations.csv" && ok || bad "no failure reason in evaluations.csv"
+
+# 5. every bundled space validates; the default one too by name
+expect 0 "default.json: ok" -- "$WT" explore --validate
+expect 0 "default.json: ok" -- "$WT" explore default --validate
+
+# 6. bad input: exit 2, naming the file, the JSON path and what was expected
+printf '{"workloads": ["stream"], "parameters": {"l1d.wayz": [1, 2]}}' >"$tmp/bad1.json"
+expect 2 "bad1.json: parameters.\"l1d.wayz\": unknown parameter \(did you mean: l1d.ways" -- \
+    "$WT" explore "$tmp/bad1.json"
+printf '{"workloads": ["stream"], "search": {"budget": {"evaluations": "many"}}}' >"$tmp/bad2.json"
+expect 2 "bad2.json: search.budget.evaluations: expected an integer" -- "$WT" explore "$tmp/bad2.json"
+printf '{"workloads": ["stream"],\n' >"$tmp/bad3.json"
+expect 2 "bad3.json:2: malformed JSON" -- "$WT" explore "$tmp/bad3.json"
+expect 2 "cannot read the space file" -- "$WT" explore "$tmp/none.json"
+expect 2 "unknown space 'nope'" -- "$WT" explore nope
+expect 2 "unknown or incomplete option" -- "$WT" explore --frobnicate
+expect 2 "expected an integer in" -- "$WT" explore --threads 0
+expect 2 "nothing to resume" -- "$WT" explore --resume --out "$tmp/empty"
+expect 2 "did you mean: l1d.ways" -- "$WT" explore "$tmp/small.json" --set l1d.wayz=2
+
+echo "explore.sh: $passed passed, $failed failed"
+[ "$failed" = 0 ]
