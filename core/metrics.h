@@ -22,6 +22,9 @@
     X(l1d_bypasses, "L1D misses sent around the cache (policy decision or l1d disabled)")          \
     X(l1d_miss_rate, "(misses + merged) / accesses")                                               \
     X(mpki, "L1D misses per 1000 warp instructions")                                               \
+    X(belady_misses, "L1D misses of Belady-optimal replacement on the same stream (--belady)")     \
+    X(belady_bypass_misses, "the same, optimal replacement that may also bypass (--belady)")       \
+    X(belady_mpki, "belady_misses per 1000 warp instructions (--belady)")                          \
     X(l1d_intra_warp_hits, "L1D hits on lines brought in by the same warp (CCWS Fig. 1)")          \
     X(l1d_inter_warp_hits, "L1D hits on lines brought in by another warp")                         \
     X(global_loads, "global load warp instructions")                                               \
@@ -30,6 +33,17 @@
     X(fully_cached_loads, "global loads all of whose accesses hit (DaCache 3.1)")                  \
     X(fully_cached_divergent_loads, "divergent loads all of whose accesses hit")                   \
     X(mpli, "L1D misses per global load instruction (DaCache's MPLI, mean)")                       \
+    X(mpli_1_loads, "global loads with exactly 1 L1D miss (DaCache Fig. 2 groups)")                \
+    X(mpli_2_loads, "global loads with exactly 2 L1D misses")                                      \
+    X(mpli_3_31_loads, "global loads with 3 to 31 L1D misses")                                     \
+    X(mpli_32_loads, "global loads with 32 L1D misses (every lane its own line)")                  \
+    X(duel_follower_fills, "DIP/DRRIP: insertions into follower sets")                             \
+    X(duel_bimodal_fills, "DIP/DRRIP: follower insertions made by the bimodal policy")             \
+    X(cacp_critical_fills, "CACP: lines inserted into the critical partition")                     \
+    X(cacp_noncritical_fills, "CACP: lines inserted into the non-critical partition")              \
+    X(dacache_fcw_increases, "DaCache: FCW raised by dynamic partitioning")                        \
+    X(dacache_fcw_decreases, "DaCache: FCW lowered by dynamic partitioning")                       \
+    X(dacache_constrained, "DaCache: misses with no replaceable line in the thrashing region")     \
     X(global_stores, "global store warp instructions")                                             \
     X(shared_accesses, "shared-memory load and store warp instructions")                           \
     X(atomics, "atomic warp instructions")                                                         \

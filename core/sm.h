@@ -27,6 +27,7 @@ typedef struct sm_stats {
     uint64_t l1d_intra_hits, l1d_inter_hits, l1d_bytes;
     uint64_t global_loads, coherent_loads, divergent_loads, fully_cached_loads,
         fully_cached_divergent_loads, load_misses;
+    uint64_t mpli_hist[4]; /* loads with 1, 2, 3..31, 32+ misses (DaCache Fig. 2) */
     uint64_t global_stores, shared_accesses, shared_bytes, atomics;
     uint64_t rt_latency_sum, rt_count;
     uint64_t stall[ST_COUNT];

@@ -57,6 +57,8 @@ void sm_access_done(sm *s, int id, uint64_t now)
         if (r->misses == 0) {
             s->st.fully_cached_loads++;
             if (r->accesses > 1) s->st.fully_cached_divergent_loads++;
+        } else {
+            s->st.mpli_hist[r->misses == 1 ? 0 : r->misses == 2 ? 1 : r->misses < 32 ? 2 : 3]++;
         }
         l1d_load_done(s->l1, r->warp, r->prio, r->accesses, r->misses);
     }

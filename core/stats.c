@@ -75,6 +75,10 @@ void stats_collect(const gpu_config *c, const sm *const *sms, const memsys *mem,
     m->fully_cached_loads = (double)t.fully_cached_loads;
     m->fully_cached_divergent_loads = (double)t.fully_cached_divergent_loads;
     m->mpli = ratio((double)t.load_misses, m->global_loads);
+    m->mpli_1_loads = (double)t.mpli_hist[0];
+    m->mpli_2_loads = (double)t.mpli_hist[1];
+    m->mpli_3_31_loads = (double)t.mpli_hist[2];
+    m->mpli_32_loads = (double)t.mpli_hist[3];
     m->global_stores = (double)t.global_stores;
     m->shared_accesses = (double)t.shared_accesses;
     m->atomics = (double)t.atomics;

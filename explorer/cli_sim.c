@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/belady.h"
 #include "core/preset.h"
 #include "core/sim.h"
 #include "explorer/cli.h"
@@ -21,6 +22,7 @@ typedef struct sim_args {
     int nwparams;
     int json;
     const char *l1_trace;
+    int belady; /* --belady: Belady-optimal misses of each run's L1D stream */
 } sim_args;
 
 static int parse_args(int argc, char **argv, sim_args *a)
@@ -51,6 +53,8 @@ static int parse_args(int argc, char **argv, sim_args *a)
             }
             *eq = '\0';
             a->wparams[a->nwparams++] = (wl_override){buf, eq + 1};
+        } else if (!strcmp(o, "--belady")) {
+            a->belady = 1;
         } else if (!strcmp(o, "--l1-trace") && has_value) {
             a->l1_trace = argv[++i];
         } else {
@@ -188,8 +192,24 @@ int cli_sim(int argc, char **argv)
             }
             fputs("sm,cycle,warp,pc,line,kind,outcome\n", opt.l1_trace);
         }
+        belady_recorder *rec = a.belady ? belady_recorder_new() : NULL;
+        if (rec) {
+            opt.l1_observer = belady_observe;
+            opt.l1_observer_arg = rec;
+        }
         r[i].status = sim_run(p, w, &opt, &r[i].m, r[i].error, sizeof r[i].error);
         workload_free(w);
+        if (a.belady && r[i].status == SIM_OK) {
+            belady_result b;
+            if (!rec || belady_recorder_result(rec, p, &b, err, sizeof err) != 0) {
+                snprintf(r[i].error, sizeof r[i].error, "--belady: %.900s",
+                         rec ? err : "out of memory");
+                r[i].status = SIM_FAILED;
+            } else {
+                belady_fill_metrics(&b, &r[i].m);
+            }
+        }
+        belady_recorder_free(rec);
         if (opt.l1_trace) {
             int bad = fclose(opt.l1_trace) != 0;
             if (r[i].status == SIM_OK && !bad)

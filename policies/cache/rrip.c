@@ -1,0 +1,134 @@
+/* RRIP (Jaleel et al., ISCA 2010) as DaCache section 5 evaluates it: an M-bit re-reference
+ * prediction value (RRPV) per line; the victim is a line predicted for the distant future
+ * (RRPV = 2^M - 1), aging the set until one is. SRRIP inserts at 2^M - 2 ("long"), BRRIP at
+ * 2^M - 1 ("distant") and at 2^M - 2 with probability epsilon, DRRIP picks between them by set
+ * dueling. Promotion on a hit is hit priority (RRPV = 0) or frequency priority (RRPV - 1).
+ * SRRIP, BRRIP and DRRIP are values of rrip.insertion. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/policy.h"
+#include "policies/cache/rrip_util.h"
+
+static const char *const insertion_names[] = {"srrip", "brrip", "drrip", NULL};
+static const char *const promotion_names[] = {"hit", "frequency", NULL};
+enum { INS_SRRIP, INS_BRRIP, INS_DRRIP };
+enum { PROMO_HIT, PROMO_FREQUENCY };
+
+static const param_def rrip_params[] = {
+    {"rrip.bits", PT_INT, 3, 1, 7, NULL, "bits",
+     "RRPV width M (DaCache uses 3, CAWA's CACP 2): lines are inserted at 2^M-2 or 2^M-1"},
+    {"rrip.insertion", PT_CHOICE, INS_DRRIP, 0, 0, insertion_names, "",
+     "srrip: always 2^M-2; brrip: 2^M-1, 2^M-2 with probability rrip.epsilon; drrip: set "
+     "dueling between the two"},
+    {"rrip.promotion", PT_CHOICE, PROMO_FREQUENCY, 0, 0, promotion_names, "",
+     "on a hit: hit priority sets RRPV to 0, frequency priority decrements it (DaCache 5)"},
+    {"rrip.epsilon", PT_REAL, 1.0 / 32, 0, 1, NULL, "",
+     "BRRIP's probability of a long (2^M-2) insertion"},
+    {"rrip.duel_sets", PT_INT, 4, 1, 1024, NULL, "sets",
+     "DRRIP leader sets per policy (DaCache: 4), at most l1d.sets/4"},
+    {"rrip.psel_bits", PT_INT, 10, 1, 16, NULL, "bits", "DRRIP policy-selection counter width"},
+};
+
+typedef struct rrip {
+    int max; /* 2^M - 1 */
+    int insertion, promotion;
+    double epsilon;
+    int sets, leaders;
+    int psel, psel_max;
+    wt_rng *rng;
+    uint64_t follower_fills, bimodal_fills;
+} rrip;
+
+static int rrip_create(void **self, const l1_env *env, const param_set *p, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    rrip *s = calloc(1, sizeof *s);
+    if (!s) return -1;
+    s->max = (1 << param_get_int(p, "rrip.bits")) - 1;
+    s->insertion = choice_index(p, "rrip.insertion", insertion_names);
+    s->promotion = choice_index(p, "rrip.promotion", promotion_names);
+    s->epsilon = param_get_real(p, "rrip.epsilon");
+    s->sets = env->geom.sets;
+    s->leaders = duel_leaders(env->geom.sets, (int)param_get_int(p, "rrip.duel_sets"));
+    s->psel_max = (1 << param_get_int(p, "rrip.psel_bits")) - 1;
+    s->psel = (s->psel_max + 1) / 2;
+    s->rng = env->rng;
+    *self = s;
+    return 0;
+}
+
+static void rrip_destroy(void *self)
+{
+    free(self);
+}
+
+/* Does this set insert with BRRIP? Followers do when the SRRIP leaders missed more
+ * (psel above its midpoint). */
+static int bimodal_set(const rrip *s, int set)
+{
+    if (s->insertion != INS_DRRIP) return s->insertion == INS_BRRIP;
+    int role = duel_role_of(set, s->sets, s->leaders);
+    if (role == DUEL_LEADER_A) return 0;
+    if (role == DUEL_LEADER_B) return 1;
+    return s->psel > (s->psel_max + 1) / 2;
+}
+
+static int rrip_victim(void *self, const l1_request *r, const l1_set_view *v)
+{
+    (void)r;
+    rrip *s = self;
+    if (s->insertion == INS_DRRIP) {
+        int role = duel_role_of(v->set, s->sets, s->leaders);
+        if (role == DUEL_LEADER_A && s->psel < s->psel_max) s->psel++;
+        if (role == DUEL_LEADER_B && s->psel > 0) s->psel--;
+    }
+    return rrip_find_victim(v, 1, 0, v->ways, s->max);
+}
+
+static void rrip_fill(void *self, const l1_request *r, const l1_set_view *v, int way)
+{
+    (void)r;
+    rrip *s = self;
+    int bimodal = bimodal_set(s, v->set);
+    if (s->insertion == INS_DRRIP && duel_role_of(v->set, s->sets, s->leaders) == DUEL_FOLLOWER) {
+        s->follower_fills++;
+        s->bimodal_fills += (uint64_t)bimodal;
+    }
+    int rrpv = s->max - 1;
+    if (bimodal && !(s->epsilon > 0 && wt_rng_unit(s->rng) < s->epsilon)) rrpv = s->max;
+    rr_line(v, 1, way)[0] = (uint8_t)(rrpv < 0 ? 0 : rrpv);
+}
+
+static void rrip_hit(void *self, const l1_request *r, const l1_set_view *v, int way)
+{
+    (void)r;
+    rrip *s = self;
+    uint8_t *rrpv = rr_line(v, 1, way);
+    if (s->promotion == PROMO_HIT)
+        *rrpv = 0;
+    else if (*rrpv > 0)
+        (*rrpv)--;
+}
+
+static void rrip_collect(void *self, sim_metrics *m)
+{
+    rrip *s = self;
+    m->duel_follower_fills += (double)s->follower_fills;
+    m->duel_bimodal_fills += (double)s->bimodal_fills;
+}
+
+const l1_policy_ops l1_rrip_ops = {
+    .name = "rrip",
+    .doc = "re-reference interval prediction: SRRIP, BRRIP or set-dueling DRRIP, hit or "
+           "frequency priority promotion",
+    .params = rrip_params,
+    .nparams = sizeof rrip_params / sizeof rrip_params[0],
+    .line_state_bytes = 1,
+    .create = rrip_create,
+    .destroy = rrip_destroy,
+    .victim = rrip_victim,
+    .on_fill = rrip_fill,
+    .on_hit = rrip_hit,
+    .collect = rrip_collect,
+};

@@ -1,0 +1,91 @@
+/* Helpers shared by the RRIP-family L1D policies (rrip, ship, cacp): re-reference prediction
+ * values kept in byte 0 of each line's policy state, victim search with aging, saturating
+ * 2-bit counters, and set-dueling leader sets (also used by dip). Header-only, no state. */
+#ifndef WT_RRIP_UTIL_H
+#define WT_RRIP_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/policy.h"
+
+static inline uint8_t *rr_line(const l1_set_view *s, size_t stride, int way)
+{
+    return s->state + (size_t)way * stride;
+}
+
+/* The victim among ways [lo, hi) of a set whose lines keep their RRPV in byte 0 of a
+ * `stride`-byte state: a free way first (lowest index), else the lowest unreserved way with
+ * RRPV == max after aging every unreserved valid line of the range by the distance that brings
+ * the largest to max (RRIP's "increment all and search again", done in one step). Reserved
+ * lines neither age nor qualify. Returns -1 when every way of the range is reserved. */
+static inline int rrip_find_victim(const l1_set_view *s, size_t stride, int lo, int hi, int max)
+{
+    int top = -1;
+    for (int w = lo; w < hi; w++) {
+        if (s->reserved[w]) continue;
+        if (!s->valid[w]) return w;
+        int v = rr_line(s, stride, w)[0];
+        if (v > top) top = v;
+    }
+    if (top < 0) return -1;
+    int d = max - top, way = -1;
+    for (int w = lo; w < hi; w++) {
+        if (s->reserved[w]) continue;
+        uint8_t *v = rr_line(s, stride, w);
+        if (d > 0) v[0] = (uint8_t)(v[0] + d);
+        if (way < 0 && v[0] >= max) way = w;
+    }
+    return way;
+}
+
+static inline void sat_inc(uint8_t *c, int max)
+{
+    if (*c < max) (*c)++;
+}
+
+static inline void sat_dec(uint8_t *c)
+{
+    if (*c > 0) (*c)--;
+}
+
+/* Set dueling (DIP, DRRIP): `per` leader sets for each of two policies, spread evenly over
+ * `sets` sets (set i * sets / (2 per) leads policy A for even i, B for odd i); the rest
+ * follow. `per` is clamped to sets / 4 so that at least half the sets follow (at least one
+ * leader each when there are two or more sets). */
+enum duel_role { DUEL_FOLLOWER, DUEL_LEADER_A, DUEL_LEADER_B };
+
+static inline int duel_leaders(int sets, int per)
+{
+    if (sets < 2) return 0;
+    int cap = sets / 4 > 0 ? sets / 4 : 1;
+    return per < cap ? per : cap;
+}
+
+static inline int duel_role_of(int set, int sets, int per)
+{
+    if (per <= 0) return DUEL_FOLLOWER;
+    int stride = sets / (2 * per);
+    if (stride < 1 || set % stride != 0 || set / stride >= 2 * per) return DUEL_FOLLOWER;
+    return (set / stride) % 2 == 0 ? DUEL_LEADER_A : DUEL_LEADER_B;
+}
+
+/* The line signature of CAWA's CCBP and SHiP (3.3): the low 8 bits of the instruction's pc
+ * (an instruction index) XOR the low 8 bits of the line address in lines. */
+static inline uint8_t pc_line_signature(uint32_t pc, uint64_t line_addr, int line_bytes)
+{
+    uint64_t block = line_addr / (uint64_t)(line_bytes > 0 ? line_bytes : 1);
+    return (uint8_t)((pc ^ (uint32_t)block) & 0xffu);
+}
+
+/* Index of a choice parameter's value in `names` (NULL-terminated), 0 if absent. */
+static inline int choice_index(const param_set *p, const char *param, const char *const *names)
+{
+    const char *v = param_get_choice(p, param);
+    for (int i = 0; v && names[i]; i++)
+        if (strcmp(names[i], v) == 0) return i;
+    return 0;
+}
+
+#endif

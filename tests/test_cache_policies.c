@@ -1,0 +1,550 @@
+/* Hand-written access sequences driving each L1D policy on a tiny cache, checking every victim,
+ * insertion position and promotion: RRPV values (rrip, ship, cacp), LRU positions (dip,
+ * dacache), the partition chosen (cacp), set dueling (rrip, dip), constrained replacement and
+ * dynamic partitioning (dacache). The driver below keeps the lines as the L1D does (victim only
+ * when a way is unreserved, eviction before reuse, insertion at fill) and exposes the policies'
+ * per-line state. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/params.h"
+#include "core/policy.h"
+#include "core/rng.h"
+#include "policies/registry.h"
+
+#define MAXL 256
+#define LINE 128
+
+typedef struct drv {
+    const l1_policy_ops *ops;
+    void *self;
+    param_set *p;
+    wt_rng rng;
+    int sets, ways;
+    size_t sb;
+    uint8_t valid[MAXL], reserved[MAXL];
+    uint64_t tags[MAXL];
+    l1_request pend[MAXL]; /* the request of each reserved line */
+    uint8_t *state;
+} drv;
+
+static void drv_make(drv *d, const char *policy, int sets, int ways, const char *const *kv)
+{
+    memset(d, 0, sizeof *d);
+    assert_true(sets * ways <= MAXL);
+    d->ops = l1_policy_find(policy);
+    assert_non_null(d->ops);
+    d->p = param_set_new();
+    char err[256];
+    for (size_t i = 0; kv && kv[i]; i += 2)
+        if (param_set_parse(d->p, kv[i], kv[i + 1], err, sizeof err) != 0) fail_msg("%s", err);
+    wt_rng_seed(&d->rng, 11);
+    d->sets = sets;
+    d->ways = ways;
+    d->sb = d->ops->line_state_bytes;
+    d->state = calloc((size_t)(sets * ways) * (d->sb ? d->sb : 1), 1);
+    l1_env env = {{sets, ways, LINE}, 0, 48, &d->rng};
+    if (d->ops->create(&d->self, &env, d->p, err, sizeof err) != 0) fail_msg("create: %s", err);
+}
+
+static void drv_free(drv *d)
+{
+    d->ops->destroy(d->self);
+    param_set_free(d->p);
+    free(d->state);
+}
+
+static l1_set_view view(drv *d, int set)
+{
+    size_t b = (size_t)(set * d->ways);
+    return (l1_set_view){
+        set, d->ways, d->valid + b, d->reserved + b, d->tags + b, d->state + b * d->sb};
+}
+
+/* A request: line number `blk` (set blk % sets), pc, warp, rank, divergence, critical. */
+static l1_request req(uint64_t blk, uint32_t pc, int warp, int prio, int div, bool critical)
+{
+    l1_request r = {0};
+    r.line_addr = blk * LINE;
+    r.pc = pc;
+    r.warp_slot = warp;
+    r.warp_prio = prio;
+    r.divergence = div;
+    r.critical = critical;
+    r.criticality = critical ? 100 : 0;
+    return r;
+}
+
+enum { HIT = 100, BYPASS = 101, STALL = 102, PENDING = 103 };
+
+/* One load: returns HIT, BYPASS, STALL, or the way that was allocated (filled at once unless
+ * `keep` leaves it reserved: then the caller fills it with drv_fill). */
+static int access_keep(drv *d, l1_request r, int keep)
+{
+    int set = (int)((r.line_addr / LINE) % (uint64_t)d->sets);
+    l1_set_view v = view(d, set);
+    for (int w = 0; w < d->ways; w++)
+        if (v.valid[w] && v.tags[w] == r.line_addr) {
+            if (d->ops->on_hit) d->ops->on_hit(d->self, &r, &v, w);
+            return HIT;
+        }
+    int unreserved = 0;
+    for (int w = 0; w < d->ways; w++)
+        unreserved += !v.reserved[w];
+    if (!unreserved) return STALL;
+    int way = d->ops->victim(d->self, &r, &v);
+    if (way == L1_BYPASS) return BYPASS;
+    if (way == L1_STALL) return STALL;
+    assert_true(way >= 0 && way < d->ways && !v.reserved[way]);
+    if (v.valid[way] && d->ops->on_evict) d->ops->on_evict(d->self, &v, way);
+    int i = set * d->ways + way;
+    d->valid[i] = 0;
+    d->reserved[i] = 1;
+    d->tags[i] = r.line_addr;
+    d->pend[i] = r;
+    if (!keep) {
+        d->reserved[i] = 0;
+        d->valid[i] = 1;
+        if (d->ops->on_fill) d->ops->on_fill(d->self, &r, &v, way);
+    }
+    return way;
+}
+
+static int acc(drv *d, l1_request r)
+{
+    return access_keep(d, r, 0);
+}
+
+static void drv_fill(drv *d, int set, int way)
+{
+    l1_set_view v = view(d, set);
+    int i = set * d->ways + way;
+    assert_true(d->reserved[i]);
+    d->reserved[i] = 0;
+    d->valid[i] = 1;
+    if (d->ops->on_fill) d->ops->on_fill(d->self, &d->pend[set * d->ways + way], &v, way);
+}
+
+static uint8_t st(drv *d, int set, int way, size_t byte)
+{
+    return d->state[(size_t)(set * d->ways + way) * d->sb + byte];
+}
+
+/* A plain load by warp 0 of line blk. */
+static int ld(drv *d, uint64_t blk)
+{
+    return acc(d, req(blk, 1, 0, 0, 1, false));
+}
+
+/* ------------------------------------------------------------------- RRIP ---- */
+
+static void test_srrip_hit_priority(void **state)
+{
+    (void)state;
+    const char *kv[] = {"rrip.bits", "2", "rrip.insertion", "srrip", "rrip.promotion", "hit", NULL};
+    drv d;
+    drv_make(&d, "rrip", 1, 4, kv);
+    for (int b = 0; b < 4; b++)
+        assert_int_equal(ld(&d, (uint64_t)b), b); /* free ways in order */
+    for (int w = 0; w < 4; w++)
+        assert_int_equal(st(&d, 0, w, 0), 2); /* inserted "long" */
+    /* no line at 3: everything ages by one, the first distant line (way 0) goes */
+    assert_int_equal(ld(&d, 4), 0);
+    assert_int_equal(st(&d, 0, 0, 0), 2);
+    for (int w = 1; w < 4; w++)
+        assert_int_equal(st(&d, 0, w, 0), 3);
+    assert_int_equal(ld(&d, 1), HIT); /* way 1: hit priority to 0 */
+    assert_int_equal(st(&d, 0, 1, 0), 0);
+    assert_int_equal(ld(&d, 5), 2); /* way 2 is the first at 3 */
+    assert_int_equal(ld(&d, 6), 3);
+    /* now 0:2 1:0 2:2 3:2: age by one, way 0 */
+    assert_int_equal(ld(&d, 7), 0);
+    assert_int_equal(st(&d, 0, 1, 0), 1);
+    assert_int_equal(st(&d, 0, 2, 0), 3);
+    drv_free(&d);
+}
+
+static void test_rrip_frequency_and_bimodal(void **state)
+{
+    (void)state;
+    const char *kv[] = {"rrip.bits", "3", "rrip.insertion", "srrip", "rrip.promotion",
+                        "frequency", NULL};
+    drv d;
+    drv_make(&d, "rrip", 1, 2, kv);
+    assert_int_equal(ld(&d, 0), 0);
+    assert_int_equal(st(&d, 0, 0, 0), 6); /* 2^3 - 2 */
+    assert_int_equal(ld(&d, 0), HIT);
+    assert_int_equal(st(&d, 0, 0, 0), 5); /* frequency priority: one step */
+    assert_int_equal(ld(&d, 0), HIT);
+    assert_int_equal(st(&d, 0, 0, 0), 4);
+    assert_int_equal(ld(&d, 1), 1);
+    assert_int_equal(ld(&d, 2), 1); /* way 1 (6) ages to 7 first */
+    assert_int_equal(st(&d, 0, 0, 0), 5);
+    drv_free(&d);
+
+    const char *never[] = {"rrip.bits", "2", "rrip.insertion", "brrip", "rrip.epsilon", "0", NULL};
+    drv_make(&d, "rrip", 1, 2, never);
+    assert_int_equal(ld(&d, 0), 0);
+    assert_int_equal(st(&d, 0, 0, 0), 3); /* distant */
+    drv_free(&d);
+    const char *always[] = {"rrip.bits", "2", "rrip.insertion", "brrip", "rrip.epsilon", "1", NULL};
+    drv_make(&d, "rrip", 1, 2, always);
+    assert_int_equal(ld(&d, 0), 0);
+    assert_int_equal(st(&d, 0, 0, 0), 2);
+    drv_free(&d);
+}
+
+static void test_drrip_dueling(void **state)
+{
+    (void)state;
+    /* 8 sets, 4 leaders asked, clamped to 8/4 = 2 per policy: sets 0 and 4 lead SRRIP, 2 and 6
+     * lead BRRIP, the odd sets follow */
+    const char *kv[] = {
+        "rrip.bits", "2", "rrip.insertion", "drrip", "rrip.epsilon", "0", "rrip.psel_bits",
+        "2",         NULL};
+    drv d;
+    drv_make(&d, "rrip", 8, 1, kv);
+    assert_int_equal(ld(&d, 0), 0);       /* an SRRIP-leader miss: psel 2 -> 3 */
+    assert_int_equal(st(&d, 0, 0, 0), 2); /* SRRIP leader */
+    assert_int_equal(ld(&d, 2), 0);       /* a BRRIP-leader miss: psel 3 -> 2 */
+    assert_int_equal(st(&d, 2, 0, 0), 3); /* BRRIP leader */
+    assert_int_equal(ld(&d, 1), 0);
+    assert_int_equal(st(&d, 1, 0, 0), 2); /* follower: psel 2, not above 2: SRRIP */
+    assert_int_equal(ld(&d, 8), 0);       /* SRRIP leader misses: psel 3 */
+    assert_int_equal(ld(&d, 12), 0);      /* set 4 leads SRRIP too: psel stays 3 */
+    assert_int_equal(ld(&d, 9), 0);
+    assert_int_equal(st(&d, 1, 0, 0), 3); /* follower now inserts with BRRIP */
+    sim_metrics m;
+    memset(&m, 0, sizeof m);
+    d.ops->collect(d.self, &m);
+    assert_true(m.duel_follower_fills == 2 && m.duel_bimodal_fills == 1);
+    drv_free(&d);
+}
+
+/* -------------------------------------------------------------------- DIP ---- */
+
+/* LRU position of way (0 = MRU) among the valid lines, from DIP's stamps. */
+static int dip_pos(drv *d, int set, int way)
+{
+    int64_t t, u;
+    memcpy(&t, d->state + (size_t)(set * d->ways + way) * d->sb, sizeof t);
+    int pos = 0;
+    for (int w = 0; w < d->ways; w++) {
+        if (w == way || !d->valid[set * d->ways + w]) continue;
+        memcpy(&u, d->state + (size_t)(set * d->ways + w) * d->sb, sizeof u);
+        pos += u > t;
+    }
+    return pos;
+}
+
+static void test_dip(void **state)
+{
+    (void)state;
+    const char *bip[] = {"dip.insertion", "bip", "dip.epsilon", "0", NULL};
+    drv d;
+    drv_make(&d, "dip", 1, 4, bip);
+    for (int b = 0; b < 4; b++)
+        assert_int_equal(ld(&d, (uint64_t)b), b);
+    /* every line went in at LRU: the newest is at the bottom */
+    assert_int_equal(dip_pos(&d, 0, 3), 3);
+    assert_int_equal(dip_pos(&d, 0, 0), 0);
+    assert_int_equal(ld(&d, 4), 3); /* the LRU line (the last inserted) goes */
+    assert_int_equal(dip_pos(&d, 0, 3), 3);
+    assert_int_equal(ld(&d, 1), HIT); /* hit: to MRU */
+    assert_int_equal(dip_pos(&d, 0, 1), 0);
+    assert_int_equal(dip_pos(&d, 0, 0), 1);
+    assert_int_equal(ld(&d, 5), 3);
+    drv_free(&d);
+
+    const char *lru[] = {"dip.insertion", "lru", NULL};
+    drv_make(&d, "dip", 1, 4, lru);
+    for (int b = 0; b < 4; b++)
+        assert_int_equal(ld(&d, (uint64_t)b), b);
+    assert_int_equal(dip_pos(&d, 0, 3), 0); /* MRU insertion */
+    assert_int_equal(ld(&d, 4), 0);
+    assert_int_equal(dip_pos(&d, 0, 0), 0);
+    assert_int_equal(dip_pos(&d, 0, 1), 3);
+    drv_free(&d);
+
+    /* dueling: set 0 leads LRU, set 2 leads BIP, set 1 follows */
+    const char *duel[] = {"dip.epsilon", "0", "dip.psel_bits", "2", NULL};
+    drv_make(&d, "dip", 8, 2, duel);
+    assert_int_equal(ld(&d, 1), 0);
+    assert_int_equal(ld(&d, 9), 1);
+    assert_int_equal(dip_pos(&d, 1, 1), 0); /* psel at its midpoint: LRU (MRU insertion) */
+    assert_int_equal(ld(&d, 0), 0);
+    assert_int_equal(ld(&d, 8), 1); /* LRU-leader misses: psel 2 -> 3 */
+    assert_int_equal(ld(&d, 17), 0);
+    assert_int_equal(dip_pos(&d, 1, 0), 1); /* follower now inserts at LRU */
+    drv_free(&d);
+}
+
+/* ------------------------------------------------------------------- SHiP ---- */
+
+static void test_ship(void **state)
+{
+    (void)state;
+    drv d;
+    drv_make(&d, "ship", 1, 2, NULL);
+    /* pc 5, lines 0 and 1: signatures 5 and 4 */
+    assert_int_equal(acc(&d, req(0, 5, 0, 0, 1, false)), 0);
+    assert_int_equal(st(&d, 0, 0, 0), 2); /* counter 1: long */
+    assert_int_equal(st(&d, 0, 0, 1), 5);
+    assert_int_equal(acc(&d, req(1, 5, 0, 0, 1, false)), 1);
+    assert_int_equal(st(&d, 0, 1, 1), 4);
+    assert_int_equal(acc(&d, req(1, 5, 0, 0, 1, false)), HIT);
+    assert_int_equal(st(&d, 0, 1, 0), 0);
+    assert_int_equal(st(&d, 0, 1, 2), 1); /* reused; SHCT[4] = 2 */
+    /* line 0 was never reused: evicting it takes SHCT[5] to 0 */
+    assert_int_equal(acc(&d, req(2, 7, 0, 0, 1, false)), 0); /* sig 5 again (7 ^ 2) */
+    assert_int_equal(st(&d, 0, 0, 0), 3);                    /* now distant */
+    /* a line of signature 4 (reused before, SHCT[4] = 2) goes in long */
+    assert_int_equal(acc(&d, req(4, 0, 0, 0, 1, false)), 0); /* way 0 is at 3 */
+    assert_int_equal(st(&d, 0, 0, 0), 2);
+    assert_int_equal(st(&d, 0, 1, 0), 1); /* aged once, at the miss of line 2 */
+    drv_free(&d);
+}
+
+/* ------------------------------------------------------------------- CACP ---- */
+
+static void test_cacp(void **state)
+{
+    (void)state;
+    const char *kv[] = {"cacp.critical_ways", "2", NULL};
+    drv d;
+    drv_make(&d, "cacp", 1, 4, kv);
+    /* CCBP starts at 0: non-critical, the ways 2 and 3 only */
+    assert_int_equal(acc(&d, req(0, 1, 0, 0, 1, false)), 2); /* sig 1 */
+    assert_int_equal(acc(&d, req(1, 1, 0, 0, 1, false)), 3); /* sig 0 */
+    assert_int_equal(st(&d, 0, 2, 0), 2);                    /* SHiP 1: long */
+    /* a third non-critical line replaces within the partition though ways 0-1 are free */
+    assert_int_equal(acc(&d, req(2, 1, 0, 0, 1, false)), 2); /* sig 3; ages both to 3 */
+    /* line 0 left without reuse: SHiP[1] 1 -> 0 */
+    /* critical warps hit line 2 (sig 3) twice: CCBP[3] = 2 > 1 */
+    assert_int_equal(acc(&d, req(2, 1, 3, 0, 1, true)), HIT);
+    assert_int_equal(st(&d, 0, 2, 0), 0);
+    assert_int_equal(st(&d, 0, 2, 2), 1); /* c_reuse */
+    assert_int_equal(acc(&d, req(2, 1, 3, 0, 1, true)), HIT);
+    /* line 258 has signature (1 ^ 258) & 255 = 3: critical partition */
+    assert_int_equal(acc(&d, req(258, 1, 0, 0, 1, false)), 0);
+    assert_int_equal(st(&d, 0, 0, 0), 2);
+    /* pc 0 at line 1 is signature 1: SHiP[1] is 0 now, so distant, non-critical */
+    assert_int_equal(acc(&d, req(1 + 256, 0, 0, 0, 1, false)), 3); /* way 3: RRPV 3 */
+    assert_int_equal(st(&d, 0, 3, 0), 3);
+    /* a non-critical warp's hit on a critical line, then its eviction, lowers CCBP[3] */
+    assert_int_equal(acc(&d, req(258, 1, 5, 0, 1, false)), HIT); /* nc_reuse */
+    assert_int_equal(st(&d, 0, 0, 2), 2);
+    assert_int_equal(acc(&d, req(514, 1, 0, 0, 1, false)), 1); /* sig 3: way 1 free */
+    /* RRPVs 0 and 2 age to 1 and 3: way 1 goes (unreused: SHiP[3] 3 -> 2) */
+    assert_int_equal(acc(&d, req(770, 1, 0, 0, 1, false)), 1);
+    assert_int_equal(st(&d, 0, 0, 0), 1);
+    assert_int_equal(acc(&d, req(1026, 1, 0, 0, 1, false)), 1); /* 1, 2 -> 2, 3 */
+    assert_int_equal(acc(&d, req(1282, 1, 0, 0, 1, false)), 0); /* 2, 2 -> 3, 3 */
+    /* way 0 held line 258: critical partition, reused by a non-critical warp only: CCBP[3]
+     * 2 -> 1, and signature 3 now goes to the non-critical partition */
+    assert_int_equal(acc(&d, req(1538, 1, 0, 0, 1, false)) >= 2, 1);
+    sim_metrics m;
+    memset(&m, 0, sizeof m);
+    d.ops->collect(d.self, &m);
+    assert_true(m.cacp_critical_fills == 5 && m.cacp_noncritical_fills == 5);
+    drv_free(&d);
+
+    /* a partition whose ways are all reserved replays the access */
+    drv_make(&d, "cacp", 1, 4, kv);
+    assert_int_equal(access_keep(&d, req(0, 1, 0, 0, 1, false), 1), 2);
+    assert_int_equal(access_keep(&d, req(1, 1, 0, 0, 1, false), 1), 3);
+    assert_int_equal(acc(&d, req(2, 1, 0, 0, 1, false)), STALL);
+    drv_fill(&d, 0, 2);
+    assert_int_equal(acc(&d, req(2, 1, 0, 0, 1, false)), 2);
+    drv_free(&d);
+
+    /* critical_ways above l1d.ways is clamped: one partition, the whole cache */
+    const char *big[] = {"cacp.critical_ways", "8", NULL};
+    drv_make(&d, "cacp", 1, 4, big);
+    for (int b = 0; b < 4; b++)
+        assert_int_equal(acc(&d, req((uint64_t)b, 1, 0, 0, 1, false)), b);
+    drv_free(&d);
+}
+
+/* ---------------------------------------------------------------- DaCache ---- */
+
+enum { DA_POS = 1 };
+
+static int da_pos(drv *d, int set, int way)
+{
+    return st(d, set, way, DA_POS);
+}
+
+/* DaCache's baseline geometry (32 sets x 8 ways, 2 schedulers) in set 0: 32 lanes over 32 sets
+ * give eq. 1 a step of 2 positions per per-scheduler priority, and FCW 4 a locality region of
+ * positions 0-3. */
+static const char *da_static[] = {"dacache.partitioning", "static", NULL};
+
+static int dload(drv *d, uint64_t n, int prio, int div)
+{
+    return acc(d, req(n * 32, 9, prio, prio, div, false));
+}
+
+static void test_dacache_insertion_promotion(void **state)
+{
+    (void)state;
+    drv d;
+    drv_make(&d, "dacache", 32, 8, da_static);
+    for (int n = 0; n < 8; n++) /* divergent loads of the top warp: MRU */
+        assert_int_equal(dload(&d, (uint64_t)n, 0, 32), 7 - n); /* free ways nearest LRU */
+    for (int n = 0; n < 8; n++)
+        assert_int_equal(da_pos(&d, 0, 7 - n), 7 - n); /* the first fill is now LRU */
+    /* a thrashing warp (rank 4 >= FCW): replaces the LRU line, inserts at LRU */
+    assert_int_equal(dload(&d, 8, 4, 32), 7);
+    assert_int_equal(da_pos(&d, 0, 7), 7);
+    assert_int_equal(dload(&d, 9, 5, 32), 7); /* and again the same way */
+    /* rank 2: per-scheduler priority 1, eq. 1: position 2 */
+    assert_int_equal(dload(&d, 10, 2, 32), 7);
+    assert_int_equal(da_pos(&d, 0, 7), 2);
+    assert_int_equal(da_pos(&d, 0, 6), 7); /* the rest shifted down */
+    /* divergent loads of at most 5 requests: MRU whatever the rank */
+    assert_int_equal(dload(&d, 11, 20, 5), 6);
+    assert_int_equal(da_pos(&d, 0, 6), 0);
+    /* promotion by 4: the line at 7 goes to 3, then to 0 */
+    int w7 = -1;
+    for (int w = 0; w < 8; w++)
+        if (da_pos(&d, 0, w) == 7) w7 = w;
+    uint64_t line = d.tags[w7] / LINE / 32;
+    assert_int_equal(dload(&d, line, 0, 32), HIT);
+    assert_int_equal(da_pos(&d, 0, w7), 3);
+    assert_int_equal(dload(&d, line, 0, 32), HIT);
+    assert_int_equal(da_pos(&d, 0, w7), 0);
+    drv_free(&d);
+
+    const char *mru[] = {"dacache.partitioning", "static", "dacache.promotion", "0", NULL};
+    drv_make(&d, "dacache", 32, 8, mru);
+    for (int n = 0; n < 8; n++)
+        dload(&d, (uint64_t)n, 0, 32);
+    assert_int_equal(dload(&d, 0, 0, 32), HIT); /* at 7: straight to MRU */
+    assert_int_equal(da_pos(&d, 0, 7), 0);
+    drv_free(&d);
+}
+
+static void test_dacache_constrained(void **state)
+{
+    (void)state;
+    const char *names[] = {"dacache", "dacache_stall", "dacache_uncon"};
+    const int want[] = {BYPASS, STALL, -1};
+    for (int k = 0; k < 3; k++) {
+        drv d;
+        drv_make(&d, names[k], 32, 8, da_static);
+        for (int n = 0; n < 8; n++)
+            dload(&d, (uint64_t)n, 0, 32);
+        /* four misses of thrashing warps stay in flight: each reserves the LRU line and the
+         * next takes the line above it; the thrashing region (positions 4-7) is all reserved */
+        for (int n = 0; n < 4; n++)
+            assert_int_equal(access_keep(&d, req((uint64_t)(8 + n) * 32, 9, 6, 6, 32, false), 1),
+                             7 - n);
+        int got = dload(&d, 20, 6, 32);
+        if (want[k] >= 0) {
+            assert_int_equal(got, want[k]);
+        } else {
+            assert_int_equal(got, 3); /* unconstrained: the line nearest LRU in the region 0-3 */
+            assert_int_equal(da_pos(&d, 0, 3), 7);
+        }
+        sim_metrics m;
+        memset(&m, 0, sizeof m);
+        d.ops->collect(d.self, &m);
+        assert_true(m.dacache_constrained == (k < 2 ? 1 : 0));
+        drv_free(&d);
+    }
+}
+
+static void test_dacache_dynamic_partitioning(void **state)
+{
+    (void)state;
+    const char *kv[] = {"dacache.cmax", "4", "dacache.cnt_start", "2", NULL};
+    drv d;
+    drv_make(&d, "dacache", 32, 8, kv);
+    for (int n = 0; n < 8; n++)
+        dload(&d, (uint64_t)n, 0, 32);
+    /* FCW 4: rank 4 is a thrashing warp */
+    assert_int_equal(dload(&d, 8, 4, 32), 7);
+    assert_int_equal(da_pos(&d, 0, 7), 7);
+    /* coherent loads and fully cached loads of one access do not count */
+    d.ops->on_load_done(d.self, 0, 0, 1, 0);
+    d.ops->on_load_done(d.self, 0, 0, 32, 0); /* CNT 3 */
+    d.ops->on_load_done(d.self, 0, 0, 32, 0); /* CNT 4 = Cmax: FCW 5, CNT 2 */
+    /* FCW 5: rank 4 is a locality warp at eq. 1 position 2 * 2 = 4 (p = 4) */
+    assert_int_equal(dload(&d, 9, 4, 32), 7);
+    assert_int_equal(da_pos(&d, 0, 7), 4);
+    /* a partially cached load of rank 0 lowers CNT by FCW - 0 = 5: FCW back to 4 */
+    d.ops->on_load_done(d.self, 0, 0, 32, 3);
+    assert_int_equal(dload(&d, 10, 4, 32), 6);
+    assert_int_equal(da_pos(&d, 0, 6), 7);
+    /* thrashing warps' partial loads lower CNT by 1; FCW never drops below one warp per
+     * scheduler */
+    for (int i = 0; i < 20; i++)
+        d.ops->on_load_done(d.self, 0, 30, 32, 1);
+    sim_metrics m;
+    memset(&m, 0, sizeof m);
+    d.ops->collect(d.self, &m);
+    assert_true(m.dacache_fcw_increases == 1 && m.dacache_fcw_decreases == 3); /* 5->4->3->2 */
+    drv_free(&d);
+}
+
+static void test_dacache_profiler(void **state)
+{
+    (void)state;
+    const char *kv[] = {"dacache.partitioning", "static", "dacache.victim_entries", "2", NULL};
+    drv d;
+    drv_make(&d, "dacache", 32, 8, kv);
+    for (int n = 0; n < 8; n++)
+        dload(&d, (uint64_t)n, 0, 32);
+    /* pc 3, coherent, of the top warp: no verdict yet, gauged (rank 0: MRU); sampled */
+    assert_int_equal(acc(&d, req(100 * 32, 3, 0, 0, 1, false)), 7);
+    assert_int_equal(da_pos(&d, 0, 7), 0);
+    /* the same warp hits it: locality for pc 3; a thrashing warp's coherent load of pc 3 now
+     * goes to MRU */
+    assert_int_equal(acc(&d, req(100 * 32, 3, 0, 0, 1, false)), HIT);
+    assert_int_equal(acc(&d, req(101 * 32, 3, 7, 9, 1, false)), 6);
+    assert_int_equal(da_pos(&d, 0, 6), 0);
+    /* pc 4: sampled lines evicted and pushed out of the 2-entry victim cache unreferenced:
+     * no locality; its loads then go to LRU even from the top warp */
+    for (int n = 0; n < 3; n++) {
+        int w = acc(&d, req((uint64_t)(200 + n) * 32, 4, 0, 0, 1, false));
+        assert_true(w >= 0 && w < 8);
+        /* push it down the chain and out with the top warp's divergent loads (MRU) */
+        for (int k = 0; k < 8; k++)
+            dload(&d, (uint64_t)(300 + 10 * n + k), 0, 32);
+    }
+    int w = acc(&d, req(400 * 32, 4, 0, 0, 1, false));
+    assert_int_equal(da_pos(&d, 0, w), 7);
+    /* pc 5: sampled, evicted, missed again by the same warp: a victim-cache hit, locality */
+    w = acc(&d, req(500 * 32, 5, 0, 0, 1, false));
+    for (int k = 0; k < 8; k++)
+        dload(&d, (uint64_t)(600 + k), 0, 32);
+    w = acc(&d, req(500 * 32, 5, 0, 0, 1, false));
+    assert_true(w >= 0 && w < 8);
+    w = acc(&d, req(501 * 32, 5, 9, 12, 1, false));
+    assert_int_equal(da_pos(&d, 0, w), 0);
+    drv_free(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_srrip_hit_priority),
+        cmocka_unit_test(test_rrip_frequency_and_bimodal),
+        cmocka_unit_test(test_drrip_dueling),
+        cmocka_unit_test(test_dip),
+        cmocka_unit_test(test_ship),
+        cmocka_unit_test(test_cacp),
+        cmocka_unit_test(test_dacache_insertion_promotion),
+        cmocka_unit_test(test_dacache_constrained),
+        cmocka_unit_test(test_dacache_dynamic_partitioning),
+        cmocka_unit_test(test_dacache_profiler),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
