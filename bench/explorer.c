@@ -14,8 +14,11 @@
  *     benchmark moves the explored parameters of the reference to their lowest levels, so no
  *     search starts on a good point.
  *
+ * The hypervolume reference point is the grid's worst feasible value of each objective
+ * (normalised). --journal FILE keeps the efficiency part's simulations for the next run.
+ *
  * usage: explorer [--space NAME|FILE] [--seeds N] [--threads-max N] [--scaling-points N]
- *                 [--skip-scaling] [--skip-efficiency] */
+ *                 [--journal FILE] [--skip-scaling] [--skip-efficiency] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,7 +137,7 @@ static double evals_to_99(const space *s, const archive *a, double best)
     return HUGE_VAL;
 }
 
-static int efficiency(space *s, int seeds, int threads)
+static int efficiency(space *s, int seeds, int threads, const char *journal)
 {
     char err[2048];
     if (s->search.kind != SEARCH_GRID && space_grid_size(s) > 5000) {
@@ -149,7 +152,7 @@ static int efficiency(space *s, int seeds, int threads)
         param_set_value(s->base, s->dims[d].name, space_level_value(&s->dims[d], 0), err,
                         sizeof err);
     }
-    evaluator *ev = evaluator_new(s, NULL, threads, err, sizeof err);
+    evaluator *ev = evaluator_new(s, journal, threads, err, sizeof err);
     if (!ev) {
         fprintf(stderr, "%s\n", err);
         return -1;
@@ -173,8 +176,14 @@ static int efficiency(space *s, int seeds, int threads)
         double v = grid.p[i].obj[0];
         if (s->objectives[0].maximise ? v > g.best : v < g.best) g.best = v;
     }
-    memcpy(g.point, grid.hv_point, sizeof g.point);
-    g.hv = grid.hv;
+    /* the reference point: the grid's worst feasible value of each objective (normalised),
+     * so the share measures the front itself rather than the space far behind it */
+    for (size_t k = 0; k < s->nobjectives; k++) {
+        g.point[k] = -HUGE_VAL;
+        for (size_t i = 0; i < grid.n; i++)
+            if (grid.p[i].status == PS_OK) g.point[k] = fmax(g.point[k], grid.p[i].norm[k]);
+    }
+    g.hv = archive_hypervolume(s, &grid, grid.n, g.point);
     printf("\nsearch efficiency on space %s: grid of %zu points (%zu feasible), %zu simulations "
            "in %.1f s; best %s %.6g; grid front %zu points, hypervolume %.6g\n",
            s->name, grid.n, g.feasible, evaluator_counts(ev).simulated, now() - t0,
@@ -245,6 +254,7 @@ int main(int argc, char **argv)
     const char *name = "default";
     int seeds = 5, tmax = 2, do_scaling = 1, do_eff = 1;
     size_t npoints = 24;
+    const char *journal = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--space") && i + 1 < argc)
             name = argv[++i];
@@ -254,13 +264,16 @@ int main(int argc, char **argv)
             tmax = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--scaling-points") && i + 1 < argc)
             npoints = (size_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "--journal") && i + 1 < argc)
+            journal = argv[++i];
         else if (!strcmp(argv[i], "--skip-scaling"))
             do_scaling = 0;
         else if (!strcmp(argv[i], "--skip-efficiency"))
             do_eff = 0;
         else {
             fprintf(stderr, "usage: explorer [--space NAME|FILE] [--seeds N] [--threads-max N] "
-                            "[--scaling-points N] [--skip-scaling] [--skip-efficiency]\n");
+                            "[--scaling-points N] [--journal FILE] [--skip-scaling] "
+                            "[--skip-efficiency]\n");
             return 2;
         }
     }
@@ -276,7 +289,7 @@ int main(int argc, char **argv)
     }
     int rc = 0;
     if (do_scaling && scaling(s, npoints, tmax) != 0) rc = 1;
-    if (do_eff && efficiency(s, seeds, tmax) != 0) rc = 1;
+    if (do_eff && efficiency(s, seeds, tmax, journal) != 0) rc = 1;
     space_free(s);
     return rc;
 }

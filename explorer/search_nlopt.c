@@ -202,8 +202,11 @@ static void run_one(nl_run *r)
         nlopt_set_upper_bounds(r->opt, ub);
         nlopt_set_min_objective(r->opt, objective, r);
         nlopt_set_maxeval(r->opt, (int)(50 * r->budget + 1000));
-        set_tolerances(r->opt, s);
-        if (is_local(alg)) nlopt_set_initial_step1(r->opt, 0.25);
+        /* local algorithms stop refining below a level; global ones run to their budget */
+        if (is_local(alg)) {
+            set_tolerances(r->opt, s);
+            nlopt_set_initial_step1(r->opt, 0.25);
+        }
         if (alg == NLOPT_G_MLSL || alg == NLOPT_G_MLSL_LDS) {
             local = nlopt_create(NLOPT_LN_BOBYQA, n);
             if (local) {
