@@ -19,6 +19,11 @@ typedef struct gpu {
     const cta_ops *cta;
     void *cta_self;
     uint32_t cta_period;
+    /* the CTA limit in force on each SM and since when, for cta_n_avg and the CTA trace */
+    int *limit;
+    uint64_t *limit_since;
+    double limit_cycles; /* sum over SMs of limit x cycles */
+    FILE *cta_trace;
     /* the running kernel */
     kernel_launch k;
     uint32_t next_cta;
@@ -33,6 +38,8 @@ static void gpu_free(gpu *g)
         for (int i = 0; i < g->cfg.num_sms; i++)
             sm_destroy(g->sms[i]);
     free(g->sms);
+    free(g->limit);
+    free(g->limit_since);
     if (g->cta_self) g->cta->destroy(g->cta_self);
     if (g->src.ops) g->src.ops->destroy(g->src.self);
     memsys_destroy(g->mem);
@@ -61,7 +68,10 @@ static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
     }
     g->cta_period = g->cta->period ? g->cta->period(g->cta_self) : 0;
     g->sms = calloc((size_t)c->num_sms, sizeof *g->sms);
-    if (!g->sms) {
+    g->limit = calloc((size_t)c->num_sms, sizeof *g->limit);
+    g->limit_since = calloc((size_t)c->num_sms, sizeof *g->limit_since);
+    g->cta_trace = opt ? opt->cta_trace : NULL;
+    if (!g->sms || !g->limit || !g->limit_since) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -86,23 +96,47 @@ static int ctas_per_sm(const gpu_config *c, const kernel_launch *k)
     return n;
 }
 
-/* Hands out CTAs one at a time, round-robin over SMs with room (DYNCTA II: load balanced). */
-static void dispatch(gpu *g, uint64_t now)
+/* The CTA policy's limit for SM i, within 1..N. */
+static int policy_limit(gpu *g, int i)
 {
-    int sms = g->cfg.num_sms, stuck = 0;
+    int limit = g->cta->limit(g->cta_self, i);
+    if (limit > g->n_max) limit = g->n_max;
+    return limit < 1 ? 1 : limit;
+}
+
+/* Puts SM i under the policy's limit: the newest CTAs beyond it are paused, the others run. */
+static void apply_limit(gpu *g, int i, uint64_t now)
+{
+    g->limit_cycles += (double)g->limit[i] * (double)(now - g->limit_since[i]);
+    g->limit[i] = policy_limit(g, i);
+    g->limit_since[i] = now;
+    sm_set_cta_limit(g->sms[i], g->limit[i], now);
+}
+
+static void trace_limit(gpu *g, int i, uint64_t now, uint32_t c_idle, uint32_t c_mem)
+{
+    if (g->cta_trace)
+        fprintf(g->cta_trace, "%d,%llu,%d,%d,%d,%u,%u\n", i, (unsigned long long)now, g->limit[i],
+                g->n_max, sm_resident_ctas(g->sms[i]), c_idle, c_mem);
+}
+
+/* Hands out CTAs one at a time, round-robin over SMs with room (DYNCTA II: load balanced).
+ * Returns the number started. */
+static int dispatch(gpu *g, uint64_t now)
+{
+    int sms = g->cfg.num_sms, stuck = 0, started = 0;
     while (g->next_cta < g->k.grid && stuck < sms) {
         sm *s = g->sms[g->rr];
-        int limit = g->cta->limit(g->cta_self, g->rr);
-        if (limit > g->n_max) limit = g->n_max;
-        if (limit < 1) limit = 1;
-        if (sm_resident_ctas(s) < limit) {
+        if (sm_resident_ctas(s) < policy_limit(g, g->rr)) {
             sm_start_cta(s, g->next_cta++, now);
+            started++;
             stuck = 0;
         } else {
             stuck++;
         }
         g->rr = (g->rr + 1) % sms;
     }
+    return started;
 }
 
 static void sample_ctas(gpu *g, uint64_t now)
@@ -112,8 +146,8 @@ static void sample_ctas(gpu *g, uint64_t now)
         sm_take_sample(g->sms[i], now, &cs.c_idle, &cs.c_mem);
         cs.active_ctas = sm_resident_ctas(g->sms[i]);
         g->cta->on_sample(g->cta_self, i, &cs, now);
-        int limit = g->cta->limit(g->cta_self, i);
-        sm_set_cta_limit(g->sms[i], limit < 1 ? 1 : limit, now);
+        apply_limit(g, i, now);
+        trace_limit(g, i, now, cs.c_idle, cs.c_mem);
     }
 }
 
@@ -135,8 +169,8 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     if (g->cta->on_kernel_start) g->cta->on_kernel_start(g->cta_self, g->n_max);
     for (int i = 0; i < c->num_sms; i++) {
         sm_kernel_start(g->sms[i], &g->k);
-        int limit = g->cta->limit(g->cta_self, i);
-        sm_set_cta_limit(g->sms[i], limit < 1 ? 1 : limit, now);
+        apply_limit(g, i, now);
+        trace_limit(g, i, now, 0, 0);
     }
     dispatch(g, now);
     g->last_issue = now;
@@ -155,14 +189,18 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
                 if (issued < 0) return -1;
                 if (issued) g->last_issue = now;
             }
-            finished += sm_take_finished(s);
+            int done = sm_take_finished(s);
+            /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
+            if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
+            finished += done;
             busy |= sm_busy(s);
         }
         if (now >= next_sample) {
             sample_ctas(g, now);
             next_sample += g->cta_period;
         }
-        if (finished || g->cta_period) dispatch(g, now);
+        /* a CTA started now keeps the GPU busy even if every SM had drained */
+        if ((finished || g->cta_period) && dispatch(g, now)) busy = 1;
         if (g->next_cta >= g->k.grid && !busy && !memsys_busy(g->mem)) break;
 
         uint64_t next = memsys_next_event(g->mem, now);
@@ -233,6 +271,9 @@ sim_status sim_run_source(const param_set *config, isource_factory make, void *a
     for (int i = 0; i < g.cfg.num_sms; i++)
         sm_account(g.sms[i], now);
     stats_collect(&g.cfg, (const sm *const *)g.sms, g.mem, now, kernels, out);
+    for (int i = 0; i < g.cfg.num_sms && g.limit; i++)
+        g.limit_cycles += (double)g.limit[i] * (double)(now - g.limit_since[i]);
+    if (now) out->cta_n_avg = g.limit_cycles / ((double)now * g.cfg.num_sms);
     /* Policy statistics: every instance adds its sums, then each kind turns them into the
      * reported values once. */
     for (int i = 0; i < g.cfg.num_sms; i++)

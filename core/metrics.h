@@ -65,6 +65,7 @@
     X(ract, "mean over SMs of active cycles (an instruction issued) over all cycles "              \
             "(DYNCTA RACT)")                                                                       \
     X(util, "mean over SMs of cycles holding at least one CTA over all cycles (DYNCTA util)")      \
+    X(cta_n_avg, "time-average over SMs of the CTA limit n in force, 1..N (DYNCTA's n)")           \
     X(warp_disparity_max, "largest per-CTA (slowest - fastest) / slowest warp execution "          \
                           "time (CAWA Fig. 1)")                                                    \
     X(warp_disparity_mean, "mean over CTAs of the same disparity")                                 \

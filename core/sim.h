@@ -34,6 +34,10 @@ typedef struct sim_options {
      * pass, outside analysis) */
     void (*l1_observer)(void *arg, const l1_access_record *r);
     void *l1_observer_arg;
+    /* if set, every SM's CTA limit at each kernel start and each CTA-scheduler sample, as CSV:
+     * sm,cycle,n,n_max,ctas,c_idle,c_mem (n after the sample's decision, ctas resident with
+     * paused ones, c_idle and c_mem of the period that ended; docs/policies.md) */
+    FILE *cta_trace;
 } sim_options;
 
 /* Runs `w` on the GPU `config` describes. On SIM_FAILED the metrics describe the run up to the

@@ -7,6 +7,7 @@ extern const l1_policy_ops l1_lru_ops;
 extern const l1_policy_ops l1_rrip_ops, l1_dip_ops, l1_ship_ops, l1_cacp_ops, l1_dacache_ops,
     l1_dacache_stall_ops, l1_dacache_uncon_ops;
 extern const cta_ops cta_max_tlp_ops;
+extern const cta_ops cta_static_limit_ops, cta_dyncta_ops;
 
 const sched_ops *const sched_policies[] = {&sched_lrr_ops, &sched_gto_ops, NULL};
 const char *const sched_policy_names[] = {"lrr", "gto", NULL};
@@ -17,8 +18,9 @@ const l1_policy_ops *const l1_policies[] = {
 const char *const l1_policy_names[] = {"lru",     "rrip",          "dip",           "ship", "cacp",
                                        "dacache", "dacache_stall", "dacache_uncon", NULL};
 
-const cta_ops *const cta_policies[] = {&cta_max_tlp_ops, NULL};
-const char *const cta_policy_names[] = {"max_tlp", NULL};
+const cta_ops *const cta_policies[] = {&cta_max_tlp_ops, &cta_static_limit_ops, &cta_dyncta_ops,
+                                       NULL};
+const char *const cta_policy_names[] = {"max_tlp", "static_limit", "dyncta", NULL};
 
 const sched_ops *sched_policy_find(const char *name)
 {
