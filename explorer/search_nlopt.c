@@ -287,8 +287,14 @@ int search_nlopt(const space *s, evaluator *ev, const double *ref, proposal_list
     err[0] = '\0';
     size_t runs = s->nobjectives > 1 ? s->search.scalarisations : 1;
     size_t budget = s->search.max_evaluations;
-    /* a run needs room to move: at least 2(d+1) configurations each */
-    size_t least = 2 * (s->ndims + 1);
+    /* a run needs room to move: at least 2(d+1) configurations each; DIRECT ignores the
+     * starting point and samples the same centres and thirds first whatever the weights, so
+     * its runs only part ways late: give each at least 10(d+1) */
+    nlopt_algorithm alg = (nlopt_algorithm)s->search.nlopt_algorithm;
+    int direct = alg == NLOPT_GN_DIRECT || alg == NLOPT_GN_DIRECT_L ||
+                 alg == NLOPT_GN_DIRECT_L_RAND || alg == NLOPT_GN_ORIG_DIRECT ||
+                 alg == NLOPT_GN_ORIG_DIRECT_L;
+    size_t least = (direct ? 10 : 2) * (s->ndims + 1);
     if (runs > budget / least) runs = budget / least;
     if (runs == 0) runs = 1;
     nl_run *r = calloc(runs, sizeof *r);
