@@ -229,6 +229,7 @@ uint32_t wl_f32_bits(double d); /* nearest f32, +-inf beyond its range */
 /* wl_data.c */
 int wl_parse_array(wl_parser *P, wl_cur *c);
 int wl_parse_graph(wl_parser *P, wl_cur *c);
+int wl_parse_matrix(wl_parser *P, wl_cur *c);
 const wl_array *wl_array_by_name(const workload *w, const char *name);
 
 /* wl_kparse.c: one instruction line of a kernel; labels are resolved by wl_kernel_finish. */

@@ -274,13 +274,15 @@ static int parse_line(wl_pstate *S, wl_cur *c)
         c->p++;
         wl_ident(c, dir, 0);
         if (close_kernel(S)) return -1;
-        if (strcmp(dir, "param") == 0 || strcmp(dir, "array") == 0 || strcmp(dir, "graph") == 0) {
+        if (strcmp(dir, "param") == 0 || strcmp(dir, "array") == 0 || strcmp(dir, "graph") == 0 ||
+            strcmp(dir, "matrix") == 0) {
             if (S->section == 2)
                 return wl_error(P, ".%s after .host (data comes before the host sequence)", dir);
             S->section = 0;
             return dir[0] == 'p'   ? parse_param(S, c)
                    : dir[0] == 'a' ? wl_parse_array(P, c)
-                                   : wl_parse_graph(P, c);
+                   : dir[0] == 'g' ? wl_parse_graph(P, c)
+                                   : wl_parse_matrix(P, c);
         }
         if (strcmp(dir, "kernel") == 0) {
             S->section = 1;
@@ -295,14 +297,14 @@ static int parse_line(wl_pstate *S, wl_cur *c)
             return 0;
         }
         return wl_error(P,
-                        "unknown directive '.%s' (expected .param, .array, .graph, .kernel or "
-                        ".host)",
+                        "unknown directive '.%s' (expected .param, .array, .graph, .matrix, "
+                        ".kernel or .host)",
                         dir);
     }
     if (S->section == 1) return wl_kernel_line(P, &S->kb, c);
     if (S->section == 2) return parse_host_line(S, c);
     return wl_error(P, "instruction outside a .kernel section (expected a directive: .param, "
-                       ".array, .graph, .kernel or .host)");
+                       ".array, .graph, .matrix, .kernel or .host)");
 }
 
 static int finish(wl_pstate *S, int lastline)

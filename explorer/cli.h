@@ -12,6 +12,7 @@ int cli_params(int argc, char **argv);
 int cli_workloads(int argc, char **argv);
 int cli_presets(int argc, char **argv);
 int cli_policies(int argc, char **argv);
+int cli_characterize(int argc, char **argv);
 int cli_front(int argc, char **argv);
 int cli_explore(int argc, char **argv);
 

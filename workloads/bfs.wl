@@ -3,8 +3,16 @@
 # One thread per node. `expand` lets every frontier node walk its adjacency list and mark
 # unvisited neighbours; `update` moves marked nodes into the next frontier and raises the
 # `changed` flag. The host repeats both until the flag stays clear. Work per thread follows
-# the power-law degrees: branch-divergent, data-dependent, irregular memory (MCS / Type-M).
+# the power-law degrees: branch-divergent, data-dependent, irregular memory. The warps of a
+# CTA do unequal work before the kernel's exit: CAWA section 2.2's example of criticality.
 # Parameters: nodes, edges, seed of the graph, source node.
+# models: Rodinia bfs (CCWS BFS, CAWA bfs, DYNCTA BFS, DaCache BFS)
+# inputs: an R-MAT graph of nodes nodes and edges edges (seed), source node
+# class: HCS Sens Type-M divergent critical
+# deviation: HCS -- measured at 8192 nodes, 65536 edges, 2 SMs, round-robin: an unbounded
+#   L1D gives 1.12x the IPC of 32 KB, with intra- and inter-warp hits even (58629 vs 56675):
+#   most levels have narrow frontiers, so few warps compete for the L1D, and the reuse of the
+#   per-node arrays between the two kernels is inter-warp.
 .param nodes  4096
 .param edges  32768
 .param seed   7

@@ -4,6 +4,9 @@
 # nfeatures*4 bytes apart: memory-divergent (one line per lane per load) with strong
 # intra-warp locality, the cache-sensitive HCS / Type-M kernel of the CCWS and CAWA studies.
 # Parameters: npoints, nfeatures, nclusters and the seed of the data.
+# models: Rodinia kmeans assignment (CCWS KMN, CAWA kmeans, DYNCTA KM, DaCache KMN)
+# inputs: npoints points of nfeatures uniform features, nclusters centres (seed)
+# class: HCS Sens Type-M divergent
 .param npoints   2048
 .param nfeatures 34
 .param nclusters 5

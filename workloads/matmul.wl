@@ -4,6 +4,9 @@
 # shared memory, synchronises, and runs 16 fused multiply-adds per thread from shared
 # memory. Compute-bound with barriers and little cache sensitivity (CI / Type-C).
 # Parameters: n (the matrices are n x n, n a multiple of 16) and the seed of the inputs.
+# models: CUDA SDK / Parboil tiled matrix multiply (DYNCTA MM)
+# inputs: n x n uniform matrices (seed)
+# class: CI Type-C coherent
 .param n    64
 .param seed 3
 

@@ -3,6 +3,9 @@
 # Every warp reads two fully coalesced 128-byte lines and writes one, with almost no
 # arithmetic: bandwidth-bound, no reuse (a cache-insensitive, Non-sens / Type-X kernel).
 # Parameters: n elements, s the scalar, seed for the inputs.
+# models: the STREAM triad (a bandwidth-bound reference, not from the papers)
+# inputs: n-element uniform vectors (seed)
+# class: CI Non-sens coherent Type-M
 .param n    65536
 .param s    3.0
 .param seed 1

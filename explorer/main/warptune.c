@@ -35,6 +35,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "workloads")) return cli_workloads(argc - 1, argv + 1);
     if (!strcmp(cmd, "presets")) return cli_presets(argc - 1, argv + 1);
     if (!strcmp(cmd, "policies")) return cli_policies(argc - 1, argv + 1);
+    if (!strcmp(cmd, "characterize")) return cli_characterize(argc - 1, argv + 1);
     if (!strcmp(cmd, "front")) return cli_front(argc - 1, argv + 1);
     if (!strcmp(cmd, "explore")) return cli_explore(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
