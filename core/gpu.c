@@ -8,6 +8,7 @@
 #include "core/sim.h"
 #include "core/sm.h"
 #include "core/stats.h"
+#include "core/warp_profile.h"
 #include "policies/registry.h"
 
 typedef struct gpu {
@@ -249,6 +250,11 @@ sim_status sim_run(const param_set *config, const workload *w, const sim_options
 sim_status sim_run_source(const param_set *config, isource_factory make, void *arg,
                           const sim_options *opt, sim_metrics *out, char *err, size_t errlen)
 {
+    /* A scheduler with oracle knowledge (CAWS) gets its profile from a first run. */
+    const sched_ops *wants = sched_policy_find(param_get_choice(config, "sched.policy"));
+    if (wants && wants->profile_policy && !(opt && opt->warp_profile))
+        return warp_profile_run(config, make, arg, opt, wants->profile_policy(config), out, err,
+                                errlen);
     gpu g;
     memset(&g, 0, sizeof g);
     memset(out, 0, sizeof *out);

@@ -69,6 +69,12 @@
     X(warp_disparity_max, "largest per-CTA (slowest - fastest) / slowest warp execution "          \
                           "time (CAWA Fig. 1)")                                                    \
     X(warp_disparity_mean, "mean over CTAs of the same disparity")                                 \
+    X(cpl_samples, "CTA-samples of CPL's slow-warp prediction over finished CTAs (CAWA 5.2)")      \
+    X(cpl_accuracy, "share of those samples that predicted the CTA's critical warp slow (CAWA "    \
+                    "5.2)")                                                                        \
+    X(criticality_inversions, "share of CTAs whose last warp to finish is one the oracle profile " \
+                              "calls fast (CAWS slides; runs with a profile)")                     \
+    X(vta_hits, "L1D misses found in the missing warp's victim tag array (CCWS 3.3.3)")            \
     X(stall_exec, "share of live warp-cycles spent issuing (CAWS probe: Exec)")                    \
     X(stall_sched, "share of live warp-cycles ready but not picked (CAWS: Scheduling)")            \
     X(stall_sync, "share waiting at a barrier (CAWS: Sync)")                                       \

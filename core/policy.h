@@ -29,6 +29,8 @@ typedef struct warp_view {
     uint32_t pc;     /* next instruction */
     uint8_t cls;     /* its inst_class */
     bool paused;     /* its CTA is paused by the CTA scheduler: pick it only if nothing else */
+    uint64_t oracle_cycles; /* its execution time in the oracle profile, 0 without one (CAWS;
+                               sim_options.warp_profile, core/warp_profile.h) */
 } warp_view;
 
 typedef struct sched_env {
@@ -67,7 +69,8 @@ typedef struct sched_ops {
     int (*create)(void **self, const sched_env *env, const param_set *p, char *err, size_t errlen);
     void (*destroy)(void *self);
     /* Picks the warp to issue among `ready` (n >= 1 warps, all able to issue now, in slot
-     * order). Returns an index into ready. Required. */
+     * order). Returns an index into ready, or -1 to issue nothing this cycle (SWL holds back
+     * the warps beyond its limit). Required. */
     int (*pick)(void *self, const warp_view *ready, int n, uint64_t now);
     /* May this warp issue a global load now? (CCWS's can-issue bits.) NULL: yes. */
     bool (*may_issue_load)(void *self, int warp_slot);
@@ -90,6 +93,9 @@ typedef struct sched_ops {
     void (*collect)(void *self, sim_metrics *m);
     /* Once after every instance collected: turn the sums into the reported values. */
     void (*finish)(sim_metrics *m);
+    /* The scheduler whose run gives this one its oracle profile (warp_view.oracle_cycles), or
+     * NULL when it needs none: sim_run then runs a profiling pass first (CAWS). */
+    const char *(*profile_policy)(const param_set *p);
 } sched_ops;
 
 /* ------------------------------------------------------------ L1D management ---- */

@@ -38,6 +38,12 @@ typedef struct sim_options {
      * sm,cycle,n,n_max,ctas,c_idle,c_mem (n after the sample's decision, ctas resident with
      * paused ones, c_idle and c_mem of the period that ended; docs/policies.md) */
     FILE *cta_trace;
+    /* Oracle per-warp execution times for a scheduler that uses them (CAWS), handed to it as
+     * warp_view.oracle_cycles. NULL: sim_run makes one with a profiling pass when the
+     * scheduler asks for it (core/warp_profile.h). */
+    const struct warp_profile *warp_profile;
+    /* if set, every warp's execution time (its CTA's start to its exit) is recorded in it */
+    struct warp_profile *warp_profile_out;
 } sim_options;
 
 /* Runs `w` on the GPU `config` describes. On SIM_FAILED the metrics describe the run up to the

@@ -7,6 +7,7 @@
 
 #include "core/cpl.h"
 #include "core/sm_internal.h"
+#include "core/warp_profile.h"
 #include "policies/registry.h"
 
 static int ceil_div(int a, int b)
@@ -27,6 +28,8 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
         s->l1_trace = env->opt->l1_trace;
         s->l1_observer = env->opt->l1_observer;
         s->l1_observer_arg = env->opt->l1_observer_arg;
+        s->oracle = env->opt->warp_profile;
+        s->profile_out = env->opt->warp_profile_out;
     }
     s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
     s->ctas = calloc((size_t)c->max_ctas, sizeof *s->ctas);
@@ -191,7 +194,8 @@ static warp_view view_of(const sm *s, int wi)
                        w->age,
                        w->next ? w->next->pc : 0,
                        w->next ? w->next->cls : IC_EXIT,
-                       s->ctas[w->cta_slot].paused};
+                       s->ctas[w->cta_slot].paused,
+                       w->oracle};
 }
 
 /* --------------------------------------------------------------------- CTAs ---- */
@@ -200,6 +204,7 @@ void sm_kernel_start(sm *s, const kernel_launch *k)
 {
     s->block = (int)k->block;
     s->warps_per_cta = ceil_div((int)k->block, WT_WARP_SIZE);
+    s->kernels++;
 }
 
 int sm_resident_ctas(const sm *s)
@@ -235,6 +240,7 @@ void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
                     .warp_in_cta = k,
                     .age = s->next_age++,
                     .last_issue = now};
+        if (s->oracle) w->oracle = warp_profile_get(s->oracle, s->kernels - 1, cta_id, k);
         s->src->ops->warp_start(s->src->self, s->id, wi, cs, cta_id, k);
         cpl_warp_start(s->cpl, wi, cs, now);
         fetch_next(s, wi);
@@ -296,6 +302,8 @@ static void warp_exit(sm *s, int wi, uint64_t now)
     uint64_t t = now - c->start;
     if (t < c->fastest) c->fastest = t;
     if (t > c->slowest) c->slowest = t;
+    if (s->profile_out)
+        warp_profile_add(s->profile_out, s->kernels - 1, w->cta_id, w->warp_in_cta, t);
     w->live = false;
     w->next = NULL;
     cpl_warp_exit(s->cpl, wi, now);
@@ -514,8 +522,9 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
         }
         const warp_view *list = nready ? ready : paused;
         int n = nready ? nready : npaused;
-        if (n) {
-            int wi = list[s->sched->pick(s->sched_self[k], list, n, now)].slot;
+        int pick = n ? s->sched->pick(s->sched_self[k], list, n, now) : -1;
+        if (pick >= 0) {
+            int wi = list[pick].slot;
             counts[ST_SCHED]--;
             counts[ST_EXEC]++;
             s->warps[wi].stall = ST_EXEC;

@@ -26,6 +26,7 @@ typedef struct warp {
     uint64_t need[2];        /* slots the next instruction reads or writes */
     uint64_t ready_at;       /* no issue before (branch latency) */
     uint64_t last_issue;
+    uint64_t oracle;       /* its time in the oracle profile, 0 without one */
     const inst_info *next; /* NULL once the warp has exited */
     uint8_t stall;         /* stall_kind of the last cycle it was classified */
 } warp;
@@ -88,6 +89,9 @@ struct sm {
     FILE *l1_trace;
     void (*l1_observer)(void *arg, const l1_access_record *r);
     void *l1_observer_arg;
+    const struct warp_profile *oracle; /* per-warp times for the scheduler, or NULL */
+    struct warp_profile *profile_out;  /* records every warp's time, or NULL */
+    uint32_t kernels;                  /* kernels started: the running one is kernels - 1 */
     const sched_ops *sched;
     void *sched_self[4];
     l1d *l1;

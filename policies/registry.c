@@ -3,14 +3,19 @@
 #include <string.h>
 
 extern const sched_ops sched_lrr_ops, sched_gto_ops;
+extern const sched_ops sched_two_level_ops, sched_swl_ops, sched_ccws_ops, sched_caws_ops,
+    sched_gcaws_ops;
 extern const l1_policy_ops l1_lru_ops;
 extern const l1_policy_ops l1_rrip_ops, l1_dip_ops, l1_ship_ops, l1_cacp_ops, l1_dacache_ops,
     l1_dacache_stall_ops, l1_dacache_uncon_ops;
 extern const cta_ops cta_max_tlp_ops;
 extern const cta_ops cta_static_limit_ops, cta_dyncta_ops;
 
-const sched_ops *const sched_policies[] = {&sched_lrr_ops, &sched_gto_ops, NULL};
-const char *const sched_policy_names[] = {"lrr", "gto", NULL};
+const sched_ops *const sched_policies[] = {
+    &sched_lrr_ops,  &sched_gto_ops,  &sched_two_level_ops, &sched_swl_ops,
+    &sched_ccws_ops, &sched_caws_ops, &sched_gcaws_ops,     NULL};
+const char *const sched_policy_names[] = {"lrr",  "gto",  "two_level", "swl",
+                                          "ccws", "caws", "gcaws",     NULL};
 
 const l1_policy_ops *const l1_policies[] = {
     &l1_lru_ops,     &l1_rrip_ops,          &l1_dip_ops,           &l1_ship_ops, &l1_cacp_ops,

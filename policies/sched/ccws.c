@@ -1,0 +1,278 @@
+/* CCWS, cache-conscious warp scheduling (CCWS section 3.3), on top of GTO (CCWS 5.1).
+ *
+ * Lost intra-warp locality detector (3.3.3): each warp has a small victim tag array (VTA) of
+ * ccws.vta_entries tags, ccws.vta_ways-way set-associative, LRU. When the L1D evicts a line,
+ * its tag goes to the VTA of the warp that reserved the line; when a warp misses, its own VTA
+ * is probed, and a hit means the warp lost locality it would have kept with more exclusive
+ * access to the cache.
+ *
+ * Locality scoring (3.3.4-3.3.5): every warp has a lost-locality score (LLS), starting at
+ * ccws.base_score; a VTA hit raises it to the lost-locality detected score
+ *   LLDS = (VTA hits / instructions issued) * K_throttle * cumulative cutoff   (eq. 1)
+ * (never above it, never below the base); scores fall by one per cycle down to the base. The
+ * cumulative LLS cutoff is live warps x base score. Warps sorted by score, largest first, are
+ * stacked; a warp whose segment starts at or above the cutoff may not issue global loads.
+ * Everything is kept per scheduler (its warps, its instructions, its VTA hits). */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/policy.h"
+
+static const param_def ccws_params[] = {
+    {"ccws.k_throttle", PT_REAL, 8, 0, 1e6, NULL, "",
+     "K_THROTTLE of eq. 1: how hard lost locality throttles (CCWS Table 3: 8)"},
+    {"ccws.base_score", PT_INT, 100, 1, 1e9, NULL, "points",
+     "a warp's base locality score (CCWS Table 3: 100)"},
+    {"ccws.vta_entries", PT_INT, 16, 1, 4096, NULL, "tags",
+     "victim tag array entries per warp (CCWS Table 3: 16, 512 for 32 warps)"},
+    {"ccws.vta_ways", PT_INT, 8, 1, 4096, NULL, "ways",
+     "victim tag array associativity; divides ccws.vta_entries (CCWS Table 3: 8-way)"},
+};
+
+typedef struct ccws {
+    int max_warps;
+    int sets, ways;
+    double k_throttle;
+    int64_t base;
+    int last; /* GTO's greedy warp, or -1 */
+    bool *live;
+    uint64_t *age;
+    int64_t *score;
+    uint64_t *vta;     /* max_warps x sets x ways tags, 0 = empty; tags are line address + 1 */
+    uint64_t *vta_use; /* insertion stamps, same layout */
+    uint64_t clock;
+    uint64_t vta_hits, issued;
+    bool *can_load; /* the can-issue bits, valid while !dirty */
+    bool dirty;
+    int *order; /* scratch for the cutoff test */
+} ccws;
+
+static int ccws_create(void **self, const sched_env *env, const param_set *p, char *err,
+                       size_t errlen)
+{
+    int entries = (int)param_get_int(p, "ccws.vta_entries");
+    int ways = (int)param_get_int(p, "ccws.vta_ways");
+    if (ways > entries || entries % ways != 0) {
+        snprintf(err, errlen, "ccws.vta_ways=%d must divide ccws.vta_entries=%d", ways, entries);
+        return -1;
+    }
+    ccws *s = calloc(1, sizeof *s);
+    if (!s) return -1;
+    int w = env->max_warps;
+    s->max_warps = w;
+    s->ways = ways;
+    s->sets = entries / ways;
+    s->k_throttle = param_get_real(p, "ccws.k_throttle");
+    s->base = param_get_int(p, "ccws.base_score");
+    s->last = -1;
+    s->live = calloc((size_t)w, sizeof *s->live);
+    s->age = calloc((size_t)w, sizeof *s->age);
+    s->score = calloc((size_t)w, sizeof *s->score);
+    s->vta = calloc((size_t)w * (size_t)entries, sizeof *s->vta);
+    s->vta_use = calloc((size_t)w * (size_t)entries, sizeof *s->vta_use);
+    s->can_load = calloc((size_t)w, sizeof *s->can_load);
+    s->order = calloc((size_t)w, sizeof *s->order);
+    if (!s->live || !s->age || !s->score || !s->vta || !s->vta_use || !s->can_load || !s->order) {
+        free(s->live), free(s->age), free(s->score), free(s->vta), free(s->vta_use);
+        free(s->can_load), free(s->order), free(s);
+        return -1;
+    }
+    s->dirty = true;
+    *self = s;
+    return 0;
+}
+
+static void ccws_destroy(void *self)
+{
+    ccws *s = self;
+    free(s->live), free(s->age), free(s->score), free(s->vta), free(s->vta_use);
+    free(s->can_load), free(s->order), free(s);
+}
+
+static void announce(ccws *s, int slot, uint64_t age)
+{
+    s->live[slot] = true;
+    s->age[slot] = age;
+    s->score[slot] = s->base;
+    size_t n = (size_t)s->sets * (size_t)s->ways;
+    for (size_t i = 0; i < n; i++)
+        s->vta[(size_t)slot * n + i] = 0;
+    s->dirty = true;
+}
+
+static int ccws_pick(void *self, const warp_view *ready, int n, uint64_t now)
+{
+    (void)now;
+    ccws *s = self;
+    int oldest = 0;
+    for (int i = 0; i < n; i++) {
+        if (!s->live[ready[i].slot]) announce(s, ready[i].slot, ready[i].age);
+        if (ready[i].slot == s->last) return i;
+        if (ready[i].age < ready[oldest].age) oldest = i;
+    }
+    s->last = ready[oldest].slot;
+    return oldest;
+}
+
+/* ------------------------------------------------------------- victim tag array ---- */
+
+static size_t vta_set(const ccws *s, int warp, uint64_t line)
+{
+    uint64_t h = (line >> 5) * 0x9E3779B97F4A7C15ULL; /* lines are aligned: mix the bits */
+    size_t set = (size_t)(h >> 40) % (size_t)s->sets;
+    return ((size_t)warp * (size_t)s->sets + set) * (size_t)s->ways;
+}
+
+static void vta_insert(ccws *s, int warp, uint64_t line)
+{
+    size_t b = vta_set(s, warp, line);
+    uint64_t tag = line + 1;
+    int way = -1;
+    for (int i = 0; i < s->ways && way < 0; i++) /* already there: refresh it */
+        if (s->vta[b + i] == tag) way = i;
+    for (int i = 0; i < s->ways && way < 0; i++) /* a free way */
+        if (!s->vta[b + i]) way = i;
+    if (way < 0) { /* the least recently inserted */
+        way = 0;
+        for (int i = 1; i < s->ways; i++)
+            if (s->vta_use[b + i] < s->vta_use[b + way]) way = i;
+    }
+    s->vta[b + way] = tag;
+    s->vta_use[b + way] = ++s->clock;
+}
+
+/* Probes the warp's VTA; a hit removes the tag (the line is on its way back into the L1D). */
+static bool vta_probe(ccws *s, int warp, uint64_t line)
+{
+    size_t b = vta_set(s, warp, line);
+    for (int i = 0; i < s->ways; i++) {
+        if (s->vta[b + i] == line + 1) {
+            s->vta[b + i] = 0;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* --------------------------------------------------------------- locality scores ---- */
+
+static int live_count(const ccws *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->max_warps; i++)
+        n += s->live[i];
+    return n;
+}
+
+/* eq. 1 */
+static int64_t llds(const ccws *s)
+{
+    if (!s->issued) return s->base;
+    double cutoff = (double)live_count(s) * (double)s->base;
+    double v = (double)s->vta_hits / (double)s->issued * s->k_throttle * cutoff;
+    if (v > 4e18) v = 4e18;
+    return v > (double)s->base ? (int64_t)v : s->base;
+}
+
+static void ccws_on_l1_event(void *self, const l1_event *e)
+{
+    ccws *s = self;
+    if (e->warp_slot < 0 || e->warp_slot >= s->max_warps) return;
+    if (e->kind == L1E_EVICT) {
+        vta_insert(s, e->warp_slot, e->line_addr);
+    } else if (e->kind == L1E_MISS && vta_probe(s, e->warp_slot, e->line_addr)) {
+        s->vta_hits++;
+        s->score[e->warp_slot] = llds(s); /* raised to the LLDS, capped at it */
+        s->dirty = true;
+    }
+}
+
+static void ccws_on_cycles(void *self, uint64_t from, uint64_t to)
+{
+    ccws *s = self;
+    uint64_t d = to - from;
+    for (int i = 0; i < s->max_warps; i++) {
+        if (!s->live[i] || s->score[i] == s->base) continue;
+        s->score[i] = (uint64_t)(s->score[i] - s->base) > d ? s->score[i] - (int64_t)d : s->base;
+        s->dirty = true;
+    }
+}
+
+/* The LLS cutoff test: stack the live warps by score, largest first (older first on ties, as
+ * GTO would); those starting at or above live x base may not issue loads. */
+static void cutoff_test(ccws *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->max_warps; i++) {
+        s->can_load[i] = true;
+        if (!s->live[i]) continue;
+        int j = n++;
+        while (j > 0) {
+            int o = s->order[j - 1];
+            if (s->score[o] > s->score[i] || (s->score[o] == s->score[i] && s->age[o] < s->age[i]))
+                break;
+            s->order[j] = o;
+            j--;
+        }
+        s->order[j] = i;
+    }
+    int64_t cutoff = (int64_t)n * s->base, below = 0;
+    for (int k = 0; k < n; k++) {
+        int w = s->order[k];
+        s->can_load[w] = below < cutoff;
+        below += s->score[w];
+    }
+    s->dirty = false;
+}
+
+static bool ccws_may_issue_load(void *self, int warp_slot)
+{
+    ccws *s = self;
+    if (s->dirty) cutoff_test(s);
+    return s->can_load[warp_slot];
+}
+
+static void ccws_on_issue(void *self, const warp_view *w, uint64_t now)
+{
+    (void)w, (void)now;
+    ((ccws *)self)->issued++;
+}
+
+static void ccws_on_warp_start(void *self, const warp_view *w, uint64_t now)
+{
+    (void)now;
+    announce(self, w->slot, w->age);
+}
+
+static void ccws_on_warp_exit(void *self, int warp_slot, uint64_t now)
+{
+    (void)now;
+    ccws *s = self;
+    s->live[warp_slot] = false;
+    s->dirty = true;
+    if (s->last == warp_slot) s->last = -1;
+}
+
+static void ccws_collect(void *self, sim_metrics *m)
+{
+    m->vta_hits += (double)((ccws *)self)->vta_hits;
+}
+
+const sched_ops sched_ccws_ops = {
+    .name = "ccws",
+    .doc = "cache-conscious warp scheduling (CCWS 3.3): per-warp victim tag arrays detect lost "
+           "locality; warps whose score falls above the cutoff may not issue loads; GTO order",
+    .params = ccws_params,
+    .nparams = sizeof ccws_params / sizeof ccws_params[0],
+    .create = ccws_create,
+    .destroy = ccws_destroy,
+    .pick = ccws_pick,
+    .may_issue_load = ccws_may_issue_load,
+    .on_issue = ccws_on_issue,
+    .on_l1_event = ccws_on_l1_event,
+    .on_cycles = ccws_on_cycles,
+    .on_warp_start = ccws_on_warp_start,
+    .on_warp_exit = ccws_on_warp_exit,
+    .collect = ccws_collect,
+};

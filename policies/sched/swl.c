@@ -1,0 +1,128 @@
+/* SWL, static warp limiting (CCWS section 3.2): only the swl.limit oldest warps of the SM are
+ * actively scheduled, GTO among them (CCWS 5.1 Best-SWL); a younger warp becomes active when
+ * an older one finishes. Warps waiting at a barrier leave the active set so the rest of their
+ * CTA can reach it ("SWL limits the number of wavefronts running until a barrier, allows the
+ * rest of the work-group to reach the barrier, then continues with the same multithreading
+ * constraints"). With several schedulers per SM the limit is shared out among them, each
+ * keeping at least one warp. */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "core/isource.h"
+#include "core/policy.h"
+
+static const param_def swl_params[] = {
+    {"swl.limit", PT_INT, 32, 1, 1024, NULL, "warps",
+     "warps actively scheduled per SM (CCWS Table 3, Best-SWL: KMN 4, BFS 5, MEMC 7, GC 4, all "
+     "others 32)"},
+};
+
+typedef struct swl {
+    int limit; /* this scheduler's share of swl.limit */
+    int max_warps;
+    int last; /* GTO's greedy warp, or -1 */
+    bool *live, *at_barrier;
+    uint64_t *age;
+} swl;
+
+static int swl_create(void **self, const sched_env *env, const param_set *p, char *err,
+                      size_t errlen)
+{
+    (void)err, (void)errlen;
+    swl *s = calloc(1, sizeof *s);
+    if (!s) return -1;
+    int n = env->num_schedulers > 0 ? env->num_schedulers : 1;
+    int limit = (int)param_get_int(p, "swl.limit");
+    s->limit = limit / n + (env->scheduler < limit % n);
+    if (s->limit < 1) s->limit = 1;
+    s->max_warps = env->max_warps;
+    s->last = -1;
+    s->live = calloc((size_t)env->max_warps, sizeof *s->live);
+    s->at_barrier = calloc((size_t)env->max_warps, sizeof *s->at_barrier);
+    s->age = calloc((size_t)env->max_warps, sizeof *s->age);
+    if (!s->live || !s->at_barrier || !s->age) {
+        free(s->live), free(s->at_barrier), free(s->age), free(s);
+        return -1;
+    }
+    *self = s;
+    return 0;
+}
+
+static void swl_destroy(void *self)
+{
+    swl *s = self;
+    free(s->live);
+    free(s->at_barrier);
+    free(s->age);
+    free(s);
+}
+
+/* Is the warp among the `limit` oldest live warps that are not waiting at a barrier? */
+static bool active(const swl *s, int slot)
+{
+    int older = 0;
+    for (int i = 0; i < s->max_warps; i++)
+        older += s->live[i] && !s->at_barrier[i] && s->age[i] < s->age[slot];
+    return older < s->limit;
+}
+
+static int swl_pick(void *self, const warp_view *ready, int n, uint64_t now)
+{
+    (void)now;
+    swl *s = self;
+    for (int i = 0; i < n; i++) {
+        int w = ready[i].slot;
+        s->at_barrier[w] = false; /* ready again: its barrier was released */
+        if (!s->live[w]) {        /* not announced (unit tests): take it as it comes */
+            s->live[w] = true;
+            s->age[w] = ready[i].age;
+        }
+    }
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        if (!active(s, ready[i].slot)) continue;
+        if (ready[i].slot == s->last) return i;
+        if (best < 0 || ready[i].age < ready[best].age) best = i;
+    }
+    if (best >= 0) s->last = ready[best].slot;
+    return best; /* -1: every active warp is stalled, the others wait */
+}
+
+static void swl_on_issue(void *self, const warp_view *w, uint64_t now)
+{
+    (void)now;
+    swl *s = self;
+    if (w->cls == IC_BARRIER) s->at_barrier[w->slot] = true;
+}
+
+static void swl_on_warp_start(void *self, const warp_view *w, uint64_t now)
+{
+    (void)now;
+    swl *s = self;
+    s->live[w->slot] = true;
+    s->at_barrier[w->slot] = false;
+    s->age[w->slot] = w->age;
+}
+
+static void swl_on_warp_exit(void *self, int warp_slot, uint64_t now)
+{
+    (void)now;
+    swl *s = self;
+    s->live[warp_slot] = false;
+    s->at_barrier[warp_slot] = false;
+    if (s->last == warp_slot) s->last = -1;
+}
+
+const sched_ops sched_swl_ops = {
+    .name = "swl",
+    .doc = "static warp limiting (CCWS 3.2): only the swl.limit oldest warps are scheduled, GTO "
+           "among them",
+    .params = swl_params,
+    .nparams = sizeof swl_params / sizeof swl_params[0],
+    .create = swl_create,
+    .destroy = swl_destroy,
+    .pick = swl_pick,
+    .on_issue = swl_on_issue,
+    .on_warp_start = swl_on_warp_start,
+    .on_warp_exit = swl_on_warp_exit,
+};

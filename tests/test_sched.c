@@ -1,0 +1,634 @@
+/* Unit tests of the warp schedulers of issue 4 on hand-made warp views and event sequences:
+ * two-level, SWL, CCWS (victim tag arrays, score arithmetic and cutoff), CAWS (count-down
+ * counters of each variant), gCAWS, CPL's counters and accuracy, warp profiles. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "core/cpl.h"
+#include "core/isource.h"
+#include "core/params.h"
+#include "core/policy.h"
+#include "core/rng.h"
+#include "core/warp_profile.h"
+#include "policies/registry.h"
+
+/* ------------------------------------------------------------------ harness ---- */
+
+typedef struct sched {
+    const sched_ops *ops;
+    void *self;
+    param_set *p;
+    wt_rng rng;
+    warp_view v[64]; /* every warp's view, by slot */
+} sched;
+
+/* Makes scheduler `name` with 1 scheduler per SM, 16 warp slots, `sets` "name=value" overrides
+ * (NULL-terminated) and an optional CPL. */
+static void make(sched *s, const char *name, const char *const *sets, const cpl *c)
+{
+    memset(s, 0, sizeof *s);
+    s->ops = sched_policy_find(name);
+    assert_non_null(s->ops);
+    s->p = param_set_new();
+    char err[256];
+    for (size_t i = 0; sets && sets[i]; i++) {
+        char key[64];
+        const char *eq = strchr(sets[i], '=');
+        assert_non_null(eq);
+        memcpy(key, sets[i], (size_t)(eq - sets[i]));
+        key[eq - sets[i]] = '\0';
+        if (param_set_parse(s->p, key, eq + 1, err, sizeof err) != 0) fail_msg("%s", err);
+    }
+    wt_rng_seed(&s->rng, 9);
+    sched_env env = {0, 0, 16, 1, &s->rng, c};
+    if (s->ops->create(&s->self, &env, s->p, err, sizeof err) != 0) fail_msg("%s", err);
+    for (int i = 0; i < 64; i++)
+        s->v[i] = (warp_view){.slot = i, .age = (uint64_t)i, .cls = IC_INT};
+}
+
+static void unmake(sched *s)
+{
+    s->ops->destroy(s->self);
+    param_set_free(s->p);
+}
+
+static void start(sched *s, int slot, int cta_slot, uint64_t oracle, uint64_t now)
+{
+    s->v[slot].cta_slot = cta_slot;
+    s->v[slot].oracle_cycles = oracle;
+    if (s->ops->on_warp_start) s->ops->on_warp_start(s->self, &s->v[slot], now);
+}
+
+static void exit_warp(sched *s, int slot, uint64_t now)
+{
+    if (s->ops->on_warp_exit) s->ops->on_warp_exit(s->self, slot, now);
+}
+
+/* Picks among the ready slots (ascending, -1 terminated) at cycle now and reports the issue as
+ * the SM does. Returns the slot, or -1 when the scheduler issues nothing. */
+static int pick_at(sched *s, const int *ready, uint64_t now)
+{
+    warp_view list[64];
+    int n = 0;
+    while (ready[n] >= 0) {
+        list[n] = s->v[ready[n]];
+        n++;
+    }
+    if (s->ops->on_cycles) s->ops->on_cycles(s->self, now ? now - 1 : 0, now);
+    int k = s->ops->pick(s->self, list, n, now);
+    if (k < 0) return -1;
+    assert_true(k < n);
+    if (s->ops->on_issue) s->ops->on_issue(s->self, &list[k], now);
+    return list[k].slot;
+}
+
+#define R(...) ((const int[]){__VA_ARGS__, -1})
+
+/* ---------------------------------------------------------------- two-level ---- */
+
+static void test_two_level_gto(void **state)
+{
+    (void)state;
+    sched s;
+    make(&s, "two_level", NULL, NULL); /* groups of 2, GTO within and between */
+    for (int w = 0; w < 8; w++)
+        start(&s, w, 0, 0, 0);
+    /* groups {0,1} {2,3} {4,5} {6,7}: the oldest ready warp's group first, greedy in it */
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3, 4, 5, 6, 7), 1), 0);
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3, 4, 5, 6, 7), 2), 0);
+    assert_int_equal(pick_at(&s, R(1, 2, 3), 3), 1); /* 0 stalls: its group-mate */
+    /* the whole group stalls: the group of the oldest ready warp */
+    assert_int_equal(pick_at(&s, R(3, 4, 5), 4), 3);
+    /* 0 is ready again and older, but the current group {2,3} still has a ready warp */
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 5), 3);
+    assert_int_equal(pick_at(&s, R(0, 1, 2), 6), 2);
+    assert_int_equal(pick_at(&s, R(0, 1, 4), 7), 0); /* group {2,3} stalled: back to {0,1} */
+    unmake(&s);
+
+    /* groups of 4 */
+    make(&s, "two_level", (const char *const[]){"two_level.group_size=4", NULL}, NULL);
+    for (int w = 0; w < 8; w++)
+        start(&s, w, 0, 0, 0);
+    assert_int_equal(pick_at(&s, R(5, 6), 1), 5);
+    assert_int_equal(pick_at(&s, R(0, 6), 2), 6); /* group {4..7} keeps the issue slot */
+    assert_int_equal(pick_at(&s, R(0, 1), 3), 0);
+    unmake(&s);
+}
+
+static void test_two_level_rr(void **state)
+{
+    (void)state;
+    sched s;
+    make(&s, "two_level",
+         (const char *const[]){"two_level.intra=rr", "two_level.inter=rr", "two_level.group_size=2",
+                               NULL},
+         NULL);
+    for (int w = 0; w < 6; w++)
+        start(&s, w, 0, 0, 0);
+    /* round-robin inside group {0,1} */
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3, 4, 5), 1), 0);
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3, 4, 5), 2), 1);
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3, 4, 5), 3), 0);
+    /* group {0,1} stalled: the next group in order, {2,3}, not the oldest */
+    assert_int_equal(pick_at(&s, R(3, 4, 5), 4), 3);
+    assert_int_equal(pick_at(&s, R(2, 3, 4), 5), 2);
+    assert_int_equal(pick_at(&s, R(2, 3, 4), 6), 3);
+    /* {2,3} stalled: next is {4,5}; after it, wrap to {0,1}, whose turn is at 1 (0 issued
+     * last in it) */
+    assert_int_equal(pick_at(&s, R(0, 5), 7), 5);
+    assert_int_equal(pick_at(&s, R(0, 1), 8), 1);
+    unmake(&s);
+}
+
+/* --------------------------------------------------------------------- SWL ---- */
+
+static void test_swl(void **state)
+{
+    (void)state;
+    sched s;
+    make(&s, "swl", (const char *const[]){"swl.limit=2", NULL}, NULL);
+    for (int w = 0; w < 4; w++)
+        start(&s, w, 0, 0, 0);
+    /* active: the two oldest, 0 and 1; GTO among them */
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 1), 0);
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 2), 0);
+    assert_int_equal(pick_at(&s, R(1, 2, 3), 3), 1);
+    /* both active warps stalled: nothing issues, the others wait */
+    assert_int_equal(pick_at(&s, R(2, 3), 4), -1);
+    /* 0 finishes: 2 becomes active */
+    exit_warp(&s, 0, 5);
+    assert_int_equal(pick_at(&s, R(2, 3), 6), 2);
+    /* 1 reaches a barrier: it leaves the active set so the rest of its CTA can reach it */
+    s.v[1].cls = IC_BARRIER;
+    assert_int_equal(pick_at(&s, R(1, 3), 7), 1);
+    s.v[1].cls = IC_INT;
+    assert_int_equal(pick_at(&s, R(3), 8), 3);
+    /* released, 1 is active again and 3 waits */
+    assert_int_equal(pick_at(&s, R(1, 3), 9), 1);
+    assert_int_equal(pick_at(&s, R(3), 10), -1);
+    unmake(&s);
+}
+
+/* -------------------------------------------------------------------- CCWS ---- */
+
+static bool can_load(sched *s, int w)
+{
+    return s->ops->may_issue_load(s->self, w);
+}
+
+static void l1(sched *s, int kind, int warp, uint64_t line)
+{
+    l1_event e = {(uint8_t)kind, warp, line, 0, 0};
+    s->ops->on_l1_event(s->self, &e);
+}
+
+static void test_ccws_scores_and_cutoff(void **state)
+{
+    (void)state;
+    sched s;
+    /* Table 3 defaults: K = 8, base 100, 16 entries 8-way */
+    make(&s, "ccws", NULL, NULL);
+    for (int w = 0; w < 4; w++)
+        start(&s, w, 0, 0, 0);
+    for (int w = 0; w < 4; w++)
+        assert_true(can_load(&s, w));
+    /* 10 instructions issued */
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(pick_at(&s, R(0), 0), 0);
+    /* warp 0 reserved line 0x1000, the L1D evicts it, warp 0 misses on it: a VTA hit */
+    l1(&s, L1E_EVICT, 0, 0x1000);
+    l1(&s, L1E_MISS, 1, 0x1000); /* warp 1 never had it: no hit */
+    sim_metrics m;
+    memset(&m, 0, sizeof m);
+    s.ops->collect(s.self, &m);
+    assert_int_equal((int)m.vta_hits, 0);
+    l1(&s, L1E_MISS, 0, 0x1000);
+    memset(&m, 0, sizeof m);
+    s.ops->collect(s.self, &m);
+    assert_int_equal((int)m.vta_hits, 1);
+    /* LLDS = 1/10 * 8 * (4 x 100) = 320: stack 0 (320), 1, 2, 3 (100 each); cutoff 400: 2
+     * starts at 420 and 3 at 520, above it */
+    assert_true(can_load(&s, 0));
+    assert_true(can_load(&s, 1));
+    assert_false(can_load(&s, 2));
+    assert_false(can_load(&s, 3));
+    /* a VTA hit removes the tag: the same miss again is no hit */
+    l1(&s, L1E_MISS, 0, 0x1000);
+    memset(&m, 0, sizeof m);
+    s.ops->collect(s.self, &m);
+    assert_int_equal((int)m.vta_hits, 1);
+    /* scores fall one point per cycle: after 120 cycles 0 has 200, the stack starts 0, 200,
+     * 300 and 400: 3 is at the cutoff, still held */
+    s.ops->on_cycles(s.self, 100, 220);
+    assert_true(can_load(&s, 2));
+    assert_false(can_load(&s, 3));
+    s.ops->on_cycles(s.self, 220, 221); /* 199: 3 starts at 399 */
+    assert_true(can_load(&s, 3));
+    /* decay stops at the base score: a long idle span */
+    s.ops->on_cycles(s.self, 221, 100000);
+    for (int w = 0; w < 4; w++)
+        assert_true(can_load(&s, w));
+    /* second hit, by warp 2: LLDS = 2/10 * 8 * 400 = 640 >= the cutoff; only 2 may load */
+    l1(&s, L1E_EVICT, 2, 0x2000);
+    l1(&s, L1E_MISS, 2, 0x2000);
+    assert_true(can_load(&s, 2));
+    assert_false(can_load(&s, 0));
+    assert_false(can_load(&s, 1));
+    assert_false(can_load(&s, 3));
+    /* a warp leaves: the cutoff becomes 3 x 100 */
+    exit_warp(&s, 3, 0);
+    assert_true(can_load(&s, 2));
+    assert_false(can_load(&s, 0));
+    unmake(&s);
+}
+
+static void test_ccws_cutoff_is_per_live_warp(void **state)
+{
+    (void)state;
+    sched s;
+    make(&s, "ccws", (const char *const[]){"ccws.k_throttle=1", "ccws.base_score=10", NULL}, NULL);
+    for (int w = 0; w < 8; w++)
+        start(&s, w, 0, 0, 0);
+    for (int i = 0; i < 4; i++)
+        pick_at(&s, R(0, 1, 2, 3, 4, 5, 6, 7), 0);
+    /* one hit in 4 instructions: LLDS = 1/4 * 1 * (8 x 10) = 20; cutoff 80: stack 5 (20), then
+     * 0..4, 6, 7 at 10 each by age: 7 starts at 20 + 60 = 80, held */
+    l1(&s, L1E_EVICT, 5, 0x40);
+    l1(&s, L1E_MISS, 5, 0x40);
+    for (int w = 0; w < 7; w++)
+        assert_true(can_load(&s, w));
+    assert_false(can_load(&s, 7));
+    unmake(&s);
+}
+
+static void test_ccws_vta_associativity(void **state)
+{
+    (void)state;
+    sched s;
+    /* one fully associative set of 4 tags per warp */
+    make(&s, "ccws", (const char *const[]){"ccws.vta_entries=4", "ccws.vta_ways=4", NULL}, NULL);
+    start(&s, 0, 0, 0, 0);
+    start(&s, 1, 0, 0, 0);
+    pick_at(&s, R(0), 0);
+    for (uint64_t line = 1; line <= 5; line++)
+        l1(&s, L1E_EVICT, 0, line * 128);
+    /* five tags into four entries: the first inserted is gone */
+    l1(&s, L1E_MISS, 0, 128);
+    l1(&s, L1E_MISS, 0, 256);
+    l1(&s, L1E_MISS, 0, 640);
+    l1(&s, L1E_MISS, 1, 384); /* another warp's array is its own */
+    sim_metrics m;
+    memset(&m, 0, sizeof m);
+    s.ops->collect(s.self, &m);
+    assert_int_equal((int)m.vta_hits, 2);
+    unmake(&s);
+
+    /* entries must be a multiple of the ways */
+    const sched_ops *o = sched_policy_find("ccws");
+    param_set *p = param_set_new();
+    char err[256];
+    assert_int_equal(param_set_parse(p, "ccws.vta_entries", "12", err, sizeof err), 0);
+    wt_rng rng;
+    wt_rng_seed(&rng, 1);
+    sched_env env = {0, 0, 16, 1, &rng, NULL};
+    void *self = NULL;
+    assert_int_not_equal(o->create(&self, &env, p, err, sizeof err), 0);
+    assert_non_null(strstr(err, "ccws.vta_ways"));
+    param_set_free(p);
+}
+
+/* -------------------------------------------------------------------- CAWS ---- */
+
+/* Two CTAs: CTA 0 holds warps 0 (oracle 1000 cycles) and 1 (500), CTA 1 warps 2 (200) and
+ * 3 (100); scale 100. */
+static void caws_make(sched *s, const char *variant)
+{
+    char v[64];
+    snprintf(v, sizeof v, "caws.variant=%s", variant);
+    make(s, "caws", (const char *const[]){v, "caws.scale=100", NULL}, NULL);
+    start(s, 0, 0, 1000, 0);
+    start(s, 1, 0, 500, 0);
+    start(s, 2, 1, 200, 0);
+    start(s, 3, 1, 100, 0);
+}
+
+static void test_caws_blk(void **state)
+{
+    (void)state;
+    sched s;
+    caws_make(&s, "blk");
+    /* initial values: each CTA's slowest warp 100, the other 200 (twice as fast) */
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 0), 0); /* 0 and 2 tie at 100: older */
+    /* cycle 1: 0 restarted at 100 at cycle 0 and 2 started at 100: both at 99, older */
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 1), 0);
+    /* cycle 2: 0 at 99, 2 at 98 */
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 2), 2);
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 3), 0); /* 0 at 98, 2 at 99, 1 and 3 at 197 */
+    assert_int_equal(pick_at(&s, R(1, 2, 3), 4), 2);
+    /* ready 1 and 3 only: equal counters, older 1 */
+    assert_int_equal(pick_at(&s, R(1, 3), 5), 1);
+    /* by cycle 150, 1 restarted at 200 at cycle 5 (counter 55) and 3 reached 50: 3 first */
+    assert_int_equal(pick_at(&s, R(1, 3), 150), 3);
+    unmake(&s);
+}
+
+static void test_caws_sm_and_avg(void **state)
+{
+    (void)state;
+    sched s;
+    /* sm: against the SM's slowest (1000): 100, 200, 500, 1000 */
+    caws_make(&s, "sm");
+    assert_int_equal(pick_at(&s, R(1, 2, 3), 0), 1);
+    assert_int_equal(pick_at(&s, R(2, 3), 10), 2);
+    /* 2 restarted at 500 at cycle 10 (key 510), 3 still has 1000 from cycle 0 */
+    assert_int_equal(pick_at(&s, R(2, 3), 11), 2);
+    assert_int_equal(pick_at(&s, R(3), 12), 3);
+    unmake(&s);
+
+    /* avg: the mean is 450; 0 and 1 are slower: 100*450/1000 = 45 and 90; 2 and 3 are not
+     * critical and restart at 100, however fast they are */
+    caws_make(&s, "avg");
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 0), 0);
+    assert_int_equal(pick_at(&s, R(1, 2, 3), 1), 1);
+    assert_int_equal(pick_at(&s, R(2, 3), 10), 2);
+    /* 2 restarted at cycle 10 (key 110), 3 has 100 from cycle 0: 3, unlike sm */
+    assert_int_equal(pick_at(&s, R(2, 3), 11), 3);
+    /* warp 0 leaves: the mean of 500, 200, 100 is 266.7; 1 restarts at 53 */
+    exit_warp(&s, 0, 12);
+    assert_int_equal(pick_at(&s, R(1, 2, 3), 20), 1);  /* 1: key 1 + 53 = 54 */
+    assert_int_equal(pick_at(&s, R(1, 2, 3), 100), 1); /* key 20 + 53 = 73 < 110, 111 */
+    unmake(&s);
+
+    /* without a profile every warp restarts at the scale: the least recently issued first */
+    make(&s, "caws", NULL, NULL);
+    for (int w = 0; w < 3; w++)
+        start(&s, w, 0, 0, 0);
+    assert_int_equal(pick_at(&s, R(0, 1, 2), 0), 0);
+    assert_int_equal(pick_at(&s, R(0, 1, 2), 1), 0); /* all at 99: older */
+    assert_int_equal(pick_at(&s, R(0, 1, 2), 2), 1);
+    assert_int_equal(pick_at(&s, R(0, 1, 2), 3), 2);
+    assert_int_equal(pick_at(&s, R(0, 1, 2), 4), 0);
+    assert_non_null(s.ops->profile_policy);
+    assert_string_equal(s.ops->profile_policy(s.p), "lrr");
+    unmake(&s);
+}
+
+/* --------------------------------------------------------------------- CPL ---- */
+
+static cpl *cpl_make(const char *const *sets)
+{
+    param_set *p = param_set_new();
+    char err[256];
+    for (size_t i = 0; sets && sets[i]; i++) {
+        char key[64];
+        const char *eq = strchr(sets[i], '=');
+        memcpy(key, sets[i], (size_t)(eq - sets[i]));
+        key[eq - sets[i]] = '\0';
+        if (param_set_parse(p, key, eq + 1, err, sizeof err) != 0) fail_msg("%s", err);
+    }
+    cpl *c = NULL;
+    assert_int_equal(cpl_create(&c, 16, p, err, sizeof err), 0);
+    param_set_free(p);
+    return c;
+}
+
+static void branch(cpl *c, int warp, uint32_t pc, uint32_t target, uint32_t reconv, uint32_t active,
+                   uint32_t taken)
+{
+    branch_event b = {warp, pc, target, pc + 1, reconv, active, taken, taken && taken != active, 0};
+    cpl_on_branch(c, &b);
+}
+
+/* CAWA Alg. 2: PC1 "@p0 bra L2" (to PC4), PC2, PC3 "bra L3" (to PC5), PC4 (L2), PC5 (L3);
+ * PC5 post-dominates PC1. Taken, the warp runs PC4 (1 instruction); not taken, PC2 and PC3
+ * (2); diverged, PC4 then PC2 and PC3 (3, the taken side first). */
+static void test_cpl_branch_paths(void **state)
+{
+    (void)state;
+    cpl *c = cpl_make(NULL);
+    for (int w = 0; w < 3; w++)
+        cpl_warp_start(c, w, 0, 0);
+    /* warp 0: every lane takes PC1 */
+    cpl_on_issue(c, 0, 1);
+    branch(c, 0, 1, 4, 5, 0xf, 0xf);
+    assert_int_equal(cpl_n_inst(c, 0), -1 - 2); /* committed PC1, skips PC2-PC3 */
+    cpl_on_issue(c, 0, 2);                      /* PC4 */
+    /* warp 1: no lane takes PC1; PC3 jumps over PC4 */
+    cpl_on_issue(c, 1, 1);
+    branch(c, 1, 1, 4, 5, 0xf, 0);
+    assert_int_equal(cpl_n_inst(c, 1), -1);
+    cpl_on_issue(c, 1, 2); /* PC2 */
+    cpl_on_issue(c, 1, 3); /* PC3 */
+    branch(c, 1, 3, 5, 5, 0xf, 0xf);
+    assert_int_equal(cpl_n_inst(c, 1), -3 - 1);
+    /* warp 2: PC1 diverges; the taken side PC4 runs on top of the fall-through side */
+    cpl_on_issue(c, 2, 1);
+    branch(c, 2, 1, 4, 5, 0xf, 0x3);
+    assert_int_equal(cpl_n_inst(c, 2), -1 + 1);
+    cpl_on_issue(c, 2, 2); /* PC4 */
+    cpl_on_issue(c, 2, 3); /* PC2 */
+    cpl_on_issue(c, 2, 4); /* PC3, its lanes jump to PC5 */
+    branch(c, 2, 3, 5, 5, 0xc, 0xc);
+    /* at PC5 every path has the same disparity: 4 instructions of straight-line code */
+    for (int w = 0; w < 3; w++)
+        assert_int_equal(cpl_n_inst(c, w), -4);
+
+    /* a loop PC10..PC13 closed by "@p bra PC10" at PC13: each repetition adds its 4
+     * instructions, which the commits take back */
+    cpl_warp_start(c, 3, 0, 0);
+    for (int it = 0; it < 3; it++) {
+        for (int i = 0; i < 4; i++)
+            cpl_on_issue(c, 3, 10);
+        assert_int_equal(cpl_n_inst(c, 3), -4);
+        branch(c, 3, 13, 10, 14, 0xf, 0xf);
+        assert_int_equal(cpl_n_inst(c, 3), 0);
+    }
+    /* lanes leave the loop at different trips: the diverged branch still repeats the body */
+    for (int i = 0; i < 4; i++)
+        cpl_on_issue(c, 3, 10);
+    branch(c, 3, 13, 10, 14, 0xf, 0x1);
+    assert_int_equal(cpl_n_inst(c, 3), 0);
+    /* leaving the loop: the warp moves on in straight-line code */
+    for (int i = 0; i < 4; i++)
+        cpl_on_issue(c, 3, 10);
+    branch(c, 3, 13, 10, 14, 0xf, 0);
+    assert_int_equal(cpl_n_inst(c, 3), -4);
+    cpl_destroy(c);
+}
+
+static void test_cpl_stall_and_criticality(void **state)
+{
+    (void)state;
+    cpl *c = cpl_make(NULL);
+    cpl_warp_start(c, 0, 0, 0);
+    cpl_warp_start(c, 1, 0, 0);
+    /* Alg. 3: the stall between two instructions; while it lasts, it counts as it grows */
+    cpl_on_issue(c, 0, 0);
+    assert_int_equal((int)cpl_n_stall(c, 0, 1), 0);
+    assert_int_equal((int)cpl_n_stall(c, 0, 4), 3);
+    cpl_on_stall(c, 0, 5); /* the SM reports it as the next instruction issues */
+    assert_int_equal((int)cpl_n_stall(c, 0, 6), 5);
+    cpl_on_issue(c, 0, 6);
+    assert_int_equal((int)cpl_n_stall(c, 0, 6), 5);
+    assert_int_equal((int)cpl_n_stall(c, 0, 7), 5);
+    /* eq. 1: 0 is its CTA's most advanced warp (2 instructions done, 1 none): nInst 0, the
+     * counter is its stall */
+    assert_int_equal((int)cpl_n_inst(c, 0), -2);
+    assert_int_equal((int)cpl_criticality_at(c, 0, 6), 5);
+    /* a backward branch: the 10 instructions PC11..PC20 run again; 0 is now 8 instructions
+     * behind warp 1, CPI_avg (2 + 5) / 2 = 3.5 */
+    branch(c, 0, 20, 11, 21, 1, 1);
+    assert_int_equal((int)cpl_n_inst(c, 0), 8);
+    assert_int_equal((int)cpl_criticality(c, 0), 33); /* at cycle 6: 8 * 3.5 + 5 */
+    /* warp 1 has not issued since its start: 5 cycles of stall, counter 5; 0 is the more
+     * critical and the slow one */
+    assert_int_equal((int)cpl_criticality(c, 1), 5);
+    assert_true(cpl_is_critical(c, 0));
+    assert_false(cpl_is_critical(c, 1));
+    cpl_destroy(c);
+}
+
+/* CAWA 5.2: every sample period, which warps are predicted slow; when a CTA finishes, the
+ * share of its samples that predicted its critical warp (the last to finish) slow. */
+static void test_cpl_accuracy(void **state)
+{
+    (void)state;
+    cpl *c = cpl_make((const char *const[]){"cpl.sample_period=10", NULL});
+    /* CTA 0: warps 0, 1, 2; CTA 1: warps 3, 4 */
+    for (int w = 0; w < 3; w++)
+        cpl_warp_start(c, w, 0, 0);
+    cpl_warp_start(c, 3, 1, 0);
+    cpl_warp_start(c, 4, 1, 0);
+    /* warps 0 and 1 commit two instructions, 2 none: 2 is behind; in CTA 1, 4 takes a
+     * backward branch (10 instructions to repeat), 3 does nothing */
+    for (int w = 0; w < 2; w++) {
+        cpl_on_issue(c, w, 5);
+        cpl_on_issue(c, w, 6);
+    }
+    branch(c, 4, 20, 11, 21, 1, 1);
+    /* samples at 10, 20, 30 (taken at the first event after them) */
+    cpl_on_issue(c, 0, 35);
+    /* CTA 0 finishes with 2 last: predicted slow in all 3 samples */
+    cpl_warp_exit(c, 0, 36);
+    cpl_warp_exit(c, 1, 37);
+    cpl_warp_exit(c, 2, 38);
+    /* CTA 1 finishes with 3 last, predicted slow only at the sample at 40: 4 finished at 39
+     * with a counter of 10, while 3 has been waiting 39 cycles */
+    cpl_warp_exit(c, 4, 39);
+    cpl_warp_exit(c, 3, 45);
+    sim_metrics m;
+    memset(&m, 0, sizeof m);
+    cpl_collect(c, &m);
+    assert_int_equal((int)m.cpl_samples, 3 + 4);
+    assert_true(m.cpl_accuracy > 4.0 / 7 - 1e-9 && m.cpl_accuracy < 4.0 / 7 + 1e-9);
+    /* a second SM's sums combine as a ratio of the totals */
+    cpl *d = cpl_make((const char *const[]){"cpl.sample_period=10", NULL});
+    cpl_warp_start(d, 0, 0, 0);
+    cpl_warp_exit(d, 0, 25); /* alone: slow in both samples (at 10 and 20) */
+    cpl_collect(d, &m);
+    assert_int_equal((int)m.cpl_samples, 9);
+    assert_true(m.cpl_accuracy > 6.0 / 9 - 1e-9 && m.cpl_accuracy < 6.0 / 9 + 1e-9);
+    cpl_destroy(c);
+    cpl_destroy(d);
+}
+
+/* ------------------------------------------------------------------- gCAWS ---- */
+
+static void test_gcaws(void **state)
+{
+    (void)state;
+    cpl *c = cpl_make(NULL);
+    sched s;
+    make(&s, "gcaws", NULL, c);
+    for (int w = 0; w < 4; w++) {
+        cpl_warp_start(c, w, 0, 0);
+        start(&s, w, 0, 0, 0);
+    }
+    /* equal counters: the oldest, then greedily */
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 0), 0);
+    cpl_on_issue(c, 0, 0);
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 1), 0);
+    cpl_on_issue(c, 0, 1);
+    /* 0 stalls; 2 takes a backward branch (its loop repeats 7 instructions): the most
+     * critical ready warp */
+    branch(c, 2, 16, 10, 17, 1, 1);
+    assert_int_equal(pick_at(&s, R(1, 2, 3), 2), 2);
+    cpl_on_issue(c, 2, 2);
+    /* greedy: 2 keeps the issue slot while it can issue, even once 3 is more critical */
+    branch(c, 3, 30, 10, 31, 1, 1);
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 3), 2);
+    /* 2 stalls: the most critical of the rest is 3 (21 instructions to repeat, 3 cycles of
+     * stall), before 1 (3) and 0 (-2 + 2) */
+    assert_int_equal(pick_at(&s, R(0, 1, 3), 4), 3);
+    unmake(&s);
+    cpl_destroy(c);
+
+    /* without a predictor: GTO */
+    make(&s, "gcaws", NULL, NULL);
+    assert_int_equal(pick_at(&s, R(2, 3), 0), 2);
+    assert_int_equal(pick_at(&s, R(1, 2, 3), 1), 2);
+    assert_int_equal(pick_at(&s, R(1, 3), 2), 1);
+    unmake(&s);
+}
+
+/* ------------------------------------------------------------ warp profiles ---- */
+
+static void test_warp_profile(void **state)
+{
+    (void)state;
+    warp_profile *p = warp_profile_new();
+    assert_non_null(p);
+    for (uint32_t k = 0; k < 3; k++)
+        for (uint32_t cta = 0; cta < 200; cta++)
+            for (int w = 0; w < 8; w++)
+                warp_profile_add(p, k, cta, w, 1000 * k + 10 * cta + (uint64_t)w + 1);
+    assert_int_equal((int)warp_profile_count(p), 3 * 200 * 8);
+    assert_int_equal((int)warp_profile_get(p, 2, 17, 5), 2000 + 170 + 6);
+    assert_int_equal((int)warp_profile_get(p, 3, 0, 0), 0);
+    warp_profile_add(p, 0, 0, 0, 42); /* overwrite */
+    assert_int_equal((int)warp_profile_get(p, 0, 0, 0), 42);
+    assert_int_equal((int)warp_profile_count(p), 3 * 200 * 8);
+    warp_profile_free(p);
+
+    /* inversions: CTA 0's oracle says warp 1 is slow (mean 200); in the run warp 0, a fast one,
+     * finished last. CTA 1's last warp was the oracle's slow one. */
+    warp_profile *o = warp_profile_new(), *r = warp_profile_new();
+    warp_profile_add(o, 0, 0, 0, 100);
+    warp_profile_add(o, 0, 0, 1, 300);
+    warp_profile_add(o, 0, 1, 0, 100);
+    warp_profile_add(o, 0, 1, 1, 300);
+    warp_profile_add(r, 0, 0, 0, 400);
+    warp_profile_add(r, 0, 0, 1, 350);
+    warp_profile_add(r, 0, 1, 0, 200);
+    warp_profile_add(r, 0, 1, 1, 250);
+    assert_true(warp_profile_inversions(o, r) > 0.5 - 1e-9);
+    assert_true(warp_profile_inversions(o, r) < 0.5 + 1e-9);
+    assert_true(warp_profile_inversions(o, o) < 1e-9);
+    warp_profile_free(o);
+    warp_profile_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_level_gto),
+        cmocka_unit_test(test_two_level_rr),
+        cmocka_unit_test(test_swl),
+        cmocka_unit_test(test_ccws_scores_and_cutoff),
+        cmocka_unit_test(test_ccws_cutoff_is_per_live_warp),
+        cmocka_unit_test(test_ccws_vta_associativity),
+        cmocka_unit_test(test_caws_blk),
+        cmocka_unit_test(test_caws_sm_and_avg),
+        cmocka_unit_test(test_cpl_branch_paths),
+        cmocka_unit_test(test_cpl_stall_and_criticality),
+        cmocka_unit_test(test_cpl_accuracy),
+        cmocka_unit_test(test_gcaws),
+        cmocka_unit_test(test_warp_profile),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
