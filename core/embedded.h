@@ -15,6 +15,8 @@ extern const embedded_file wt_embedded_workloads[];
 extern const size_t wt_embedded_workloads_count;
 extern const embedded_file wt_embedded_presets[];
 extern const size_t wt_embedded_presets_count;
+extern const embedded_file wt_embedded_opcodes[]; /* the trace opcode tables */
+extern const size_t wt_embedded_opcodes_count;
 extern const embedded_file wt_embedded_spaces[];
 extern const size_t wt_embedded_spaces_count;
 

@@ -8,6 +8,7 @@
 #define WT_EXIT_BAD_INPUT 2
 
 int cli_sim(int argc, char **argv);
+int cli_export_trace(int argc, char **argv);
 int cli_params(int argc, char **argv);
 int cli_workloads(int argc, char **argv);
 int cli_presets(int argc, char **argv);

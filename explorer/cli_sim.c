@@ -7,6 +7,7 @@
 #include "core/belady.h"
 #include "core/preset.h"
 #include "core/sim.h"
+#include "core/trace.h"
 #include "explorer/cli.h"
 
 #define MAX_ITEMS 64
@@ -16,6 +17,7 @@ typedef struct sim_args {
     const char *sets[MAX_ITEMS];
     int nsets;
     const char *workloads[MAX_ITEMS];
+    unsigned char is_trace[MAX_ITEMS]; /* workloads[i] is a kernelslist.g */
     int nworkloads;
     wl_override wparams[MAX_ITEMS];
     char wparam_buf[MAX_ITEMS][256];
@@ -41,6 +43,10 @@ static int parse_args(int argc, char **argv, sim_args *a)
             a->sets[a->nsets++] = argv[++i];
         } else if (!strcmp(o, "--workload") && has_value) {
             if (a->nworkloads == MAX_ITEMS) goto too_many;
+            a->workloads[a->nworkloads++] = argv[++i];
+        } else if (!strcmp(o, "--trace") && has_value) {
+            if (a->nworkloads == MAX_ITEMS) goto too_many;
+            a->is_trace[a->nworkloads] = 1;
             a->workloads[a->nworkloads++] = argv[++i];
         } else if (!strcmp(o, "--wparam") && has_value) {
             if (a->nwparams == MAX_ITEMS) goto too_many;
@@ -172,9 +178,11 @@ int cli_sim(int argc, char **argv)
     }
     for (int i = 0; i < a.nworkloads && rc == WT_EXIT_OK; i++) {
         workload *w = NULL;
+        trace_app *tr = NULL;
         char err[1024];
-        if (workload_load(a.workloads[i], a.wparams, (size_t)a.nwparams, &w, err, sizeof err) !=
-            0) {
+        if (a.is_trace[i] ? trace_open(a.workloads[i], &tr, err, sizeof err) != 0
+                          : workload_load(a.workloads[i], a.wparams, (size_t)a.nwparams, &w, err,
+                                          sizeof err) != 0) {
             fprintf(stderr, "warptune sim: %s\n", err);
             rc = WT_EXIT_BAD_INPUT;
             break;
@@ -187,6 +195,7 @@ int cli_sim(int argc, char **argv)
             if (!opt.l1_trace) {
                 fprintf(stderr, "warptune sim: %s: cannot write the L1D trace\n", a.l1_trace);
                 workload_free(w);
+                trace_close(tr);
                 rc = WT_EXIT_BAD_INPUT;
                 break;
             }
@@ -197,8 +206,11 @@ int cli_sim(int argc, char **argv)
             opt.l1_observer = belady_observe;
             opt.l1_observer_arg = rec;
         }
-        r[i].status = sim_run(p, w, &opt, &r[i].m, r[i].error, sizeof r[i].error);
+        r[i].status = tr ? sim_run_source(p, trace_isource_factory, tr, &opt, &r[i].m, r[i].error,
+                                          sizeof r[i].error)
+                         : sim_run(p, w, &opt, &r[i].m, r[i].error, sizeof r[i].error);
         workload_free(w);
+        trace_close(tr);
         if (a.belady && r[i].status == SIM_OK) {
             belady_result b;
             if (!rec || belady_recorder_result(rec, p, &b, err, sizeof err) != 0) {

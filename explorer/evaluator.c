@@ -8,6 +8,7 @@
 #include <omp.h>
 #endif
 
+#include "core/trace.h"
 #include "explorer/journal.h"
 #include "explorer/progress.h"
 
@@ -19,7 +20,8 @@ struct evaluator {
     const space *s;
     size_t nw;
     workload **wl;
-    uint64_t *wid; /* workload identities */
+    trace_app **tr; /* per workload: its trace, when it is one (docs/traces.md) */
+    uint64_t *wid;  /* workload identities */
     int threads;
     double deadline;
     journal *j;
@@ -129,7 +131,8 @@ static int workload_identity(const space_workload *w, uint64_t *out, char *err, 
     const char *text = NULL;
     char *owned = NULL;
     size_t l = strlen(w->name);
-    if (strchr(w->name, '/') || (l > 3 && !strcmp(w->name + l - 3, ".wl"))) {
+    if (strchr(w->name, '/') || (l > 3 && !strcmp(w->name + l - 3, ".wl")) ||
+        trace_name_is_list(w->name)) {
         owned = read_file(w->name);
         if (!owned) {
             snprintf(err, errlen, "%s: cannot read the workload", w->name);
@@ -152,7 +155,7 @@ static int workload_identity(const space_workload *w, uint64_t *out, char *err, 
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    memcpy(ov, w->ov, w->nov * sizeof *ov);
+    if (w->nov) memcpy(ov, w->ov, w->nov * sizeof *ov); /* w->ov is NULL without params */
     qsort(ov, w->nov, sizeof *ov, cmp_override);
     for (size_t i = 0; i < w->nov; i++) {
         h = fnv64(h, ov[i].name, strlen(ov[i].name) + 1);
@@ -253,13 +256,17 @@ evaluator *evaluator_new(const space *s, const char *journal_path, int threads, 
     e->nw = s->nworkloads;
     e->wl = calloc(e->nw, sizeof *e->wl);
     e->wid = calloc(e->nw, sizeof *e->wid);
-    if (!e->wl || !e->wid) {
+    e->tr = calloc(e->nw, sizeof *e->tr);
+    if (!e->wl || !e->wid || !e->tr) {
         snprintf(err, errlen, "out of memory");
         goto bad;
     }
     for (size_t w = 0; w < e->nw; w++) {
         const space_workload *sw = &s->workloads[w];
-        if (workload_load(sw->name, sw->ov, sw->nov, &e->wl[w], err, errlen) != 0) goto bad;
+        if (trace_name_is_list(sw->name)
+                ? trace_open(sw->name, &e->tr[w], err, errlen) != 0
+                : workload_load(sw->name, sw->ov, sw->nov, &e->wl[w], err, errlen) != 0)
+            goto bad;
         if (workload_identity(sw, &e->wid[w], err, errlen) != 0) goto bad;
     }
     e->cap = 4096;
@@ -285,7 +292,10 @@ void evaluator_free(evaluator *e)
     if (!e) return;
     for (size_t w = 0; w < e->nw; w++)
         if (e->wl) workload_free(e->wl[w]);
+    for (size_t w = 0; w < e->nw; w++)
+        if (e->tr) trace_close(e->tr[w]);
     free(e->wl);
+    free(e->tr);
     free(e->wid);
     journal_close(e->j);
     for (size_t i = 0; i < e->nchunks; i++)
@@ -343,7 +353,9 @@ static void simulate(evaluator *e, eval_entry *en, const param_set *cfg, size_t 
     sim_metrics m;
     memset(&m, 0, sizeof m);
     char msg[256] = "";
-    sim_status st = sim_run(cfg, e->wl[w], NULL, &m, msg, sizeof msg);
+    sim_status st =
+        e->tr[w] ? sim_run_source(cfg, trace_isource_factory, e->tr[w], NULL, &m, msg, sizeof msg)
+                 : sim_run(cfg, e->wl[w], NULL, &m, msg, sizeof msg);
     lock(e);
     en->m = m;
     en->status = st;

@@ -12,6 +12,7 @@
 #include "core/embedded.h"
 #include "core/metrics.h"
 #include "core/preset.h"
+#include "core/trace.h"
 
 #define MAX_DIMS       64
 #define MAX_GRID_REAL  1000
@@ -863,6 +864,13 @@ static int parse_workloads(ctx *c, space *s, const cJSON *wls)
         }
         workload *wl = NULL;
         char msg[1024];
+        if (trace_name_is_list(w->name)) { /* an Accel-Sim trace (docs/traces.md) */
+            trace_app *t = NULL;
+            if (w->nov) return fail(c, p, "a trace (%s) takes no params", w->name);
+            if (trace_open(w->name, &t, msg, sizeof msg) != 0) return fail(c, p, "%s", msg);
+            trace_close(t);
+            continue;
+        }
         if (workload_load(w->name, w->ov, w->nov, &wl, msg, sizeof msg) != 0)
             return fail(c, p, "%s", msg);
         workload_free(wl);

@@ -5,4 +5,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update
 apt-get install -y --no-install-recommends \
     build-essential cmake pkg-config \
-    libnlopt-dev libcjson-dev libcsv-dev libcmocka-dev
+    libnlopt-dev libcjson-dev libcsv-dev libcmocka-dev liblzma-dev

@@ -40,10 +40,10 @@ static void test_builtins_apply(void **state)
 {
     (void)state;
     size_t n = preset_builtin_count();
-    assert_int_equal(n, 4);
+    assert_int_equal(n, 5);
     static const char *const want[] = {"ccws-micro12", "dacache-ics15", "dyncta-pact13",
-                                       "fermi-gtx480"};
-    for (size_t k = 0; k < 4; k++) {
+                                       "fermi-gtx480", "qv100-accelsim"};
+    for (size_t k = 0; k < 5; k++) {
         int found = 0;
         for (size_t i = 0; i < n; i++)
             found += strcmp(preset_builtin_name(i), want[k]) == 0;

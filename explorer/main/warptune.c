@@ -31,6 +31,7 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "sim")) return cli_sim(argc - 1, argv + 1);
+    if (!strcmp(cmd, "export-trace")) return cli_export_trace(argc - 1, argv + 1);
     if (!strcmp(cmd, "params")) return cli_params(argc - 1, argv + 1);
     if (!strcmp(cmd, "workloads")) return cli_workloads(argc - 1, argv + 1);
     if (!strcmp(cmd, "presets")) return cli_presets(argc - 1, argv + 1);

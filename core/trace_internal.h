@@ -1,0 +1,128 @@
+/* Internals of the trace reader shared by core/trace_read.c (files, headers, thread blocks)
+ * and core/trace_source.c (the instruction source). Not a public interface: see core/trace.h
+ * and docs/traces.md. */
+#ifndef WT_TRACE_INTERNAL_H
+#define WT_TRACE_INTERNAL_H
+
+#include <lzma.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/trace.h"
+
+#define TRACE_LINE_MAX  (1u << 20) /* longest line accepted, bytes */
+#define TRACE_MAX_INSTS (1u << 30) /* largest `insts =` of one warp */
+
+/* ---- one text file, plain or xz, read a line at a time ---- */
+
+typedef struct tfile {
+    FILE *f;
+    int xz; /* the file starts with the xz magic bytes */
+    lzma_stream strm;
+    uint8_t *in, *out; /* xz: compressed input, decompressed output buffers */
+    size_t out_pos, out_len;
+    int in_eof, out_eof;
+    char *line; /* the current line, NUL-terminated, without its newline */
+    size_t cap;
+    long lineno;
+    const char *path;
+} tfile;
+
+int tfile_open(tfile *t, const char *path, char *err, size_t errlen);
+/* Reads the next line into t->line. Returns its length (>= 0), -2 at the end of the file, -1
+ * with err. */
+long tfile_getline(tfile *t, char *err, size_t errlen);
+void tfile_close(tfile *t);
+
+/* ---- the application ---- */
+
+enum { TCMD_KERNEL, TCMD_MEMCPY };
+
+typedef struct tcmd {
+    int kind;
+    int line;             /* in the kernelslist */
+    char *file;           /* kernel file path */
+    uint64_t addr, bytes; /* memcpy */
+} tcmd;
+
+struct trace_app {
+    char *path;
+    tcmd *cmds;
+    size_t ncmds, nkernels, nmemcpy;
+    trace_opcodes *ops;
+};
+
+/* ---- one kernel file ---- */
+
+typedef struct tbranch {
+    uint32_t pc, target, reconv; /* instruction indices */
+} tbranch;
+
+typedef struct kheader {
+    char name[256];
+    int id;
+    uint32_t grid[3], block[3];
+    uint32_t shmem, nregs;
+    int binary_version;
+    uint64_t stream;
+    uint64_t shmem_base, local_base;
+    int tracer_version;
+    int lineinfo;
+    int pc_shift; /* log2 of the instruction size: 4 from Volta (16 bytes), 3 before */
+    uint32_t nctas, warps_per_block;
+    tbranch *branches; /* warptune exports: static branch targets, sorted by pc */
+    size_t nbranches, capbranches;
+} kheader;
+
+/* A decoded instruction line (28 bytes: blocks are held while their CTAs run). */
+typedef struct tinst {
+    inst_info info;
+    uint32_t mask; /* lanes that executed (the line's mask) */
+    uint32_t aux;  /* first pool word of the addresses or of the branch record */
+    uint8_t access_size;
+    uint8_t amode; /* TA_* */
+} tinst;
+
+/* What the pool words at aux hold: TA_STRIDE base, stride; TA_LIST one address per active lane;
+ * TA_BRANCH (branches of warptune exports) target pc, reconvergence pc, the warp's active lanes. */
+enum { TA_NONE, TA_STRIDE, TA_LIST, TA_BRANCH };
+
+/* A decoded thread block. */
+typedef struct ttb {
+    tinst *insts;
+    size_t ninsts, capinsts;
+    uint32_t *pool;
+    size_t npool, cappool;
+    uint32_t *wfirst, *wcount; /* per warp of the block */
+    uint8_t *wseen;
+    uint32_t nwarps, capwarps;
+    uint32_t x, y, z;
+    int present;     /* 0: the file had no block left for this CTA */
+    long begin_line; /* of its #BEGIN_TB */
+} ttb;
+
+void ttb_free(ttb *b);
+
+typedef struct kreader {
+    tfile f;
+    kheader h;
+    int open;
+    int pushed; /* t->f.line holds a line read ahead */
+    const trace_opcodes *ops;
+    /* opcode token -> class cache (per reader: the app stays immutable) */
+    struct opcache {
+        char name[40];
+        int16_t cls;
+        uint8_t width;
+        uint8_t used;
+    } cache[512];
+} kreader;
+
+/* Opens a kernel file and reads its header. Returns 0, or -1 with err "file:line: ...". */
+int kreader_open(kreader *r, const char *path, const trace_opcodes *ops, char *err, size_t errlen);
+/* Reads the next thread block into b. Returns 1, 0 when the file has no more blocks, -1 with
+ * err. */
+int kreader_next_block(kreader *r, ttb *b, char *err, size_t errlen);
+void kreader_close(kreader *r);
+
+#endif
