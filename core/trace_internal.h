@@ -19,7 +19,8 @@ typedef struct tfile {
     FILE *f;
     int xz; /* the file starts with the xz magic bytes */
     lzma_stream strm;
-    uint8_t *in, *out; /* xz: compressed input, decompressed output buffers */
+    uint8_t *in;  /* xz: compressed input */
+    uint8_t *out; /* text read ahead (decompressed for xz) */
     size_t out_pos, out_len;
     int in_eof, out_eof;
     char *line; /* the current line, NUL-terminated, without its newline */
@@ -74,14 +75,21 @@ typedef struct kheader {
     size_t nbranches, capbranches;
 } kheader;
 
-/* A decoded instruction line (28 bytes: blocks are held while their CTAs run). */
+/* A decoded instruction line, 24 bytes: blocks are held while their CTAs run. The source
+ * unpacks the next line of each warp into an inst_info. */
 typedef struct tinst {
-    inst_info info;
+    uint32_t pc;   /* instruction index */
     uint32_t mask; /* lanes that executed (the line's mask) */
     uint32_t aux;  /* first pool word of the addresses or of the branch record */
+    uint8_t cls;
+    uint8_t dst; /* scoreboard slot written, or TRACE_NO_SLOT */
+    uint8_t nsrc;
+    uint8_t src[4];
     uint8_t access_size;
     uint8_t amode; /* TA_* */
 } tinst;
+
+#define TRACE_NO_SLOT 0xFF
 
 /* What the pool words at aux hold: TA_STRIDE base, stride; TA_LIST one address per active lane;
  * TA_BRANCH (branches of warptune exports) target pc, reconvergence pc, the warp's active lanes. */

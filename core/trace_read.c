@@ -40,11 +40,11 @@ int tfile_open(tfile *t, const char *path, char *err, size_t errlen)
     static const unsigned char XZ_MAGIC[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
     t->xz = n == sizeof magic && memcmp(magic, XZ_MAGIC, sizeof magic) == 0;
     rewind(t->f);
+    t->out = malloc(XZ_OUT);
     if (t->xz) {
         lzma_stream init = LZMA_STREAM_INIT;
         t->strm = init;
         t->in = malloc(XZ_IN);
-        t->out = malloc(XZ_OUT);
         if (!t->in || !t->out ||
             lzma_stream_decoder(&t->strm, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
             tfile_close(t);
@@ -53,7 +53,7 @@ int tfile_open(tfile *t, const char *path, char *err, size_t errlen)
     }
     t->cap = 256;
     t->line = malloc(t->cap);
-    if (!t->line) {
+    if (!t->line || !t->out) {
         tfile_close(t);
         return failf(err, errlen, "out of memory");
     }
@@ -119,43 +119,39 @@ static int grow_line(tfile *t, size_t need, char *err, size_t errlen)
     return 0;
 }
 
+/* Plain files: refills the output buffer. Returns 1, 0 at the end of the file, -1 with err. */
+static int plain_fill(tfile *t, char *err, size_t errlen)
+{
+    size_t n = fread(t->out, 1, XZ_OUT, t->f);
+    if (n == 0 && ferror(t->f)) return failf(err, errlen, "%s:%ld: read error", t->path, t->lineno);
+    t->out_pos = 0;
+    t->out_len = n;
+    return n > 0;
+}
+
 long tfile_getline(tfile *t, char *err, size_t errlen)
 {
     size_t len = 0;
     int any = 0;
     t->lineno++;
-    if (!t->xz) {
-        for (;;) {
-            if (!fgets(t->line + len, (int)(t->cap - len), t->f)) {
-                if (ferror(t->f))
-                    return failf(err, errlen, "%s:%ld: read error", t->path, t->lineno);
-                break;
-            }
-            any = 1;
-            len += strlen(t->line + len);
-            if (len > 0 && t->line[len - 1] == '\n') break;
-            if (grow_line(t, t->cap * 2, err, errlen)) return -1;
+    for (;;) {
+        if (t->out_pos == t->out_len) {
+            int r = t->xz ? xz_fill(t, err, errlen) : plain_fill(t, err, errlen);
+            if (r < 0) return -1;
+            if (r == 0) break;
         }
-    } else {
-        for (;;) {
-            if (t->out_pos == t->out_len) {
-                int r = xz_fill(t, err, errlen);
-                if (r < 0) return -1;
-                if (r == 0) break;
-            }
-            const uint8_t *s = t->out + t->out_pos;
-            size_t avail = t->out_len - t->out_pos;
-            const uint8_t *nl = memchr(s, '\n', avail);
-            size_t take = nl ? (size_t)(nl - s) + 1 : avail;
-            if (grow_line(t, len + take + 1, err, errlen)) return -1;
-            memcpy(t->line + len, s, take);
-            len += take;
-            t->out_pos += take;
-            any = 1;
-            if (nl) break;
-        }
-        t->line[len] = '\0';
+        const uint8_t *s = t->out + t->out_pos;
+        size_t avail = t->out_len - t->out_pos;
+        const uint8_t *nl = memchr(s, '\n', avail);
+        size_t take = nl ? (size_t)(nl - s) + 1 : avail;
+        if (grow_line(t, len + take + 1, err, errlen)) return -1;
+        memcpy(t->line + len, s, take);
+        len += take;
+        t->out_pos += take;
+        any = 1;
+        if (nl) break;
     }
+    t->line[len] = '\0';
     if (!any) {
         t->lineno--;
         return -2;
@@ -620,7 +616,7 @@ int kreader_open(kreader *r, const char *path, const trace_opcodes *ops, char *e
 
 /* ------------------------------------------------------------------ thread blocks ---- */
 
-_Static_assert(sizeof(tinst) == 28, "a decoded instruction stays small");
+_Static_assert(sizeof(tinst) == 24, "a decoded instruction stays small");
 
 void ttb_free(ttb *b)
 {
@@ -729,7 +725,8 @@ static int parse_inst(kreader *r, ttb *b, const char *s, char *err, size_t errle
     }
     tinst *t = &b->insts[b->ninsts];
     memset(t, 0, sizeof *t);
-    t->info.pc = (uint32_t)(pc >> h->pc_shift);
+    inst_info info = {0};
+    t->pc = (uint32_t)(pc >> h->pc_shift);
     t->mask = (uint32_t)mask;
     if (lex_dec(&p, 9, &v))
         return lerr(r, err, errlen, "expected the number of destination registers, got %s",
@@ -742,7 +739,7 @@ static int parse_inst(kreader *r, ttb *b, const char *s, char *err, size_t errle
         if (lex_reg(&p, &reg))
             return lerr(r, err, errlen, "expected a destination register R0-R255, got %s",
                         quote(p, q, sizeof q));
-        add_slot(&t->info, trace_reg_slot(reg), 1);
+        add_slot(&info, trace_reg_slot(reg), 1);
     }
     const char *op;
     size_t oplen = lex_token(&p, &op);
@@ -762,7 +759,7 @@ static int parse_inst(kreader *r, ttb *b, const char *s, char *err, size_t errle
         if (lex_reg(&p, &reg))
             return lerr(r, err, errlen, "expected a source register R0-R255, got %s",
                         quote(p, q, sizeof q));
-        add_slot(&t->info, trace_reg_slot(reg), 0);
+        add_slot(&info, trace_reg_slot(reg), 0);
     }
     uint64_t mem_width;
     if (lex_dec(&p, 4096, &mem_width))
@@ -844,10 +841,13 @@ static int parse_inst(kreader *r, ttb *b, const char *s, char *err, size_t errle
         cls = cls == TRACE_OP_LD_GENERIC ? (shared ? IC_LD_SHARED : IC_LD_GLOBAL)
                                          : (shared ? IC_ST_SHARED : IC_ST_GLOBAL);
     }
-    t->info.cls = (uint8_t)cls;
+    t->cls = (uint8_t)cls;
+    t->dst = info.ndst ? info.dst[0] : TRACE_NO_SLOT;
+    t->nsrc = info.nsrc;
+    memcpy(t->src, info.src, sizeof t->src);
     if (is_mem_class(cls)) t->access_size = (uint8_t)width;
     if (cls == IC_BRANCH && h->nbranches) {
-        tbranch key = {t->info.pc, 0, 0};
+        tbranch key = {t->pc, 0, 0};
         const tbranch *e = bsearch(&key, h->branches, h->nbranches, sizeof key, cmp_branch);
         if (e) {
             if (pool_reserve(b, 3)) return failf(err, errlen, "out of memory");
@@ -954,6 +954,14 @@ int kreader_next_block(kreader *r, ttb *b, char *err, size_t errlen)
             }
             if (warp_incomplete(r, warp, got, expect, err, errlen)) return -1;
             if (!have_id) return lerr(r, err, errlen, "thread block without 'thread block ='");
+            if (b->cappool > 4096 && b->cappool > b->npool + b->npool / 8) { /* fit the pool */
+                size_t cap = b->npool + b->npool / 16 + 64;
+                uint32_t *np = realloc(b->pool, cap * sizeof *np);
+                if (np) {
+                    b->pool = np;
+                    b->cappool = cap;
+                }
+            }
             b->present = 1;
             return 1;
         }
@@ -998,6 +1006,13 @@ int kreader_next_block(kreader *r, ttb *b, char *err, size_t errlen)
             if (warp < 0 || expect != UINT64_MAX)
                 return lerr(r, err, errlen, "'insts =' without a 'warp =' before it");
             expect = m;
+            /* room for exactly the block's lines: a CTA slot keeps its largest block */
+            if (b->ninsts + m > b->capinsts && m <= (1u << 22)) {
+                tinst *ni = realloc(b->insts, (b->ninsts + m) * sizeof *ni);
+                if (!ni) return failf(err, errlen, "out of memory");
+                b->insts = ni;
+                b->capinsts = b->ninsts + m;
+            }
             continue;
         }
         if (warp < 0 || expect == UINT64_MAX)

@@ -9,7 +9,23 @@
 typedef struct twarp {
     const ttb *tb;
     uint32_t first, count, pos;
+    inst_info cur; /* the next line, unpacked for peek */
 } twarp;
+
+/* Unpacks the warp's next line into w->cur. */
+static void load(twarp *w)
+{
+    if (w->pos >= w->count) return;
+    const tinst *t = &w->tb->insts[w->first + w->pos];
+    inst_info *in = &w->cur;
+    in->pc = t->pc;
+    in->cls = t->cls;
+    in->ndst = t->dst != TRACE_NO_SLOT;
+    in->dst[0] = t->dst;
+    in->dst[1] = 0;
+    in->nsrc = t->nsrc;
+    memcpy(in->src, t->src, sizeof in->src);
+}
 
 typedef struct tsrc {
     const trace_app *app;
@@ -103,6 +119,7 @@ static void warp_start(void *self, int sm, int warp_slot, int cta_slot, uint32_t
     if (b->present && (uint32_t)warp_in_cta < b->nwarps) {
         w->first = b->wfirst[warp_in_cta];
         w->count = b->wcount[warp_in_cta];
+        load(w);
     }
 }
 
@@ -111,7 +128,7 @@ static const inst_info *peek(void *self, int sm, int warp_slot)
     tsrc *S = self;
     const twarp *w = &S->warps[(size_t)sm * (size_t)S->max_warps + (size_t)warp_slot];
     if (S->failed) return &EMPTY_EXIT;
-    if (w->pos < w->count) return &w->tb->insts[w->first + w->pos].info;
+    if (w->pos < w->count) return &w->cur;
     return w->count == 0 && w->pos == 0 ? &EMPTY_EXIT : NULL;
 }
 
@@ -141,10 +158,10 @@ static int issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, s
     }
     const tinst *t = &w->tb->insts[w->first + w->pos];
     const tinst *next = w->pos + 1 < w->count ? t + 1 : NULL;
-    uint32_t pc = t->info.pc;
+    uint32_t pc = t->pc;
     out->active_mask = t->mask;
     out->fallthru_pc = pc + 1;
-    out->next_pc = next ? next->info.pc : pc + 1;
+    out->next_pc = next ? next->pc : pc + 1;
     out->warp_done = next == NULL;
     out->access_size = t->access_size;
     if (t->amode == TA_STRIDE) {
@@ -156,7 +173,7 @@ static int issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, s
         for (uint32_t m = t->mask; m; m &= m - 1)
             out->addr[__builtin_ctz(m)] = *a++;
     }
-    if (t->info.cls == IC_BRANCH) {
+    if (t->cls == IC_BRANCH) {
         out->taken_mask = t->mask;
         if (t->amode == TA_BRANCH) { /* a warptune export: the branch's static targets */
             const uint32_t *br = w->tb->pool + t->aux;
@@ -169,6 +186,7 @@ static int issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, s
         }
     }
     w->pos++;
+    load(w);
     return 0;
 }
 

@@ -504,6 +504,41 @@ static void test_errors_while_running(void **state)
     trace_close(t);
 }
 
+/* A NUL byte and a line over the 1 MB limit, in plain files. */
+static void test_bad_bytes(void **state)
+{
+    (void)state;
+    char path[512], err[1024], want[600];
+    put("kernelslist.g", "kernel-1.traceg\n");
+    static const char head[] = H("(1,1,1)", "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n");
+    snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite(head, 1, sizeof head - 1, f);
+    fwrite("insts = 1\0\n", 1, 12, f);
+    fclose(f);
+    trace_app *t;
+    trace_scan_stats st;
+    assert_int_equal(trace_open(list_path(), &t, err, sizeof err), 0);
+    assert_int_equal(trace_scan(t, &st, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s/kernel-1.traceg:8: NUL byte in a text line", dir);
+    assert_string_equal(err, want);
+    trace_close(t);
+
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite(head, 1, sizeof head - 1, f);
+    for (int i = 0; i < (1 << 20) / 8 + 1; i++)
+        fputs("xxxxxxxx", f);
+    fputs("\n", f);
+    fclose(f);
+    assert_int_equal(trace_open(list_path(), &t, err, sizeof err), 0);
+    assert_int_equal(trace_scan(t, &st, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s/kernel-1.traceg:8: line longer than", dir);
+    if (strncmp(err, want, strlen(want))) fail_msg("got \"%s\"", err);
+    trace_close(t);
+}
+
 static void test_opcode_tables(void **state)
 {
     (void)state;
@@ -542,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_simulate),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_errors_while_running),
+        cmocka_unit_test(test_bad_bytes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
