@@ -277,6 +277,7 @@ sim_status sim_run_source(const param_set *config, isource_factory make, void *a
     for (int i = 0; i < g.cfg.num_sms; i++)
         sm_account(g.sms[i], now);
     stats_collect(&g.cfg, (const sm *const *)g.sms, g.mem, now, kernels, out);
+    if (opt && opt->per_sm) stats_write_per_sm(opt->per_sm, &g.cfg, (const sm *const *)g.sms, now);
     for (int i = 0; i < g.cfg.num_sms && g.limit; i++)
         g.limit_cycles += (double)g.limit[i] * (double)(now - g.limit_since[i]);
     if (now) out->cta_n_avg = g.limit_cycles / ((double)now * g.cfg.num_sms);

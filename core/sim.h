@@ -38,6 +38,9 @@ typedef struct sim_options {
      * sm,cycle,n,n_max,ctas,c_idle,c_mem (n after the sample's decision, ctas resident with
      * paused ones, c_idle and c_mem of the period that ended; docs/policies.md) */
     FILE *cta_trace;
+    /* if set, the per-SM statistics as CSV (a header line, then one row per SM): DYNCTA's
+     * C_idle, C_mem, RACT, util and lat_rt per core */
+    FILE *per_sm;
     /* Oracle per-warp execution times for a scheduler that uses them (CAWS), handed to it as
      * warp_view.oracle_cycles. NULL: sim_run makes one with a profiling pass when the
      * scheduler asks for it (core/warp_profile.h). */

@@ -10,11 +10,6 @@
 #include "core/warp_profile.h"
 #include "policies/registry.h"
 
-static int ceil_div(int a, int b)
-{
-    return (a + b - 1) / b;
-}
-
 int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
 {
     const gpu_config *c = env->cfg;
@@ -35,10 +30,10 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
     s->ctas = calloc((size_t)c->max_ctas, sizeof *s->ctas);
     s->views = calloc(2 * (size_t)c->max_warps, sizeof *s->views);
     if (!s->warps || !s->ctas || !s->views || sm_recs_init(s, c->max_warps * 2) != 0) goto oom;
-    s->ii_alu = ceil_div(WT_WARP_SIZE, c->simd_width);
+    s->ii_alu = sm_ceil_div(WT_WARP_SIZE, c->simd_width);
     for (int wi = 0; wi < c->max_warps; wi++)
         s->sched_mask[wi % c->schedulers] |= (uint64_t)1 << wi;
-    s->ii_sfu = ceil_div(WT_WARP_SIZE, c->sfu_width);
+    s->ii_sfu = sm_ceil_div(WT_WARP_SIZE, c->sfu_width);
     s->wake = UINT64_MAX;
 
     if (cpl_create(&s->cpl, c->max_warps, env->params, err, errlen) != 0) goto fail;
@@ -156,7 +151,7 @@ static void set_need(warp *w)
     }
 }
 
-static void fetch_next(sm *s, int wi)
+void sm_fetch_next(sm *s, int wi)
 {
     warp *w = &s->warps[wi];
     w->next = s->src->ops->peek(s->src->self, s->id, wi);
@@ -184,7 +179,7 @@ int sm_warp_priority(const sm *s, int wi)
     return rank;
 }
 
-static warp_view view_of(const sm *s, int wi)
+warp_view sm_view_of(const sm *s, int wi)
 {
     const warp *w = &s->warps[wi];
     return (warp_view){wi,
@@ -196,166 +191,6 @@ static warp_view view_of(const sm *s, int wi)
                        w->next ? w->next->cls : IC_EXIT,
                        s->ctas[w->cta_slot].paused,
                        w->oracle};
-}
-
-/* --------------------------------------------------------------------- CTAs ---- */
-
-void sm_kernel_start(sm *s, const kernel_launch *k)
-{
-    s->block = (int)k->block;
-    s->warps_per_cta = ceil_div((int)k->block, WT_WARP_SIZE);
-    s->kernels++;
-}
-
-int sm_resident_ctas(const sm *s)
-{
-    return s->resident;
-}
-
-static void account_to(sm *s, uint64_t now);
-
-void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
-{
-    account_to(s, now);
-    int cs = 0;
-    while (s->ctas[cs].used)
-        cs++;
-    cta *c = &s->ctas[cs];
-    s->resident++;
-    *c = (cta){.used = true,
-               .id = cta_id,
-               .nwarps = s->warps_per_cta,
-               .start = now,
-               .order = s->next_order++,
-               .fastest = UINT64_MAX};
-    s->src->ops->cta_start(s->src->self, s->id, cs, cta_id);
-    int wi = 0;
-    for (int k = 0; k < s->warps_per_cta; k++) {
-        while (s->warps[wi].live)
-            wi++;
-        warp *w = &s->warps[wi];
-        *w = (warp){.live = true,
-                    .cta_slot = cs,
-                    .cta_id = cta_id,
-                    .warp_in_cta = k,
-                    .age = s->next_age++,
-                    .last_issue = now};
-        if (s->oracle) w->oracle = warp_profile_get(s->oracle, s->kernels - 1, cta_id, k);
-        s->src->ops->warp_start(s->src->self, s->id, wi, cs, cta_id, k);
-        cpl_warp_start(s->cpl, wi, cs, now);
-        fetch_next(s, wi);
-        s->live_warps++;
-        w->stall = ST_SCHED;
-        s->stall_count[ST_SCHED]++;
-        s->recheck |= (uint64_t)1 << wi;
-        if (s->sched->on_warp_start) {
-            warp_view v = view_of(s, wi);
-            s->sched->on_warp_start(s->sched_self[sm_sched_of(s, wi)], &v, now);
-        }
-    }
-    s->wake = now;
-    s->scan_at = 0;
-}
-
-void sm_set_cta_limit(sm *s, int limit, uint64_t now)
-{
-    account_to(s, now);
-    /* Rank resident CTAs by assignment order; the newest beyond the limit are paused. */
-    for (int i = 0; i < s->cfg->max_ctas; i++) {
-        cta *c = &s->ctas[i];
-        if (!c->used) continue;
-        int newer = 0;
-        for (int j = 0; j < s->cfg->max_ctas; j++)
-            newer += s->ctas[j].used && s->ctas[j].order > c->order;
-        int rank = sm_resident_ctas(s) - newer; /* 1 = oldest */
-        c->paused = rank > limit;
-    }
-    s->recheck = ~(uint64_t)0;
-    s->wake = now;
-    s->scan_at = 0;
-}
-
-int sm_take_finished(sm *s)
-{
-    int n = s->finished;
-    s->finished = 0;
-    return n;
-}
-
-static void release_barrier(sm *s, int cs)
-{
-    cta *c = &s->ctas[cs];
-    if (c->at_barrier == 0 || c->at_barrier + c->exited < c->nwarps) return;
-    for (int i = 0; i < s->cfg->max_warps; i++) {
-        if (s->warps[i].live && s->warps[i].cta_slot == cs) {
-            s->warps[i].at_barrier = false;
-            s->recheck |= (uint64_t)1 << i;
-        }
-    }
-    c->at_barrier = 0;
-}
-
-static void warp_exit(sm *s, int wi, uint64_t now)
-{
-    warp *w = &s->warps[wi];
-    cta *c = &s->ctas[w->cta_slot];
-    uint64_t t = now - c->start;
-    if (t < c->fastest) c->fastest = t;
-    if (t > c->slowest) c->slowest = t;
-    if (s->profile_out)
-        warp_profile_add(s->profile_out, s->kernels - 1, w->cta_id, w->warp_in_cta, t);
-    w->live = false;
-    w->next = NULL;
-    cpl_warp_exit(s->cpl, wi, now);
-    s->live_warps--;
-    s->stall_count[w->stall]--;
-    c->exited++;
-    if (s->sched->on_warp_exit) s->sched->on_warp_exit(s->sched_self[sm_sched_of(s, wi)], wi, now);
-    if (c->exited == c->nwarps) {
-        double d = c->slowest ? (double)(c->slowest - c->fastest) / (double)c->slowest : 0.0;
-        s->st.disparity_sum += d;
-        if (d > s->st.disparity_max) s->st.disparity_max = d;
-        s->st.ctas_done++;
-        c->used = false;
-        s->resident--;
-        s->finished++;
-    } else {
-        release_barrier(s, w->cta_slot);
-    }
-}
-
-/* ------------------------------------------------------------------ accounting ---- */
-
-static void account_span(sm *s, uint64_t cycles)
-{
-    if (!cycles) return;
-    for (int k = 0; k < ST_COUNT; k++)
-        s->st.stall[k] += (uint64_t)s->last_stall[k] * cycles;
-    s->st.cycles += cycles;
-    if (s->last_idle) s->st.c_idle += cycles, s->st.sample_idle += (uint32_t)cycles;
-    if (s->last_mem) s->st.c_mem += cycles, s->st.sample_mem += (uint32_t)cycles;
-    if (s->last_resident) s->st.resident_cycles += cycles;
-}
-
-static void account_to(sm *s, uint64_t now)
-{
-    if (now <= s->acct_until) return;
-    uint64_t gap = now - s->acct_until;
-    account_span(s, gap);
-    s->acct_until = now;
-}
-
-void sm_account(sm *s, uint64_t now)
-{
-    account_to(s, now);
-}
-
-void sm_take_sample(sm *s, uint64_t now, uint32_t *c_idle, uint32_t *c_mem)
-{
-    account_to(s, now);
-    *c_idle = s->st.sample_idle;
-    *c_mem = s->st.sample_mem;
-    s->st.sample_idle = s->st.sample_mem = 0;
 }
 
 /* ----------------------------------------------------------------------- issue ---- */
@@ -428,7 +263,7 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     w->last_issue = now;
     cpl_on_issue(s->cpl, wi, now);
     if (s->sched->on_issue) {
-        warp_view v = view_of(s, wi);
+        warp_view v = sm_view_of(s, wi);
         s->sched->on_issue(self, &v, now);
     }
     switch (info.cls) {
@@ -461,7 +296,7 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     case IC_BARRIER:
         w->at_barrier = true;
         s->ctas[w->cta_slot].at_barrier++;
-        release_barrier(s, w->cta_slot);
+        sm_release_barrier(s, w->cta_slot);
         break;
     case IC_EXIT:
         break;
@@ -476,9 +311,9 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
         break;
     }
     if (x.warp_done)
-        warp_exit(s, wi, now);
+        sm_warp_exit(s, wi, now);
     else
-        fetch_next(s, wi);
+        sm_fetch_next(s, wi);
     return 0;
 }
 
@@ -513,9 +348,9 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
             if (st == ST_EXEC) {
                 st = ST_SCHED;
                 if (s->ctas[w->cta_slot].paused)
-                    paused[npaused++] = view_of(s, wi);
+                    paused[npaused++] = sm_view_of(s, wi);
                 else
-                    ready[nready++] = view_of(s, wi);
+                    ready[nready++] = sm_view_of(s, wi);
             }
             w->stall = (uint8_t)st;
             counts[st]++;
@@ -553,7 +388,7 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
 
 int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
 {
-    account_to(s, now);
+    sm_account_to(s, now);
     if (s->sched->on_cycles && now > s->sched_clock)
         for (int k = 0; k < s->cfg->schedulers; k++)
             s->sched->on_cycles(s->sched_self[k], s->sched_clock, now);
@@ -576,7 +411,7 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         if (issued < 0) return -1;
         s->scan_at = issued ? now + 1 : wake;
     }
-    account_span(s, 1);
+    sm_account_span(s, 1);
     if (issued) s->st.active_cycles++;
     s->acct_until = now + 1;
     /* The cycle's exec count was for this cycle only: asleep, nobody issues. */
@@ -614,12 +449,4 @@ int sm_busy(const sm *s)
 const sm_stats *sm_get_stats(const sm *s)
 {
     return &s->st;
-}
-
-int sm_warps_at_barrier(const sm *s)
-{
-    int n = 0;
-    for (int i = 0; i < s->cfg->max_warps; i++)
-        n += s->warps[i].live && s->warps[i].at_barrier;
-    return n;
 }

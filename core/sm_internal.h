@@ -134,11 +134,24 @@ struct sm {
     sm_stats st;
 };
 
+static inline int sm_ceil_div(int a, int b)
+{
+    return (a + b - 1) / b;
+}
+
 /* sm.c */
+void sm_fetch_next(sm *s, int wi);
+warp_view sm_view_of(const sm *s, int wi);
 void sm_push_event(sm *s, const sm_event *e);
 void sm_release(sm *s, int w, const uint64_t m[2]);
 int sm_warp_priority(const sm *s, int w);
 int sm_sched_of(const sm *s, int w);
+
+/* sm_cta.c */
+void sm_release_barrier(sm *s, int cs);
+void sm_warp_exit(sm *s, int wi, uint64_t now);
+void sm_account_span(sm *s, uint64_t cycles);
+void sm_account_to(sm *s, uint64_t now);
 
 /* sm_mem.c */
 int sm_mem_issue(sm *s, int w, const inst_info *in, const inst_exec *x, uint64_t now);

@@ -112,3 +112,22 @@ void stats_collect(const gpu_config *c, const sm *const *sms, const memsys *mem,
     m->stall_struct = ratio((double)t.stall[ST_STRUCT], live);
     energy(c, &t, &ms, m->cycles / (c->energy.clock_mhz * 1e6), m);
 }
+
+void stats_write_per_sm(FILE *f, const gpu_config *c, const sm *const *sms, uint64_t cycles)
+{
+    fputs("sm,cycles,warp_insts,thread_insts,ipc,c_idle,c_mem,ract,util,lat_rt,l1d_accesses,"
+          "l1d_misses,ctas\n",
+          f);
+    for (int i = 0; i < c->num_sms; i++) {
+        const sm_stats *s = sm_get_stats(sms[i]);
+        fprintf(f, "%d,%llu,%llu,%llu,%.17g,%llu,%llu,%.17g,%.17g,%.17g,%llu,%llu,%llu\n", i,
+                (unsigned long long)cycles, (unsigned long long)s->warp_insts,
+                (unsigned long long)s->thread_insts, ratio((double)s->thread_insts, (double)cycles),
+                (unsigned long long)s->c_idle, (unsigned long long)s->c_mem,
+                ratio((double)s->active_cycles, (double)cycles),
+                ratio((double)s->resident_cycles, (double)cycles),
+                ratio((double)s->rt_latency_sum, (double)s->rt_count),
+                (unsigned long long)s->l1d_accesses, (unsigned long long)s->l1d_misses,
+                (unsigned long long)s->ctas_done);
+    }
+}

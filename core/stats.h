@@ -4,10 +4,15 @@
 #define WT_STATS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/config.h"
 #include "core/metrics.h"
 #include "core/sm.h"
+
+/* Writes one CSV row per SM (with a header): cycles, instructions, IPC, C_idle, C_mem, RACT,
+ * util, lat_rt, L1D accesses and misses, CTAs. */
+void stats_write_per_sm(FILE *f, const gpu_config *c, const sm *const *sms, uint64_t cycles);
 
 void stats_collect(const gpu_config *c, const sm *const *sms, const memsys *mem, uint64_t cycles,
                    int kernels, sim_metrics *m);

@@ -23,8 +23,10 @@ typedef struct sim_args {
     char wparam_buf[MAX_ITEMS][256];
     int nwparams;
     int json;
-    const char *l1_trace;
-    int belady; /* --belady: Belady-optimal misses of each run's L1D stream */
+    const char *l1_trace;  /* every L1D access, CSV */
+    const char *cta_trace; /* the CTA limit n of every SM at every sample, CSV */
+    const char *per_sm;    /* the per-SM statistics, CSV */
+    int belady;            /* --belady: Belady-optimal misses of each run's L1D stream */
 } sim_args;
 
 static int parse_args(int argc, char **argv, sim_args *a)
@@ -63,14 +65,21 @@ static int parse_args(int argc, char **argv, sim_args *a)
             a->belady = 1;
         } else if (!strcmp(o, "--l1-trace") && has_value) {
             a->l1_trace = argv[++i];
+        } else if (!strcmp(o, "--cta-trace") && has_value) {
+            a->cta_trace = argv[++i];
+        } else if (!strcmp(o, "--per-sm") && has_value) {
+            a->per_sm = argv[++i];
         } else {
             fprintf(stderr, "warptune sim: unknown or incomplete option '%s'\n", o);
             return -1;
         }
     }
     if (a->nworkloads == 0) a->workloads[a->nworkloads++] = "kmeans";
-    if (a->l1_trace && a->nworkloads > 1) {
-        fprintf(stderr, "warptune sim: --l1-trace records one workload; %d given\n", a->nworkloads);
+    if ((a->l1_trace || a->cta_trace || a->per_sm) && a->nworkloads > 1) {
+        fprintf(stderr,
+                "warptune sim: --l1-trace, --cta-trace and --per-sm record one workload; %d "
+                "given\n",
+                a->nworkloads);
         return -1;
     }
     return 0;
@@ -164,6 +173,38 @@ static void print_json(const sim_args *a, const param_set *p, const run_result *
     cJSON_Delete(root);
 }
 
+/* A file written beside a run (a trace, a table): to a temporary name, renamed into place
+ * only when the run succeeded, so no half-written file is left behind. */
+typedef struct side_file {
+    const char *path;
+    char tmp[4096];
+    FILE *f;
+} side_file;
+
+static int side_open(side_file *sf, const char *path, const char *header)
+{
+    sf->path = path;
+    sf->f = NULL;
+    if (!path) return 0;
+    snprintf(sf->tmp, sizeof sf->tmp, "%s.tmp", path);
+    sf->f = fopen(sf->tmp, "w");
+    if (!sf->f) {
+        fprintf(stderr, "warptune sim: %s: cannot write it\n", path);
+        return -1;
+    }
+    if (header) fputs(header, sf->f);
+    return 0;
+}
+
+static void side_close(side_file *sf, int keep)
+{
+    if (!sf->f) return;
+    int bad = fclose(sf->f) != 0;
+    sf->f = NULL;
+    if (keep && !bad && rename(sf->tmp, sf->path) == 0) return;
+    remove(sf->tmp);
+}
+
 int cli_sim(int argc, char **argv)
 {
     sim_args a;
@@ -188,19 +229,20 @@ int cli_sim(int argc, char **argv)
             break;
         }
         sim_options opt = {0};
-        char tmp[4096];
-        if (a.l1_trace) {
-            snprintf(tmp, sizeof tmp, "%s.tmp", a.l1_trace);
-            opt.l1_trace = fopen(tmp, "w");
-            if (!opt.l1_trace) {
-                fprintf(stderr, "warptune sim: %s: cannot write the L1D trace\n", a.l1_trace);
-                workload_free(w);
-                trace_close(tr);
-                rc = WT_EXIT_BAD_INPUT;
-                break;
-            }
-            fputs("sm,cycle,warp,pc,line,kind,outcome\n", opt.l1_trace);
+        side_file l1 = {0}, cta = {0}, per_sm = {0};
+        if (side_open(&l1, a.l1_trace, "sm,cycle,warp,pc,line,kind,outcome\n") != 0 ||
+            side_open(&cta, a.cta_trace, "sm,cycle,n,n_max,ctas,c_idle,c_mem\n") != 0 ||
+            side_open(&per_sm, a.per_sm, NULL) != 0) {
+            side_close(&l1, 0);
+            side_close(&cta, 0);
+            workload_free(w);
+            trace_close(tr);
+            rc = WT_EXIT_BAD_INPUT;
+            break;
         }
+        opt.l1_trace = l1.f;
+        opt.cta_trace = cta.f;
+        opt.per_sm = per_sm.f;
         belady_recorder *rec = a.belady ? belady_recorder_new() : NULL;
         if (rec) {
             opt.l1_observer = belady_observe;
@@ -222,13 +264,9 @@ int cli_sim(int argc, char **argv)
             }
         }
         belady_recorder_free(rec);
-        if (opt.l1_trace) {
-            int bad = fclose(opt.l1_trace) != 0;
-            if (r[i].status == SIM_OK && !bad)
-                rename(tmp, a.l1_trace);
-            else
-                remove(tmp);
-        }
+        side_close(&l1, r[i].status == SIM_OK);
+        side_close(&cta, r[i].status == SIM_OK);
+        side_close(&per_sm, r[i].status == SIM_OK);
         if (r[i].status == SIM_BAD_CONFIG) {
             fprintf(stderr, "warptune sim: %s: %s\n", a.workloads[i], r[i].error);
             rc = WT_EXIT_BAD_INPUT;

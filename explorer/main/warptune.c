@@ -8,19 +8,27 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: warptune COMMAND [OPTIONS]\n\n"
-               "commands:\n"
-               "  sim [--preset P] [--workload W]... [--wparam k=v]... [--set k=v]... [--json]\n"
-               "      [--l1-trace FILE] [--belady]\n"
-               "                           simulate one configuration, print every metric\n"
-               "  explore [SPACE] [--resume] [--threads N] [--out DIR] [--set k=v]... [--quiet]\n"
-               "                           run a study (default: the built-in default space)\n"
-               "  params [PREFIX]          every parameter: type, default, range, unit, doc\n"
-               "  workloads                the built-in workloads\n"
-               "  presets                  the built-in presets\n"
-               "  policies                 warp schedulers, L1D policies, CTA schedulers\n"
-               "  version                  print the version\n\n"
-               "exit status: 0 success, 2 bad input, 1 internal failure\n");
+    fprintf(f,
+            "usage: warptune COMMAND [OPTIONS]\n\n"
+            "commands:\n"
+            "  explore [SPACE] [--resume] [--threads N] [--out DIR] [--set k=v]... [--quiet]\n"
+            "          [--validate]      run a study (default: the built-in default space)\n"
+            "  sim [--preset P] [--workload W | --trace DIR/kernelslist.g]... [--wparam k=v]...\n"
+            "      [--set k=v]... [--json] [--belady] [--l1-trace FILE] [--cta-trace FILE]\n"
+            "      [--per-sm FILE]        simulate one configuration, print every metric\n"
+            "  front FILE.csv [--objective COL:min|max]... [--out FILE.csv]\n"
+            "                           the Pareto front of any table of results\n"
+            "  characterize [--workload W]... [--preset P] [--set k=v]... [--csv FILE]\n"
+            "                           cache sensitivity, locality, TLP and criticality\n"
+            "  export-trace --workload W --out DIR\n"
+            "                           write a workload as an Accel-Sim trace\n"
+            "  params [PREFIX]          every parameter: type, default, range, unit, doc\n"
+            "  workloads                the built-in workloads\n"
+            "  presets                  the built-in presets\n"
+            "  policies                 warp schedulers, L1D policies, CTA schedulers\n"
+            "  version                  print the version\n\n"
+            "exit status: 0 success, 2 bad input, 1 a failed simulation or internal error,\n"
+            "130 explore interrupted (outputs written for what finished)\n");
 }
 
 int main(int argc, char **argv)

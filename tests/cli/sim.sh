@@ -46,6 +46,13 @@ want=$(sed -n 's/.*"l1d_hits":[[:space:]]*\([0-9]*\).*/\1/p' "$tmp/out.json")
 if [ "$hits" = "$want" ]; then ok; else bad "trace hits $hits != metric l1d_hits $want"; fi
 if [ ! -e "$tmp/l1.csv.tmp" ]; then ok; else bad "temporary trace left behind"; fi
 
+# the CTA limit over time and the per-SM statistics
+"$WT" sim --workload kmeans "${small[@]}" --set cta.policy=dyncta --cta-trace "$tmp/cta.csv" \
+    --per-sm "$tmp/sm.csv" >/dev/null 2>&1
+if [ "$(head -n 1 "$tmp/cta.csv")" = "sm,cycle,n,n_max,ctas,c_idle,c_mem" ]; then ok; else bad "cta trace header"; fi
+if [ "$(grep -c . "$tmp/sm.csv")" = 3 ]; then ok; else bad "per-SM table: one row per SM (2) and a header"; fi
+expect 2 "record one workload" -- "$WT" sim --workload kmeans --workload bfs --per-sm "$tmp/x.csv"
+
 # listings
 expect 0 '^l1d.ways +int +16' -- "$WT" params l1d.
 expect 0 'fermi-gtx480 .*\[default\]' -- "$WT" presets
