@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/embedded.h"
+#include "core/textfile.h"
 
 int json_line_of(const char *text, const char *key, const char *ptr)
 {
@@ -100,26 +101,12 @@ static int apply_named(param_set *p, const char *name, int depth, const char *fr
         snprintf(msg, sizeof msg, "%s: cannot open preset file", name);
         return named_error(from, from_line, err, errlen, msg);
     }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *t = realloc(text, cap);
-            if (!t) {
-                free(text);
-                fclose(fp);
-                snprintf(err, errlen, "%s: out of memory", name);
-                return -1;
-            }
-            text = t;
-        }
-        size_t got = fread(text + len, 1, 4096, fp);
-        len += got;
-        if (got < 4096) break;
-    }
+    char *text = wt_read_stream(fp, NULL);
     fclose(fp);
-    text[len] = '\0';
+    if (!text) {
+        snprintf(err, errlen, "%s: out of memory", name);
+        return -1;
+    }
     int rc = apply_depth(p, text, name, depth, err, errlen);
     free(text);
     return rc;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/embedded.h"
+#include "core/textfile.h"
 
 typedef struct launch_ref {
     char name[WL_NAME_MAX];
@@ -507,23 +508,7 @@ int workload_load(const char *name_or_path, const wl_override *ov, size_t nov, w
         if (err && errlen) snprintf(err, errlen, "%s: cannot open workload file", name_or_path);
         return -1;
     }
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    while (text) {
-        if (len + 1024 + 1 > cap) {
-            char *t = realloc(text, cap * 2);
-            if (!t) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = t;
-            cap *= 2;
-        }
-        size_t r = fread(text + len, 1, cap - len - 1, f);
-        len += r;
-        if (r == 0) break;
-    }
+    char *text = wt_read_stream(f, NULL);
     int bad = ferror(f);
     fclose(f);
     if (!text || bad) {
@@ -531,7 +516,6 @@ int workload_load(const char *name_or_path, const wl_override *ov, size_t nov, w
         if (err && errlen) snprintf(err, errlen, "%s: cannot read workload file", name_or_path);
         return -1;
     }
-    text[len] = '\0';
     char *dir = strdup(name_or_path);
     char *slash = dir ? strrchr(dir, '/') : NULL;
     if (slash) *slash = '\0';

@@ -17,6 +17,7 @@
 
 #include "core/preset.h"
 #include "core/sim.h"
+#include "core/textfile.h"
 #include "explorer/cli.h"
 
 #define MAX_ITEMS 64
@@ -167,17 +168,8 @@ static void declared_class(const char *name, char *out, size_t outlen)
     for (size_t i = 0; i < workload_builtin_count(); i++)
         if (!strcmp(workload_builtin_name(i), name)) text = workload_builtin_text(i);
     if (!text) {
-        FILE *f = fopen(name, "r");
-        if (!f) return;
-        size_t cap = 1 << 16, n;
-        owned = malloc(cap + 1);
-        if (!owned) {
-            fclose(f);
-            return;
-        }
-        n = fread(owned, 1, cap, f);
-        owned[n] = '\0';
-        fclose(f);
+        owned = wt_read_file(name, NULL);
+        if (!owned) return;
         text = owned;
     }
     for (const char *s = text; s && *s == '#'; s = strchr(s, '\n'), s = s ? s + 1 : NULL) {

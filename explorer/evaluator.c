@@ -8,6 +8,7 @@
 #include <omp.h>
 #endif
 
+#include "core/textfile.h"
 #include "core/trace.h"
 #include "explorer/journal.h"
 #include "explorer/progress.h"
@@ -94,32 +95,6 @@ uint64_t evaluator_key(const evaluator *e, const param_set *cfg, size_t w)
     return u64_bytes(h, e->wid[w]);
 }
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4097 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *t = realloc(buf, cap);
-            if (!t) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = t;
-        }
-        size_t got = fread(buf + len, 1, 4096, f);
-        len += got;
-        if (got < 4096) break;
-    }
-    fclose(f);
-    buf[len] = '\0';
-    return buf;
-}
-
 static int cmp_override(const void *a, const void *b)
 {
     return strcmp(((const wl_override *)a)->name, ((const wl_override *)b)->name);
@@ -133,7 +108,7 @@ static int workload_identity(const space_workload *w, uint64_t *out, char *err, 
     size_t l = strlen(w->name);
     if (strchr(w->name, '/') || (l > 3 && !strcmp(w->name + l - 3, ".wl")) ||
         trace_name_is_list(w->name)) {
-        owned = read_file(w->name);
+        owned = wt_read_file(w->name, NULL);
         if (!owned) {
             snprintf(err, errlen, "%s: cannot read the workload", w->name);
             return -1;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/sim.h"
+#include "core/textfile.h"
 
 #define HEADER_PREFIX "# warptune journal 1\t"
 
@@ -26,33 +27,6 @@ static uint32_t fnv32(const char *s, size_t n)
         h *= 16777619u;
     }
     return h;
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 65537 > cap) {
-            cap = cap ? cap * 2 : 131072;
-            char *t = realloc(buf, cap);
-            if (!t) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = t;
-        }
-        size_t got = fread(buf + n, 1, 65536, f);
-        n += got;
-        if (got < 65536) break;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
 }
 
 static void header_text(char *out, size_t n)
@@ -128,7 +102,7 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
     if (!st) st = &local;
     memset(st, 0, sizeof *st);
     size_t len = 0;
-    char *text = read_all(path, &len);
+    char *text = wt_read_file(path, &len);
     int *map = NULL;
     size_t nmap = 0;
     size_t keep = 0; /* bytes of the file to keep: everything up to the last complete line */

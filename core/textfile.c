@@ -1,0 +1,41 @@
+#include "core/textfile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#define CHUNK 65536
+
+char *wt_read_stream(FILE *f, size_t *len)
+{
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + CHUNK + 1 > cap) {
+            cap = cap ? cap * 2 : 2 * CHUNK;
+            char *t = realloc(buf, cap);
+            if (!t) {
+                free(buf);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = t;
+        }
+        size_t got = fread(buf + n, 1, CHUNK, f);
+        n += got;
+        if (got < CHUNK) break;
+    }
+    buf[n] = '\0';
+    if (len) *len = n;
+    return buf;
+}
+
+char *wt_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = wt_read_stream(f, len);
+    int saved = errno;
+    fclose(f);
+    errno = saved;
+    return buf;
+}

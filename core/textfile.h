@@ -1,0 +1,18 @@
+/* Whole files as text: one NUL-terminated heap buffer per file. */
+#ifndef WT_TEXTFILE_H
+#define WT_TEXTFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Reads f from its current position to the end into a NUL-terminated heap buffer; the length
+ * (without the NUL) goes to *len if len is not NULL. A read error ends the text as the end of
+ * the file does: a caller that must tell them apart asks ferror(f). Returns NULL with errno
+ * ENOMEM when memory runs out. */
+char *wt_read_stream(FILE *f, size_t *len);
+
+/* Reads the file at path, as wt_read_stream does. Returns NULL, errno preserved, when the file
+ * cannot be opened or memory runs out. */
+char *wt_read_file(const char *path, size_t *len);
+
+#endif

@@ -1,0 +1,36 @@
+/* Internals of a study, shared by explore.c (the study end to end) and explore_output.c (its
+ * output files); the archive (explore_archive.c) is public in explorer/explore.h. */
+#ifndef WT_EXPLORE_INTERNAL_H
+#define WT_EXPLORE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "explorer/explore.h"
+
+/* What summary.json says about the run besides the archive. */
+typedef struct run_facts {
+    double wall;
+    int threads;
+    int interrupted;
+    eval_counts counts;
+    const search_info *info;
+} run_facts;
+
+/* Each writes one output file at path and returns 0, or -1 with the message in err. */
+/* evaluations.csv: a row per feasible point and workload, with every metric. */
+int explore_write_evaluations(const space *s, const archive *a, const char *path, char *err,
+                              size_t errlen);
+/* points.csv (every point) or pareto.csv (front_only: the front's points). */
+int explore_write_points(const space *s, const archive *a, const char *path, int front_only,
+                         char *err, size_t errlen);
+/* summary.json: the study, its search, objectives, counts, hypervolume and best points. */
+int explore_write_summary(const space *s, const archive *a, const run_facts *f, const char *path,
+                          char *err, size_t errlen);
+/* front.svg: the points that are ok, the front marked (two or three objectives). */
+int explore_write_plot(const space *s, const archive *a, const char *path, char *err,
+                       size_t errlen);
+/* study.json: the space as parsed and the --set list, for --resume. */
+int explore_write_study(const space *s, const char *const *sets, size_t nsets, const char *path,
+                        char *err, size_t errlen);
+
+#endif

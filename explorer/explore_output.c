@@ -1,0 +1,325 @@
+/* The outputs of a study: evaluations.csv, points.csv and pareto.csv, summary.json, front.svg
+ * and study.json, each written through a temporary file renamed into place. */
+#include "explorer/explore_internal.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <nlopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explorer/plot.h"
+#include "explorer/table.h"
+#include "explorer/version.h"
+
+static const char *status_name(point_status st)
+{
+    return st == PS_OK ? "ok" : st == PS_FAILED ? "failed" : "infeasible";
+}
+
+static const char *sim_status_name(int st)
+{
+    return st == SIM_OK ? "ok" : st == SIM_FAILED ? "failed" : "bad-config";
+}
+
+int explore_write_evaluations(const space *s, const archive *a, const char *path, char *err,
+                              size_t errlen)
+{
+    size_t nm = metric_count();
+    size_t ncols = 5 + s->ndims + nm;
+    const char **cols = calloc(ncols, sizeof *cols);
+    char **cells = calloc(ncols, sizeof *cells);
+    char *store = malloc(ncols * 64);
+    table *t = NULL;
+    int rc = -1;
+    if (!cols || !cells || !store) goto out;
+    size_t c = 0;
+    cols[c++] = "point";
+    cols[c++] = "workload";
+    cols[c++] = "config_hash";
+    cols[c++] = "status";
+    cols[c++] = "error";
+    for (size_t d = 0; d < s->ndims; d++)
+        cols[c++] = s->dims[d].name;
+    for (size_t i = 0; i < nm; i++)
+        cols[c++] = metric_at(i)->name;
+    t = table_new(cols, ncols);
+    if (!t) goto out;
+    for (size_t c2 = 0; c2 < ncols; c2++)
+        cells[c2] = store + c2 * 64;
+    for (size_t i = 0; i < a->n; i++) {
+        const archive_point *p = &a->p[i];
+        if (p->status == PS_INFEASIBLE) continue;
+        for (size_t w = 0; w < s->nworkloads; w++) {
+            const eval_entry *e = p->res[w];
+            c = 0;
+            snprintf(cells[c++], 64, "%zu", i);
+            cells[c] = (char *)s->workloads[w].label;
+            c++;
+            snprintf(cells[c++], 64, "%016llx", (unsigned long long)p->hash);
+            cells[c] = (char *)sim_status_name(e->status);
+            c++;
+            cells[c] = (char *)e->error;
+            c++;
+            for (size_t d = 0; d < s->ndims; d++) {
+                cells[c] = store + c * 64;
+                param_format(p->cfg, s->dims[d].param, cells[c++], 64);
+            }
+            for (size_t k = 0; k < nm; k++) {
+                cells[c] = store + c * 64;
+                table_format_double(metric_value(&e->m, k), cells[c++], 64);
+            }
+            if (table_add_row(t, (const char *const *)cells) != 0) goto out;
+            /* restore the cells that pointed elsewhere */
+            for (size_t c2 = 0; c2 < 5; c2++)
+                cells[c2] = store + c2 * 64;
+        }
+    }
+    rc = table_write_csv(t, path, err, errlen);
+    goto done;
+out:
+    snprintf(err, errlen, "%s: out of memory", path);
+done:
+    table_free(t);
+    free(cols);
+    free(cells);
+    free(store);
+    return rc;
+}
+
+int explore_write_points(const space *s, const archive *a, const char *path, int front_only,
+                         char *err, size_t errlen)
+{
+    size_t ncols = 3 + s->ndims + s->nobjectives + 4;
+    const char **cols = calloc(ncols, sizeof *cols);
+    char *store = malloc(ncols * 64);
+    char **cells = calloc(ncols, sizeof *cells);
+    table *t = NULL;
+    int rc = -1;
+    if (!cols || !store || !cells) goto oom;
+    size_t c = 0;
+    cols[c++] = "point";
+    cols[c++] = "run";
+    cols[c++] = "config_hash";
+    for (size_t d = 0; d < s->ndims; d++)
+        cols[c++] = s->dims[d].name;
+    for (size_t k = 0; k < s->nobjectives; k++)
+        cols[c++] = s->objectives[k].name;
+    cols[c++] = "status";
+    cols[c++] = "violation";
+    cols[c++] = "feasible";
+    cols[c++] = "on_front";
+    t = table_new(cols, ncols);
+    if (!t) goto oom;
+    for (size_t c2 = 0; c2 < ncols; c2++)
+        cells[c2] = store + c2 * 64;
+    for (size_t i = 0; i < a->n; i++) {
+        const archive_point *p = &a->p[i];
+        if (front_only && !p->on_front) continue;
+        c = 0;
+        snprintf(cells[c++], 64, "%zu", i);
+        snprintf(cells[c++], 64, "%u", p->run);
+        snprintf(cells[c++], 64, "%016llx", (unsigned long long)p->hash);
+        for (size_t d = 0; d < s->ndims; d++)
+            param_format(p->cfg, s->dims[d].param, cells[c++], 64);
+        for (size_t k = 0; k < s->nobjectives; k++)
+            table_format_double(p->obj[k], cells[c++], 64);
+        snprintf(cells[c++], 64, "%s", status_name(p->status));
+        table_format_double(p->violation, cells[c++], 64);
+        snprintf(cells[c++], 64, "%d", p->status != PS_INFEASIBLE);
+        snprintf(cells[c++], 64, "%d", p->on_front);
+        if (table_add_row(t, (const char *const *)cells) != 0) goto oom;
+    }
+    rc = table_write_csv(t, path, err, errlen);
+    goto done;
+oom:
+    snprintf(err, errlen, "%s: out of memory", path);
+done:
+    table_free(t);
+    free(cols);
+    free(cells);
+    free(store);
+    return rc;
+}
+
+static cJSON *config_json(const space *s, const param_set *cfg)
+{
+    cJSON *o = cJSON_CreateObject();
+    char buf[64];
+    for (size_t d = 0; d < s->ndims; d++) {
+        const param_def *pd = param_def_at((size_t)s->dims[d].param);
+        param_format(cfg, s->dims[d].param, buf, sizeof buf);
+        if (pd->type == PT_CHOICE)
+            cJSON_AddStringToObject(o, s->dims[d].name, buf);
+        else if (pd->type == PT_BOOL)
+            cJSON_AddBoolToObject(o, s->dims[d].name, param_get(cfg, s->dims[d].param) != 0);
+        else
+            cJSON_AddNumberToObject(o, s->dims[d].name, param_get(cfg, s->dims[d].param));
+    }
+    return o;
+}
+
+static void add_number(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+int explore_write_summary(const space *s, const archive *a, const run_facts *f, const char *path,
+                          char *err, size_t errlen)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "study", s->name);
+    cJSON_AddStringToObject(root, "space", s->file);
+    cJSON_AddStringToObject(root, "description", s->description);
+    cJSON_AddStringToObject(root, "version", wt_version());
+    int maj, min, fix;
+    nlopt_version(&maj, &min, &fix);
+    char buf[128];
+    snprintf(buf, sizeof buf, "%d.%d.%d", maj, min, fix);
+    cJSON_AddStringToObject(root, "nlopt_version", buf);
+    cJSON_AddStringToObject(root, "preset", s->preset);
+    cJSON *search = cJSON_AddObjectToObject(root, "search");
+    cJSON_AddStringToObject(search, "strategy",
+                            s->search.kind == SEARCH_NLOPT ? s->search.algorithm
+                                                           : search_kind_name(s->search.kind));
+    cJSON_AddNumberToObject(search, "seed", (double)s->search.seed);
+    cJSON_AddNumberToObject(search, "evaluations_budget", (double)s->search.max_evaluations);
+    cJSON_AddNumberToObject(search, "seconds_budget", s->search.max_seconds);
+    if (s->search.kind == SEARCH_NLOPT) {
+        cJSON_AddNumberToObject(search, "runs", (double)f->info->runs);
+        cJSON_AddNumberToObject(search, "restarts", (double)f->info->restarts);
+        cJSON *ws = cJSON_AddArrayToObject(search, "weights");
+        for (size_t r = 0; r < f->info->runs; r++) {
+            if ((r + 1) * s->nobjectives > sizeof f->info->weights / sizeof(double)) break;
+            cJSON *wv =
+                cJSON_CreateDoubleArray(f->info->weights + r * s->nobjectives, (int)s->nobjectives);
+            cJSON_AddItemToArray(ws, wv);
+        }
+    }
+    cJSON *objs = cJSON_AddArrayToObject(root, "objectives");
+    for (size_t k = 0; k < s->nobjectives; k++) {
+        const space_objective *o = &s->objectives[k];
+        cJSON *jo = cJSON_CreateObject();
+        cJSON_AddStringToObject(jo, "name", o->name);
+        cJSON_AddStringToObject(jo, "metric", metric_at((size_t)o->metric)->name);
+        cJSON_AddStringToObject(jo, "goal", o->maximise ? "max" : "min");
+        cJSON_AddStringToObject(jo, "aggregate", agg_name(o->agg));
+        add_number(jo, "reference_value", a->ref[k]);
+        cJSON_AddItemToArray(objs, jo);
+    }
+    cJSON *counts = cJSON_AddObjectToObject(root, "counts");
+    cJSON_AddNumberToObject(counts, "points", (double)a->n);
+    cJSON_AddNumberToObject(counts, "front", (double)a->nfront);
+    cJSON_AddNumberToObject(counts, "infeasible_points", (double)a->ninfeasible);
+    cJSON_AddNumberToObject(counts, "failed_points", (double)a->nfailed);
+    cJSON_AddNumberToObject(counts, "workloads", (double)s->nworkloads);
+    cJSON_AddNumberToObject(counts, "simulated", (double)f->counts.simulated);
+    cJSON_AddNumberToObject(counts, "failed_simulations", (double)f->counts.failed);
+    cJSON_AddNumberToObject(counts, "replayed", (double)f->counts.replayed);
+    cJSON_AddNumberToObject(counts, "memo_hits", (double)f->counts.memo_hits);
+    cJSON_AddNumberToObject(counts, "skipped", (double)f->counts.skipped);
+    cJSON_AddNumberToObject(counts, "journal_lines_ignored", (double)f->counts.torn);
+    cJSON *hv = cJSON_AddObjectToObject(root, "hypervolume");
+    add_number(hv, "value", a->hv >= 0 ? a->hv : NAN);
+    cJSON_AddItemToObject(hv, "reference_point",
+                          cJSON_CreateDoubleArray(a->hv_point, (int)s->nobjectives));
+    cJSON_AddStringToObject(hv, "space",
+                            "objectives normalised by the reference configuration (value/ref "
+                            "for min, ref/value for max), all minimised");
+    cJSON *best = cJSON_AddObjectToObject(root, "best");
+    for (size_t k = 0; k < s->nobjectives; k++) {
+        const space_objective *o = &s->objectives[k];
+        size_t bi = SIZE_MAX;
+        for (size_t i = 0; i < a->n; i++) {
+            if (a->p[i].status != PS_OK || !isfinite(a->p[i].obj[k])) continue;
+            if (bi == SIZE_MAX ||
+                (o->maximise ? a->p[i].obj[k] > a->p[bi].obj[k] : a->p[i].obj[k] < a->p[bi].obj[k]))
+                bi = i;
+        }
+        if (bi == SIZE_MAX) {
+            cJSON_AddNullToObject(best, o->name);
+            continue;
+        }
+        cJSON *b = cJSON_AddObjectToObject(best, o->name);
+        cJSON_AddNumberToObject(b, "point", (double)bi);
+        add_number(b, "value", a->p[bi].obj[k]);
+        cJSON_AddItemToObject(b, "config", config_json(s, a->p[bi].cfg));
+    }
+    cJSON_AddNumberToObject(root, "threads", f->threads);
+    cJSON_AddNumberToObject(root, "wall_seconds", f->wall);
+    add_number(root, "simulations_per_second",
+               f->wall > 0 ? (double)f->counts.simulated / f->wall : NAN);
+    cJSON_AddBoolToObject(root, "interrupted", f->interrupted);
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    size_t len = strlen(text);
+    char *t2 = realloc(text, len + 2);
+    if (t2) {
+        text = t2;
+        text[len++] = '\n';
+        text[len] = '\0';
+    }
+    int rc = write_file_atomic(path, text, len, err, errlen);
+    free(text);
+    return rc;
+}
+
+int explore_write_plot(const space *s, const archive *a, const char *path, char *err, size_t errlen)
+{
+    size_t m = s->nobjectives;
+    double *obj = malloc((a->n ? a->n : 1) * m * sizeof *obj);
+    unsigned char *on = malloc(a->n ? a->n : 1);
+    char names[8][160];
+    const char *np[8];
+    int rc = -1;
+    if (!obj || !on) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        if (a->p[i].status != PS_OK) continue;
+        memcpy(obj + n * m, a->p[i].obj, m * sizeof *obj);
+        on[n++] = a->p[i].on_front;
+    }
+    for (size_t k = 0; k < m; k++) {
+        snprintf(names[k], sizeof names[k], "%s (%s)", s->objectives[k].name,
+                 s->objectives[k].maximise ? "max" : "min");
+        np[k] = names[k];
+    }
+    char title[512];
+    snprintf(title, sizeof title, "%s: %zu points, %zu on the front", s->name, n, a->nfront);
+    rc = plot_front_svg(path, title, obj, n, m, np, on, err, errlen);
+out:
+    free(obj);
+    free(on);
+    return rc;
+}
+
+int explore_write_study(const space *s, const char *const *sets, size_t nsets, const char *path,
+                        char *err, size_t errlen)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "space_file", s->file);
+    cJSON_AddItemToObject(root, "space", cJSON_Parse(s->canonical));
+    cJSON *arr = cJSON_AddArrayToObject(root, "set");
+    for (size_t i = 0; i < nsets; i++)
+        cJSON_AddItemToArray(arr, cJSON_CreateString(sets[i]));
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = write_file_atomic(path, text, strlen(text), err, errlen);
+    free(text);
+    return rc;
+}
