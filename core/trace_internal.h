@@ -1,6 +1,7 @@
-/* Internals of the trace reader shared by core/trace_read.c (files, headers, thread blocks)
- * and core/trace_source.c (the instruction source). Not a public interface: see core/trace.h
- * and docs/traces.md. */
+/* Internals of the trace reader shared by its files: core/trace_file.c (a text file, plain or
+ * xz), core/trace_read.c (the kernelslist), core/trace_kernel.c (a kernel file's header and
+ * thread blocks), core/trace_decode.c (instruction lines) and core/trace_source.c (the
+ * instruction source). Not a public interface: see core/trace.h and docs/traces.md. */
 #ifndef WT_TRACE_INTERNAL_H
 #define WT_TRACE_INTERNAL_H
 
@@ -12,6 +13,129 @@
 
 #define TRACE_LINE_MAX  (1u << 20) /* longest line accepted, bytes */
 #define TRACE_MAX_INSTS (1u << 30) /* largest `insts =` of one warp */
+
+/* Formats err as printf does and returns -1 (core/trace_file.c). */
+int trace_failf(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* ---- lexing the fields of a line (inline: instruction lines are the reader's hot path) ---- */
+
+static inline const char *skip_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+static inline int is_end(const char *p)
+{
+    return *p == '\0' || *p == ' ' || *p == '\t';
+}
+
+/* Unsigned decimal digits, at most max, wherever they end. Returns 0 and advances, or -1. */
+static inline int lex_digits(const char **pp, uint64_t max, uint64_t *out)
+{
+    const char *p = skip_ws(*pp);
+    uint64_t v = 0;
+    if (*p < '0' || *p > '9') return -1;
+    while (*p >= '0' && *p <= '9') {
+        uint64_t d = (uint64_t)(*p++ - '0');
+        if (v > (max - d) / 10) return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    *pp = p;
+    return 0;
+}
+
+/* Unsigned decimal that ends its token. Returns 0 and advances, or -1. */
+static inline int lex_dec(const char **pp, uint64_t max, uint64_t *out)
+{
+    const char *p = *pp;
+    uint64_t v;
+    if (lex_digits(&p, max, &v) || !is_end(p)) return -1;
+    *out = v;
+    *pp = p;
+    return 0;
+}
+
+/* Signed decimal in the int64 range. */
+static inline int lex_sdec(const char **pp, int64_t *out)
+{
+    const char *p = skip_ws(*pp);
+    int neg = *p == '-';
+    if (*p == '-' || *p == '+') p++;
+    uint64_t v;
+    if (*p < '0' || *p > '9') return -1;
+    if (lex_dec(&p, neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, &v)) return -1;
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    *pp = p;
+    return 0;
+}
+
+static inline int hexval(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Hexadecimal with or without 0x, at most 16 digits. */
+static inline int lex_hex(const char **pp, uint64_t *out)
+{
+    const char *p = skip_ws(*pp);
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;
+    uint64_t v = 0;
+    int n = 0;
+    for (int d; (d = hexval(*p)) >= 0; p++) {
+        if (++n > 16) return -1;
+        v = v << 4 | (uint64_t)d;
+    }
+    if (n == 0 || !is_end(p)) return -1;
+    *out = v;
+    *pp = p;
+    return 0;
+}
+
+/* A register token R<n>, n <= 255. */
+static inline int lex_reg(const char **pp, unsigned *out)
+{
+    const char *p = skip_ws(*pp);
+    if (*p != 'R') return -1;
+    p++;
+    uint64_t v;
+    if (lex_dec(&p, 255, &v)) return -1;
+    *out = (unsigned)v;
+    *pp = p;
+    return 0;
+}
+
+/* The next whitespace-delimited token. */
+static inline size_t lex_token(const char **pp, const char **start)
+{
+    const char *p = skip_ws(*pp);
+    *start = p;
+    while (!is_end(p))
+        p++;
+    *pp = p;
+    return (size_t)(p - *start);
+}
+
+/* A short quote of the text at p, for messages. */
+static inline const char *quote(const char *p, char *buf, size_t n)
+{
+    p = skip_ws(p);
+    if (!*p) return "the end of the line";
+    size_t len = 0;
+    while (p[len] && !is_end(p + len) && len < 24)
+        len++;
+    snprintf(buf, n, "'%.*s%s'", (int)len, p, p[len] && !is_end(p + len) ? "..." : "");
+    return buf;
+}
 
 /* ---- one text file, plain or xz, read a line at a time ---- */
 
@@ -132,5 +256,16 @@ int kreader_open(kreader *r, const char *path, const trace_opcodes *ops, char *e
  * err. */
 int kreader_next_block(kreader *r, ttb *b, char *err, size_t errlen);
 void kreader_close(kreader *r);
+/* Formats err as "file:line: message" at the reader's current line and returns -1. */
+int kreader_error(const kreader *r, char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* The static branch record of instruction index pc (warptune exports), or NULL. */
+const tbranch *kheader_branch(const kheader *h, uint32_t pc);
+/* Decodes one instruction line of the warp being read into b (core/trace_decode.c). Returns 0,
+ * or -1 with err. */
+int kreader_decode(kreader *r, ttb *b, const char *s, char *err, size_t errlen);
 
 #endif

@@ -1,8 +1,8 @@
-/* Workload language: arrays, their generators, graphs in CSR (R-MAT, uniform, edge-list
- * files), and the memory image they are laid out in. */
+/* Workload language: arrays and their generators, the memory image they are laid out in, and
+ * what the graph (wl_graph.c) and sparse-matrix (wl_matrix.c) generators share: generator
+ * arguments, data files, CSR row pointers. */
 #include "core/wl_internal.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@ const wl_array *wl_array_by_name(const workload *w, const char *name)
 }
 
 /* Reserves an array of `count` words; returns a pointer to its words in the image. */
-static uint32_t *alloc_array(wl_parser *P, const char *name, int type, uint64_t count)
+uint32_t *wl_alloc_array(wl_parser *P, const char *name, int type, uint64_t count)
 {
     workload *w = P->w;
     if (count == 0) {
@@ -69,16 +69,10 @@ static uint32_t *alloc_array(wl_parser *P, const char *name, int type, uint64_t 
     return w->image + (base - WL_MEM_BASE) / 4;
 }
 
-/* Generator arguments: `name(key=EXPR, EXPR, ...)`; positional ones fill keys in order. */
-typedef struct gen_args {
-    wl_val v[6];
-    unsigned given;
-    char str[512];
-    int has_str;
-} gen_args;
+/* ---- generator arguments ---- */
 
-static int parse_args(wl_parser *P, wl_cur *c, const char *gen, const char *const *keys, int nkeys,
-                      int want_str, gen_args *ga)
+int wl_gen_parse_args(wl_parser *P, wl_cur *c, const char *gen, const char *const *keys, int nkeys,
+                      int want_str, wl_gen_args *ga)
 {
     ga->given = 0;
     ga->has_str = 0;
@@ -122,13 +116,13 @@ static int parse_args(wl_parser *P, wl_cur *c, const char *gen, const char *cons
     }
 }
 
-static double arg_real(const gen_args *ga, int k, double def)
+double wl_gen_real(const wl_gen_args *ga, int k, double def)
 {
     return ga->given & (1u << k) ? wl_val_real(ga->v[k]) : def;
 }
 
-static int arg_int(wl_parser *P, const gen_args *ga, int k, const char *what, int64_t lo,
-                   int64_t hi, int64_t def, int64_t *out)
+int wl_gen_int(wl_parser *P, const wl_gen_args *ga, int k, const char *what, int64_t lo, int64_t hi,
+               int64_t def, int64_t *out)
 {
     if (!(ga->given & (1u << k))) {
         *out = def;
@@ -136,6 +130,82 @@ static int arg_int(wl_parser *P, const gen_args *ga, int k, const char *what, in
     }
     return wl_val_int(P, ga->v[k], lo, hi, what, out);
 }
+
+int wl_gen_head(wl_parser *P, wl_cur *c, const char *kind, const char *gens, char *name, char *gen)
+{
+    char q[40];
+    if (!wl_ident(c, name, 0)) return wl_error(P, "expected a %s name after .%s", kind, kind);
+    if (!wl_ident(c, gen, 0))
+        return wl_error(P, "expected a %s generator (%s), got %s", kind, gens,
+                        wl_quote(c, q, sizeof q));
+    return 0;
+}
+
+int wl_gen_end(wl_parser *P, wl_cur *c)
+{
+    char q[40];
+    if (!wl_at_end(c))
+        return wl_error(P, "unexpected %s after the generator", wl_quote(c, q, sizeof q));
+    return 0;
+}
+
+int wl_gen_file(wl_parser *P, wl_cur *c, const char *gen, wl_gen_args *ga)
+{
+    if (wl_gen_parse_args(P, c, gen, NULL, 0, 1, ga)) return -1;
+    if (!ga->has_str) return wl_error(P, "%s() needs a quoted file name", gen);
+    return wl_gen_end(P, c);
+}
+
+/* ---- data files ---- */
+
+FILE *wl_data_open(wl_parser *P, const char *file, const char *what, char *path, size_t pathlen)
+{
+    if (P->basedir && P->basedir[0] && file[0] != '/')
+        snprintf(path, pathlen, "%s/%s", P->basedir, file);
+    else
+        snprintf(path, pathlen, "%s", file);
+    FILE *f = fopen(path, "r");
+    if (!f) wl_error(P, "cannot open %s '%s': %s", what, path, strerror(errno));
+    return f;
+}
+
+int wl_data_error(wl_parser *P, const char *path, int ln, const char *what, const char *msg,
+                  const char *text)
+{
+    const char *wfile = P->filename;
+    int wline = P->line;
+    P->filename = path;
+    P->line = ln;
+    int rc = text ? wl_error(P, "%s, got '%.60s' (%s of %s:%d)", msg, text, what, wfile, wline)
+                  : wl_error(P, "%s (%s of %s:%d)", msg, what, wfile, wline);
+    P->filename = wfile;
+    P->line = wline;
+    return rc;
+}
+
+int wl_csr_arrays(wl_parser *P, const char *kind, const char *name, uint32_t rows,
+                  const uint32_t *row, size_t n, size_t *rpoff, size_t *coloff)
+{
+    char n1[WL_NAME_MAX + 8], n2[WL_NAME_MAX + 8];
+    snprintf(n1, sizeof n1, "%s_rowptr", name);
+    snprintf(n2, sizeof n2, "%s_col", name);
+    if (strlen(n1) >= WL_NAME_MAX) return wl_error(P, "%s name '%s' is too long", kind, name);
+    uint32_t *rp = wl_alloc_array(P, n1, WL_I32, (uint64_t)rows + 1);
+    if (!rp) return -1;
+    *rpoff = (size_t)(rp - P->w->image);
+    uint32_t *col = wl_alloc_array(P, n2, WL_I32, n);
+    if (!col) return -1;
+    *coloff = (size_t)(col - P->w->image);
+    rp = P->w->image + *rpoff; /* the image may have moved */
+    memset(rp, 0, ((size_t)rows + 1) * 4);
+    for (size_t i = 0; i < n; i++)
+        rp[row[i] + 1]++;
+    for (uint32_t r = 0; r < rows; r++)
+        rp[r + 1] += rp[r];
+    return 0;
+}
+
+/* ---- arrays ---- */
 
 /* Converts a constant to the bits of an element of `type`. */
 static int elem_bits(wl_parser *P, int type, wl_val v, const char *what, uint32_t *out)
@@ -176,52 +246,51 @@ int wl_parse_array(wl_parser *P, wl_cur *c)
                         wl_quote(c, q, sizeof q));
     static const char *const k_const[] = {"value"}, *const k_iota[] = {"start", "step"},
                              *const k_unif[] = {"seed", "lo", "hi"};
-    gen_args ga;
+    wl_gen_args ga;
     int g;
     if (strcmp(gen, "zero") == 0) {
         g = 0;
-        if (parse_args(P, c, gen, NULL, 0, 0, &ga)) return -1;
+        if (wl_gen_parse_args(P, c, gen, NULL, 0, 0, &ga)) return -1;
     } else if (strcmp(gen, "const") == 0) {
         g = 1;
-        if (parse_args(P, c, gen, k_const, 1, 0, &ga)) return -1;
+        if (wl_gen_parse_args(P, c, gen, k_const, 1, 0, &ga)) return -1;
         if (!(ga.given & 1)) return wl_error(P, "const() needs a value");
     } else if (strcmp(gen, "iota") == 0) {
         g = 2;
-        if (parse_args(P, c, gen, k_iota, 2, 0, &ga)) return -1;
+        if (wl_gen_parse_args(P, c, gen, k_iota, 2, 0, &ga)) return -1;
     } else if (strcmp(gen, "uniform") == 0) {
         g = 3;
-        if (parse_args(P, c, gen, k_unif, 3, 0, &ga)) return -1;
+        if (wl_gen_parse_args(P, c, gen, k_unif, 3, 0, &ga)) return -1;
     } else {
         return wl_error(P, "unknown generator '%s' (expected zero, const, iota or uniform)", gen);
     }
-    if (!wl_at_end(c))
-        return wl_error(P, "unexpected %s after the generator", wl_quote(c, q, sizeof q));
+    if (wl_gen_end(P, c)) return -1;
     uint32_t bits = 0;
     if (g == 1 && elem_bits(P, t, ga.v[0], "const() value", &bits)) return -1;
     double r_lo = 0, r_hi = 1, start = 0, step = 1;
     int64_t i_lo = 0, i_hi = 1000, seed = 1;
     if (g == 2) {
-        start = arg_real(&ga, 0, 0);
-        step = arg_real(&ga, 1, 1);
+        start = wl_gen_real(&ga, 0, 0);
+        step = wl_gen_real(&ga, 1, 1);
         if (fabs(start) > 9.0e15 || fabs(step) > 9.0e15)
             return wl_error(P, "iota() start and step must be below 9e15 in magnitude");
         if (t != WL_F32 && (start != floor(start) || step != floor(step)))
             return wl_error(P, "iota() on an integer array needs integer start and step");
     }
     if (g == 3) {
-        if (arg_int(P, &ga, 0, "seed", 0, INT64_MAX, 1, &seed)) return -1;
+        if (wl_gen_int(P, &ga, 0, "seed", 0, INT64_MAX, 1, &seed)) return -1;
         if (t == WL_F32) {
-            r_lo = arg_real(&ga, 1, 0);
-            r_hi = arg_real(&ga, 2, 1);
+            r_lo = wl_gen_real(&ga, 1, 0);
+            r_hi = wl_gen_real(&ga, 2, 1);
             if (!(r_lo < r_hi)) return wl_error(P, "uniform() needs lo < hi");
         } else {
             int64_t lo = t == WL_I32 ? INT32_MIN : 0, hi = t == WL_I32 ? INT32_MAX : UINT32_MAX;
-            if (arg_int(P, &ga, 1, "uniform() lo", lo, hi, 0, &i_lo)) return -1;
-            if (arg_int(P, &ga, 2, "uniform() hi", lo, hi + 1, 1000, &i_hi)) return -1;
+            if (wl_gen_int(P, &ga, 1, "uniform() lo", lo, hi, 0, &i_lo)) return -1;
+            if (wl_gen_int(P, &ga, 2, "uniform() hi", lo, hi + 1, 1000, &i_hi)) return -1;
             if (!(i_lo < i_hi)) return wl_error(P, "uniform() needs lo < hi");
         }
     }
-    uint32_t *m = alloc_array(P, name, t, (uint64_t)count);
+    uint32_t *m = wl_alloc_array(P, name, t, (uint64_t)count);
     if (!m) return -1;
     wt_rng rng;
     wt_rng_seed(&rng, (uint64_t)seed);
@@ -248,568 +317,4 @@ int wl_parse_array(wl_parser *P, wl_cur *c)
         }
     }
     return 0;
-}
-
-/* ---- graphs ---- */
-
-typedef struct edges {
-    uint32_t *src, *dst;
-    size_t n, cap;
-    uint32_t nodes;
-} edges;
-
-static int edge_push(wl_parser *P, edges *e, uint32_t s, uint32_t d)
-{
-    if (e->n == e->cap) {
-        size_t cap = e->cap ? e->cap * 2 : 1024;
-        if (cap > WL_MEM_MAX / 4) return wl_error(P, "edge list too large");
-        uint32_t *a = realloc(e->src, cap * 4), *b;
-        if (!a) return wl_error(P, "out of memory");
-        e->src = a;
-        b = realloc(e->dst, cap * 4);
-        if (!b) return wl_error(P, "out of memory");
-        e->dst = b;
-        e->cap = cap;
-    }
-    e->src[e->n] = s;
-    e->dst[e->n] = d;
-    e->n++;
-    return 0;
-}
-
-static int read_edgelist(wl_parser *P, const char *file, edges *e)
-{
-    char path[1024];
-    if (P->basedir && P->basedir[0] && file[0] != '/')
-        snprintf(path, sizeof path, "%s/%s", P->basedir, file);
-    else
-        snprintf(path, sizeof path, "%s", file);
-    FILE *f = fopen(path, "r");
-    if (!f) return wl_error(P, "cannot open edge list '%s': %s", path, strerror(errno));
-    const char *wfile = P->filename;
-    int wline = P->line, rc = 0;
-    char buf[4096];
-    int ln = 0;
-    uint64_t maxid = 0;
-    while (fgets(buf, sizeof buf, f)) {
-        ln++;
-        char *s = buf;
-        while (isspace((unsigned char)*s))
-            s++;
-        if (*s == '\0' || *s == '#' || *s == '%') continue;
-        unsigned long long v[2];
-        int ok = 1;
-        for (int k = 0; k < 2 && ok; k++) {
-            while (*s == ' ' || *s == '\t')
-                s++;
-            char *end;
-            errno = 0;
-            if (!isdigit((unsigned char)*s)) ok = 0;
-            v[k] = ok ? strtoull(s, &end, 10) : 0;
-            if (!ok || errno || v[k] >= (1u << 28) || end == s)
-                ok = 0;
-            else
-                s = end;
-        }
-        while (ok && isspace((unsigned char)*s))
-            s++;
-        if (!ok || *s != '\0') {
-            buf[strcspn(buf, "\r\n")] = '\0';
-            P->filename = path;
-            P->line = ln;
-            rc = wl_error(P,
-                          "expected an edge 'src dst' (two non-negative integers below 2^28), "
-                          "got '%.60s' (edge list of %s:%d)",
-                          buf, wfile, wline);
-            P->filename = wfile;
-            P->line = wline;
-            break;
-        }
-        if (edge_push(P, e, (uint32_t)v[0], (uint32_t)v[1])) {
-            rc = -1;
-            break;
-        }
-        if (v[0] > maxid) maxid = v[0];
-        if (v[1] > maxid) maxid = v[1];
-    }
-    fclose(f);
-    if (rc) return rc;
-    if (e->n == 0) return wl_error(P, "edge list '%s' has no edges", path);
-    e->nodes = (uint32_t)maxid + 1;
-    return 0;
-}
-
-static int gen_rmat(wl_parser *P, edges *e, int64_t nodes, int64_t nedges, int64_t seed, double a,
-                    double b, double cc)
-{
-    wt_rng rng;
-    wt_rng_seed(&rng, (uint64_t)seed);
-    int scale = 0;
-    while (((int64_t)1 << scale) < nodes)
-        scale++;
-    for (int64_t i = 0; i < nedges; i++) {
-        uint32_t s = 0, d = 0;
-        for (int tries = 0; tries < 64; tries++) {
-            s = d = 0;
-            for (int l = 0; l < scale; l++) {
-                double r = wt_rng_unit(&rng);
-                int sb = r >= a + b, db = (r >= a && r < a + b) || r >= a + b + cc;
-                s = s << 1 | (uint32_t)sb;
-                d = d << 1 | (uint32_t)db;
-            }
-            if (s < nodes && d < nodes) break;
-        }
-        if (edge_push(P, e, s % (uint32_t)nodes, d % (uint32_t)nodes)) return -1;
-    }
-    e->nodes = (uint32_t)nodes;
-    return 0;
-}
-
-static int build_csr(wl_parser *P, const char *name, const edges *e)
-{
-    char n1[WL_NAME_MAX + 8], n2[WL_NAME_MAX + 8];
-    snprintf(n1, sizeof n1, "%s_rowptr", name);
-    snprintf(n2, sizeof n2, "%s_col", name);
-    if (strlen(n1) >= WL_NAME_MAX) return wl_error(P, "graph name '%s' is too long", name);
-    uint32_t *rp = alloc_array(P, n1, WL_I32, (uint64_t)e->nodes + 1);
-    if (!rp) return -1;
-    size_t rpoff = (size_t)(rp - P->w->image);
-    uint32_t *col = alloc_array(P, n2, WL_I32, e->n);
-    if (!col) return -1;
-    rp = P->w->image + rpoff; /* the image may have moved */
-    memset(rp, 0, ((size_t)e->nodes + 1) * 4);
-    for (size_t i = 0; i < e->n; i++)
-        rp[e->src[i] + 1]++;
-    for (uint32_t v = 0; v < e->nodes; v++)
-        rp[v + 1] += rp[v];
-    uint32_t *fill = calloc((size_t)e->nodes + 1, 4);
-    if (!fill) return wl_error(P, "out of memory");
-    for (size_t i = 0; i < e->n; i++) {
-        uint32_t s = e->src[i];
-        col[rp[s] + fill[s]++] = e->dst[i];
-    }
-    free(fill);
-    wl_val vn = {0, e->nodes, 0}, ve = {0, (int64_t)e->n, 0};
-    snprintf(n1, sizeof n1, "%s_nodes", name);
-    snprintf(n2, sizeof n2, "%s_edges", name);
-    if (wl_sym_add(P, n1, vn, 0) || wl_sym_add(P, n2, ve, 0)) return -1;
-    return 0;
-}
-
-int wl_parse_graph(wl_parser *P, wl_cur *c)
-{
-    char name[WL_NAME_MAX], gen[WL_NAME_MAX], q[40];
-    if (!wl_ident(c, name, 0)) return wl_error(P, "expected a graph name after .graph");
-    if (!wl_ident(c, gen, 0))
-        return wl_error(P, "expected a graph generator (rmat, uniform or edgelist), got %s",
-                        wl_quote(c, q, sizeof q));
-    static const char *const k_rmat[] = {"nodes", "edges", "seed", "a", "b", "c"};
-    gen_args ga;
-    edges e = {0};
-    int rc = -1;
-    if (strcmp(gen, "rmat") == 0 || strcmp(gen, "uniform") == 0) {
-        int rmat = gen[0] == 'r';
-        if (parse_args(P, c, gen, k_rmat, rmat ? 6 : 3, 0, &ga)) goto out;
-        if (!wl_at_end(c)) {
-            wl_error(P, "unexpected %s after the generator", wl_quote(c, q, sizeof q));
-            goto out;
-        }
-        if ((ga.given & 3) != 3) {
-            wl_error(P, "%s() needs nodes= and edges=", gen);
-            goto out;
-        }
-        int64_t nodes, ne, seed;
-        if (arg_int(P, &ga, 0, "nodes", 1, 1 << 26, 0, &nodes) ||
-            arg_int(P, &ga, 1, "edges", 1, 1 << 27, 0, &ne) ||
-            arg_int(P, &ga, 2, "seed", 0, INT64_MAX, 1, &seed))
-            goto out;
-        if (rmat) {
-            double a = arg_real(&ga, 3, 0.57), b = arg_real(&ga, 4, 0.19),
-                   cc = arg_real(&ga, 5, 0.19);
-            if (a < 0 || b < 0 || cc < 0 || a + b + cc > 1.0 + 1e-12) {
-                wl_error(P, "rmat() needs a, b, c >= 0 with a + b + c <= 1");
-                goto out;
-            }
-            if (gen_rmat(P, &e, nodes, ne, seed, a, b, cc)) goto out;
-        } else {
-            wt_rng rng;
-            wt_rng_seed(&rng, (uint64_t)seed);
-            for (int64_t i = 0; i < ne; i++) {
-                uint32_t s = (uint32_t)wt_rng_below(&rng, (uint64_t)nodes);
-                uint32_t d = (uint32_t)wt_rng_below(&rng, (uint64_t)nodes);
-                if (edge_push(P, &e, s, d)) goto out;
-            }
-            e.nodes = (uint32_t)nodes;
-        }
-    } else if (strcmp(gen, "edgelist") == 0) {
-        static const char *const k_file[] = {"file"};
-        if (parse_args(P, c, gen, k_file, 0, 1, &ga)) goto out;
-        if (!ga.has_str) {
-            wl_error(P, "edgelist() needs a quoted file name");
-            goto out;
-        }
-        if (!wl_at_end(c)) {
-            wl_error(P, "unexpected %s after the generator", wl_quote(c, q, sizeof q));
-            goto out;
-        }
-        if (read_edgelist(P, ga.str, &e)) goto out;
-    } else {
-        wl_error(P, "unknown graph generator '%s' (expected rmat, uniform or edgelist)", gen);
-        goto out;
-    }
-    rc = build_csr(P, name, &e);
-out:
-    free(e.src);
-    free(e.dst);
-    return rc;
-}
-
-/* ---- sparse matrices ---- */
-
-typedef struct triplets {
-    uint32_t *row, *col;
-    float *val;
-    size_t n, cap;
-    uint32_t rows, cols;
-} triplets;
-
-static int trip_push(wl_parser *P, triplets *t, uint32_t r, uint32_t c, float v)
-{
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 1024;
-        if (cap > WL_MEM_MAX / 4) return wl_error(P, "sparse matrix too large");
-        uint32_t *a = realloc(t->row, cap * 4);
-        if (!a) return wl_error(P, "out of memory");
-        t->row = a;
-        a = realloc(t->col, cap * 4);
-        if (!a) return wl_error(P, "out of memory");
-        t->col = a;
-        float *b = realloc(t->val, cap * sizeof *b);
-        if (!b) return wl_error(P, "out of memory");
-        t->val = b;
-        t->cap = cap;
-    }
-    t->row[t->n] = r;
-    t->col[t->n] = c;
-    t->val[t->n] = v;
-    t->n++;
-    return 0;
-}
-
-/* Reports a problem at line `ln` of the matrix file, naming the workload line that reads it. */
-static int mtx_error(wl_parser *P, const char *path, int ln, const char *msg, const char *text)
-{
-    const char *wfile = P->filename;
-    int wline = P->line;
-    P->filename = path;
-    P->line = ln;
-    int rc = text ? wl_error(P, "%s, got '%.60s' (matrix of %s:%d)", msg, text, wfile, wline)
-                  : wl_error(P, "%s (matrix of %s:%d)", msg, wfile, wline);
-    P->filename = wfile;
-    P->line = wline;
-    return rc;
-}
-
-/* Splits a line into at most `max` whitespace-separated tokens; returns how many, or max+1 when
- * there are more. */
-static int split_tokens(char *s, char **tok, int max)
-{
-    int n = 0;
-    for (;;) {
-        while (isspace((unsigned char)*s))
-            s++;
-        if (*s == '\0') return n;
-        if (n == max) return max + 1;
-        tok[n++] = s;
-        while (*s && !isspace((unsigned char)*s))
-            s++;
-        if (*s) *s++ = '\0';
-    }
-}
-
-/* A whole token as a non-negative integer of at most 2^31; -1 if it is not one. */
-static double token_index(const char *s)
-{
-    if (!isdigit((unsigned char)*s)) return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v > (1ull << 31)) return -1;
-    return (double)v;
-}
-
-/* A whole token as a finite real; returns -1 if it is not one. */
-static int token_real(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    *out = strtod(s, &end);
-    if (end == s || *end || !isfinite(*out) || (errno == ERANGE && fabs(*out) > 1)) return -1;
-    return 0;
-}
-
-static int read_mtx(wl_parser *P, const char *file, triplets *t)
-{
-    char path[1024];
-    if (P->basedir && P->basedir[0] && file[0] != '/')
-        snprintf(path, sizeof path, "%s/%s", P->basedir, file);
-    else
-        snprintf(path, sizeof path, "%s", file);
-    FILE *f = fopen(path, "r");
-    if (!f) return wl_error(P, "cannot open matrix '%s': %s", path, strerror(errno));
-    char buf[4096];
-    int ln = 0, rc = 0, symmetric = 0, pattern = 0, integer = 0, have_size = 0;
-    size_t nnz = 0, seen = 0;
-    if (!fgets(buf, sizeof buf, f)) {
-        fclose(f);
-        return mtx_error(P, path, 1, "empty file: expected a '%%MatrixMarket' header", NULL);
-    }
-    ln = 1;
-    buf[strcspn(buf, "\r\n")] = '\0';
-    {
-        char banner[64], object[64], format[64], field[64], sym[64];
-        for (char *s = buf; *s; s++)
-            *s = (char)tolower((unsigned char)*s);
-        int n = sscanf(buf, "%63s %63s %63s %63s %63s", banner, object, format, field, sym);
-        if (n != 5 || strcmp(banner, "%%matrixmarket") != 0 || strcmp(object, "matrix") != 0) {
-            rc = mtx_error(P, path, 1,
-                           "expected the header '%%MatrixMarket matrix coordinate FIELD SYMMETRY'",
-                           buf);
-            goto out;
-        }
-        if (strcmp(format, "coordinate") != 0) {
-            rc = mtx_error(P, path, 1,
-                           "only the sparse 'coordinate' format is supported (not 'array')", NULL);
-            goto out;
-        }
-        integer = strcmp(field, "integer") == 0;
-        pattern = strcmp(field, "pattern") == 0;
-        if (!integer && !pattern && strcmp(field, "real") != 0 && strcmp(field, "double") != 0) {
-            rc = mtx_error(P, path, 1, "unsupported field (expected real, integer or pattern)",
-                           field);
-            goto out;
-        }
-        if (strcmp(sym, "symmetric") == 0)
-            symmetric = 1;
-        else if (strcmp(sym, "general") != 0) {
-            rc = mtx_error(P, path, 1, "unsupported symmetry (expected general or symmetric)", sym);
-            goto out;
-        }
-    }
-    while (fgets(buf, sizeof buf, f)) {
-        ln++;
-        buf[strcspn(buf, "\r\n")] = '\0';
-        char *s = buf;
-        while (isspace((unsigned char)*s))
-            s++;
-        if (*s == '%' || *s == '\0') continue;
-        char line[4096], *tok[4];
-        snprintf(line, sizeof line, "%s", s);
-        int ntok = split_tokens(line, tok, 3);
-        double v[3] = {0, 0, 0};
-        if (!have_size) {
-            if (ntok != 3 || (v[0] = token_index(tok[0])) < 1 || (v[1] = token_index(tok[1])) < 1 ||
-                (v[2] = token_index(tok[2])) < 0 || v[0] > (1 << 26) || v[1] > (1 << 26)) {
-                rc = mtx_error(P, path, ln,
-                               "expected the size line 'rows cols entries' (rows and cols in "
-                               "[1, 2^26])",
-                               buf);
-                goto out;
-            }
-            t->rows = (uint32_t)v[0];
-            t->cols = (uint32_t)v[1];
-            nnz = (size_t)v[2];
-            if (nnz == 0) {
-                rc = mtx_error(P, path, ln, "the matrix has no entries", NULL);
-                goto out;
-            }
-            if (nnz > (symmetric ? WL_MEM_MAX / 16 : WL_MEM_MAX / 8)) {
-                rc = mtx_error(P, path, ln, "too many entries for the memory image", NULL);
-                goto out;
-            }
-            have_size = 1;
-            continue;
-        }
-        int want = pattern ? 2 : 3, ok = ntok == want;
-        if (ok) {
-            v[0] = token_index(tok[0]);
-            v[1] = token_index(tok[1]);
-            ok = v[0] >= 0 && v[1] >= 0;
-        }
-        if (ok && !pattern) {
-            ok = token_real(tok[2], &v[2]) == 0 && (!integer || v[2] == floor(v[2]));
-        }
-        if (!ok) {
-            rc = mtx_error(P, path, ln,
-                           pattern   ? "expected an entry 'row col' (1-based integers)"
-                           : integer ? "expected an entry 'row col value' (1-based row and "
-                                       "column, an integer value)"
-                                     : "expected an entry 'row col value' (1-based row and "
-                                       "column, a real value)",
-                           buf);
-            goto out;
-        }
-        if (v[0] < 1 || v[0] > t->rows || v[1] < 1 || v[1] > t->cols) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "entry (%.0f, %.0f) is outside the %ux%u matrix", v[0], v[1],
-                     t->rows, t->cols);
-            rc = mtx_error(P, path, ln, msg, NULL);
-            goto out;
-        }
-        if (++seen > nnz) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "more entries than the %zu the size line declares", nnz);
-            rc = mtx_error(P, path, ln, msg, NULL);
-            goto out;
-        }
-        uint32_t r = (uint32_t)v[0] - 1, c = (uint32_t)v[1] - 1;
-        float x = pattern ? 1.0f : (float)v[2];
-        if (trip_push(P, t, r, c, x) || (symmetric && r != c && trip_push(P, t, c, r, x))) {
-            rc = -1;
-            goto out;
-        }
-    }
-    if (!have_size) {
-        rc = mtx_error(P, path, ln, "missing the size line 'rows cols entries'", NULL);
-    } else if (seen < nnz) {
-        char msg[160];
-        snprintf(msg, sizeof msg,
-                 "the file ends after %zu of the %zu entries the size line declares", seen, nnz);
-        rc = mtx_error(P, path, ln, msg, NULL);
-    }
-out:
-    fclose(f);
-    return rc;
-}
-
-/* CSR with the entries of each row sorted by column (a stable order: equal columns keep their
- * file or generation order). */
-static int build_sparse(wl_parser *P, const char *name, const triplets *t)
-{
-    char n1[WL_NAME_MAX + 8], n2[WL_NAME_MAX + 8], n3[WL_NAME_MAX + 8];
-    snprintf(n1, sizeof n1, "%s_rowptr", name);
-    snprintf(n2, sizeof n2, "%s_col", name);
-    snprintf(n3, sizeof n3, "%s_val", name);
-    if (strlen(n1) >= WL_NAME_MAX) return wl_error(P, "matrix name '%s' is too long", name);
-    uint32_t *rp = alloc_array(P, n1, WL_I32, (uint64_t)t->rows + 1);
-    if (!rp) return -1;
-    size_t rpoff = (size_t)(rp - P->w->image);
-    uint32_t *col = alloc_array(P, n2, WL_I32, t->n);
-    if (!col) return -1;
-    size_t coloff = (size_t)(col - P->w->image);
-    uint32_t *val = alloc_array(P, n3, WL_F32, t->n);
-    if (!val) return -1;
-    rp = P->w->image + rpoff; /* the image may have moved */
-    col = P->w->image + coloff;
-    memset(rp, 0, ((size_t)t->rows + 1) * 4);
-    for (size_t i = 0; i < t->n; i++)
-        rp[t->row[i] + 1]++;
-    for (uint32_t r = 0; r < t->rows; r++)
-        rp[r + 1] += rp[r];
-    uint32_t *fill = calloc((size_t)t->rows + 1, 4);
-    if (!fill) return wl_error(P, "out of memory");
-    for (size_t i = 0; i < t->n; i++) {
-        uint32_t r = t->row[i], at = rp[r] + fill[r]++;
-        /* insertion into the row, kept sorted by column */
-        while (at > rp[r] && col[at - 1] > t->col[i]) {
-            col[at] = col[at - 1];
-            val[at] = val[at - 1];
-            at--;
-        }
-        col[at] = t->col[i];
-        float x = t->val[i];
-        memcpy(&val[at], &x, 4);
-    }
-    free(fill);
-    wl_val vr = {0, t->rows, 0}, vc = {0, t->cols, 0}, vn = {0, (int64_t)t->n, 0};
-    snprintf(n1, sizeof n1, "%s_rows", name);
-    snprintf(n2, sizeof n2, "%s_cols", name);
-    snprintf(n3, sizeof n3, "%s_nnz", name);
-    if (wl_sym_add(P, n1, vr, 0) || wl_sym_add(P, n2, vc, 0) || wl_sym_add(P, n3, vn, 0)) return -1;
-    return 0;
-}
-
-int wl_parse_matrix(wl_parser *P, wl_cur *c)
-{
-    char name[WL_NAME_MAX], gen[WL_NAME_MAX], q[40];
-    if (!wl_ident(c, name, 0)) return wl_error(P, "expected a matrix name after .matrix");
-    if (!wl_ident(c, gen, 0))
-        return wl_error(P, "expected a matrix generator (banded, random or mtx), got %s",
-                        wl_quote(c, q, sizeof q));
-    gen_args ga;
-    triplets t = {0};
-    int rc = -1;
-    if (strcmp(gen, "banded") == 0) {
-        static const char *const k_band[] = {"rows", "band", "seed"};
-        if (parse_args(P, c, gen, k_band, 3, 0, &ga)) goto out;
-        if ((ga.given & 3) != 3) {
-            wl_error(P, "banded() needs rows= and band=");
-            goto out;
-        }
-        int64_t rows, band, seed;
-        if (arg_int(P, &ga, 0, "rows", 1, 1 << 24, 0, &rows) ||
-            arg_int(P, &ga, 1, "band", 0, 4096, 0, &band) ||
-            arg_int(P, &ga, 2, "seed", 0, INT64_MAX, 1, &seed))
-            goto out;
-        if ((2 * band + 1) * rows > WL_MEM_MAX / 8) {
-            wl_error(P, "banded() has too many entries for the memory image");
-            goto out;
-        }
-        wt_rng rng;
-        wt_rng_seed(&rng, (uint64_t)seed);
-        for (int64_t r = 0; r < rows; r++)
-            for (int64_t k = r - band; k <= r + band; k++)
-                if (k >= 0 && k < rows &&
-                    trip_push(P, &t, (uint32_t)r, (uint32_t)k,
-                              (float)(2.0 * wt_rng_unit(&rng) - 1.0)))
-                    goto out;
-        t.rows = t.cols = (uint32_t)rows;
-    } else if (strcmp(gen, "random") == 0) {
-        static const char *const k_rand[] = {"rows", "cols", "nnz", "seed"};
-        if (parse_args(P, c, gen, k_rand, 4, 0, &ga)) goto out;
-        if ((ga.given & 5) != 5) {
-            wl_error(P, "random() needs rows= and nnz=");
-            goto out;
-        }
-        int64_t rows, cols, nnz, seed;
-        if (arg_int(P, &ga, 0, "rows", 1, 1 << 24, 0, &rows) ||
-            arg_int(P, &ga, 1, "cols", 1, 1 << 24, rows, &cols) ||
-            arg_int(P, &ga, 2, "nnz", 1, WL_MEM_MAX / 8, 0, &nnz) ||
-            arg_int(P, &ga, 3, "seed", 0, INT64_MAX, 1, &seed))
-            goto out;
-        wt_rng rng;
-        wt_rng_seed(&rng, (uint64_t)seed);
-        for (int64_t i = 0; i < nnz; i++) {
-            uint32_t r = (uint32_t)wt_rng_below(&rng, (uint64_t)rows);
-            uint32_t k = (uint32_t)wt_rng_below(&rng, (uint64_t)cols);
-            if (trip_push(P, &t, r, k, (float)(2.0 * wt_rng_unit(&rng) - 1.0))) goto out;
-        }
-        t.rows = (uint32_t)rows;
-        t.cols = (uint32_t)cols;
-    } else if (strcmp(gen, "mtx") == 0) {
-        static const char *const k_file[] = {"file"};
-        if (parse_args(P, c, gen, k_file, 0, 1, &ga)) goto out;
-        if (!ga.has_str) {
-            wl_error(P, "mtx() needs a quoted file name");
-            goto out;
-        }
-        if (!wl_at_end(c)) {
-            wl_error(P, "unexpected %s after the generator", wl_quote(c, q, sizeof q));
-            goto out;
-        }
-        if (read_mtx(P, ga.str, &t)) goto out;
-    } else {
-        wl_error(P, "unknown matrix generator '%s' (expected banded, random or mtx)", gen);
-        goto out;
-    }
-    if (!wl_at_end(c)) {
-        wl_error(P, "unexpected %s after the generator", wl_quote(c, q, sizeof q));
-        goto out;
-    }
-    rc = build_sparse(P, name, &t);
-out:
-    free(t.row);
-    free(t.col);
-    free(t.val);
-    return rc;
 }

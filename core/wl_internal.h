@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "core/workload.h"
 
 #define WL_MEM_BASE   0x1000u    /* byte address of the first array; 0 is never valid */
@@ -226,11 +227,47 @@ int wl_val_int(wl_parser *P, wl_val v, int64_t lo, int64_t hi, const char *what,
 double wl_val_real(wl_val v);
 uint32_t wl_f32_bits(double d); /* nearest f32, +-inf beyond its range */
 
-/* wl_data.c */
+/* wl_data.c (arrays), wl_graph.c (graphs), wl_matrix.c (sparse matrices) */
 int wl_parse_array(wl_parser *P, wl_cur *c);
 int wl_parse_graph(wl_parser *P, wl_cur *c);
 int wl_parse_matrix(wl_parser *P, wl_cur *c);
 const wl_array *wl_array_by_name(const workload *w, const char *name);
+
+/* wl_data.c: what the generators share. */
+/* Reserves an array of `count` words; returns a pointer to its words in the image (which may
+ * move with the next array), or NULL after wl_error. */
+uint32_t *wl_alloc_array(wl_parser *P, const char *name, int type, uint64_t count);
+/* Generator arguments: `name(key=EXPR, EXPR, ...)`; positional ones fill keys in order. */
+typedef struct wl_gen_args {
+    wl_val v[6];
+    unsigned given;
+    char str[512];
+    int has_str;
+} wl_gen_args;
+int wl_gen_parse_args(wl_parser *P, wl_cur *c, const char *gen, const char *const *keys, int nkeys,
+                      int want_str, wl_gen_args *ga);
+double wl_gen_real(const wl_gen_args *ga, int k, double def);
+int wl_gen_int(wl_parser *P, const wl_gen_args *ga, int k, const char *what, int64_t lo, int64_t hi,
+               int64_t def, int64_t *out);
+/* ".KIND NAME GEN": the name (into name) and the generator (into gen), each WL_NAME_MAX bytes;
+ * gens lists the generators for the message. */
+int wl_gen_head(wl_parser *P, wl_cur *c, const char *kind, const char *gens, char *name, char *gen);
+/* Nothing may follow the generator on its line. */
+int wl_gen_end(wl_parser *P, wl_cur *c);
+/* The arguments of a file reader `gen("file")`, the line's end included. */
+int wl_gen_file(wl_parser *P, wl_cur *c, const char *gen, wl_gen_args *ga);
+/* Opens a data file named relative to the workload's folder (`what` names its kind in
+ * messages); its path goes to path. NULL after wl_error. */
+FILE *wl_data_open(wl_parser *P, const char *file, const char *what, char *path, size_t pathlen);
+/* Reports a problem at line `ln` of a data file, naming the workload line that reads it; text,
+ * if not NULL, is quoted as what was found. */
+int wl_data_error(wl_parser *P, const char *path, int ln, const char *what, const char *msg,
+                  const char *text);
+/* The arrays NAME_rowptr (filled: n entries, entry i in row row[i]) and NAME_col (n words) of
+ * a CSR structure; `kind` names it in messages. Their word offsets in the image go to rpoff and
+ * coloff: the image moves as arrays are added. */
+int wl_csr_arrays(wl_parser *P, const char *kind, const char *name, uint32_t rows,
+                  const uint32_t *row, size_t n, size_t *rpoff, size_t *coloff);
 
 /* wl_kparse.c: one instruction line of a kernel; labels are resolved by wl_kernel_finish. */
 typedef struct wl_kbuild {
