@@ -13,7 +13,8 @@ END {
     printf "<text x=\"12\" y=\"%d\" transform=\"rotate(-90 12 %d)\">%s</text>\n", T + H / 2, T + H / 2, esc(ylabel)
     printf "<text x=\"%d\" y=\"%d\">%s</text>\n", L + PW / 2, T + H + 32, esc(xlabel)
     for (k = 0; k <= 4; k++) { y = T + H - H * k / 4; printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.3g</text>\n", L, y, W - 20, y, L - 4, y + 4, ymax * k / 4 }
-    for (i = 1; i <= n; i++) { x = L + (n > 1 ? PW * (i - 1) / (n - 1) : PW / 2); printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, T + H + 14, esc(xs[i]) }
+    step = int((n + 11) / 12); if (step < 1) step = 1
+    for (i = 1; i <= n; i++) { if ((i - 1) % step) continue; x = L + (n > 1 ? PW * (i - 1) / (n - 1) : PW / 2); printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, T + H + 14, esc(xs[i]) }
     for (s = 1; s <= ns; s++) {
         pts = ""
         for (i = 1; i <= n; i++) { if (val[i, s] == "nan" || val[i, s] == "") continue
