@@ -331,10 +331,10 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
         int nready = 0, npaused = 0;
         /* Only warps whose state may have changed are looked at: one blocked on a register or
          * a barrier stays blocked until a release marks it again. */
-        uint64_t todo = s->recheck & s->sched_mask[k];
-        while (todo) {
-            int wi = __builtin_ctzll(todo);
-            todo &= todo - 1;
+        uint64_t to_check = s->recheck & s->sched_mask[k];
+        while (to_check) {
+            int wi = __builtin_ctzll(to_check);
+            to_check &= to_check - 1;
             warp *w = &s->warps[wi];
             if (!w->live) {
                 s->recheck &= ~((uint64_t)1 << wi);

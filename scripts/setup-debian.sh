@@ -3,6 +3,5 @@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
-apt-get install -y --no-install-recommends \
-    build-essential cmake pkg-config \
-    libnlopt-dev libcjson-dev libcsv-dev libcmocka-dev liblzma-dev
+# shellcheck disable=SC2046 # one package per word
+apt-get install -y --no-install-recommends $(grep -v '^#' "$(dirname "$0")/debian-packages")
