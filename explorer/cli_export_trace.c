@@ -7,6 +7,7 @@
 #include "core/preset.h"
 #include "core/trace.h"
 #include "explorer/cli.h"
+#include "explorer/cli_common.h"
 
 #define MAX_ITEMS 64
 
@@ -38,15 +39,11 @@ int cli_export_trace(int argc, char **argv)
         } else if (!strcmp(o, "--set") && has_value && nsets < MAX_ITEMS) {
             sets[nsets++] = argv[++i];
         } else if (!strcmp(o, "--wparam") && has_value && nwp < MAX_ITEMS) {
-            snprintf(wbuf[nwp], sizeof wbuf[0], "%s", argv[++i]);
-            char *eq = strchr(wbuf[nwp], '=');
-            if (!eq) {
-                fprintf(stderr, "warptune export-trace: --wparam %s: expected name=value\n",
-                        wbuf[nwp]);
+            const char *arg = argv[++i];
+            if (cli_split_override(arg, wbuf[nwp], sizeof wbuf[0], &wp[nwp]) != 0) {
+                fprintf(stderr, "warptune export-trace: --wparam %s: expected name=value\n", arg);
                 return WT_EXIT_BAD_INPUT;
             }
-            *eq = '\0';
-            wp[nwp] = (wl_override){wbuf[nwp], eq + 1};
             nwp++;
         } else {
             fprintf(stderr, "warptune export-trace: unknown or incomplete option '%s'\n", o);
@@ -59,18 +56,7 @@ int cli_export_trace(int argc, char **argv)
     if (!p) return WT_EXIT_INTERNAL;
     int rc = WT_EXIT_BAD_INPUT;
     workload *w = NULL;
-    if (preset_apply(p, preset, err, sizeof err) != 0) goto bad;
-    for (int i = 0; i < nsets; i++) {
-        char name[256];
-        const char *eq = strchr(sets[i], '=');
-        if (!eq || eq == sets[i] || (size_t)(eq - sets[i]) >= sizeof name) {
-            snprintf(err, sizeof err, "--set %s: expected name=value", sets[i]);
-            goto bad;
-        }
-        memcpy(name, sets[i], (size_t)(eq - sets[i]));
-        name[eq - sets[i]] = '\0';
-        if (param_set_parse(p, name, eq + 1, err, sizeof err) != 0) goto bad;
-    }
+    if (cli_apply_config(p, preset, sets, nsets, err, sizeof err) != 0) goto bad;
     if (workload_load(wl, wp, (size_t)nwp, &w, err, sizeof err) != 0) goto bad;
     trace_export_stats st;
     if (trace_export(p, w, out, &st, NULL, err, sizeof err) != 0) {

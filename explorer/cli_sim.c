@@ -9,6 +9,7 @@
 #include "core/sim.h"
 #include "core/trace.h"
 #include "explorer/cli.h"
+#include "explorer/cli_common.h"
 
 #define MAX_ITEMS 64
 
@@ -52,15 +53,13 @@ static int parse_args(int argc, char **argv, sim_args *a)
             a->workloads[a->nworkloads++] = argv[++i];
         } else if (!strcmp(o, "--wparam") && has_value) {
             if (a->nwparams == MAX_ITEMS) goto too_many;
-            char *buf = a->wparam_buf[a->nwparams];
-            snprintf(buf, sizeof a->wparam_buf[0], "%s", argv[++i]);
-            char *eq = strchr(buf, '=');
-            if (!eq) {
-                fprintf(stderr, "warptune sim: --wparam %s: expected name=value\n", buf);
+            const char *arg = argv[++i];
+            if (cli_split_override(arg, a->wparam_buf[a->nwparams], sizeof a->wparam_buf[0],
+                                   &a->wparams[a->nwparams]) != 0) {
+                fprintf(stderr, "warptune sim: --wparam %s: expected name=value\n", arg);
                 return -1;
             }
-            *eq = '\0';
-            a->wparams[a->nwparams++] = (wl_override){buf, eq + 1};
+            a->nwparams++;
         } else if (!strcmp(o, "--belady")) {
             a->belady = 1;
         } else if (!strcmp(o, "--l1-trace") && has_value) {
@@ -93,24 +92,7 @@ static param_set *build_config(const sim_args *a)
     char err[1024];
     param_set *p = param_set_new();
     if (!p) return NULL;
-    if (preset_apply(p, a->preset, err, sizeof err) != 0) goto bad;
-    for (int i = 0; i < a->nsets; i++) {
-        char name[256];
-        const char *eq = strchr(a->sets[i], '=');
-        if (!eq || eq == a->sets[i] || (size_t)(eq - a->sets[i]) >= sizeof name) {
-            snprintf(err, sizeof err, "--set %s: expected name=value", a->sets[i]);
-            goto bad;
-        }
-        memcpy(name, a->sets[i], (size_t)(eq - a->sets[i]));
-        name[eq - a->sets[i]] = '\0';
-        char msg[768];
-        if (param_set_parse(p, name, eq + 1, msg, sizeof msg) != 0) {
-            snprintf(err, sizeof err, "--set: %s", msg);
-            goto bad;
-        }
-    }
-    return p;
-bad:
+    if (cli_apply_config(p, a->preset, a->sets, a->nsets, err, sizeof err) == 0) return p;
     fprintf(stderr, "warptune sim: %s\n", err);
     param_set_free(p);
     return NULL;

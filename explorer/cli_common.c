@@ -1,0 +1,38 @@
+#include "explorer/cli_common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/preset.h"
+
+int cli_apply_config(param_set *p, const char *preset, const char *const *sets, int nsets,
+                     char *err, size_t errlen)
+{
+    if (preset_apply(p, preset, err, errlen) != 0) return -1;
+    for (int i = 0; i < nsets; i++) {
+        char name[256];
+        const char *eq = strchr(sets[i], '=');
+        if (!eq || eq == sets[i] || (size_t)(eq - sets[i]) >= sizeof name) {
+            snprintf(err, errlen, "--set %s: expected name=value", sets[i]);
+            return -1;
+        }
+        memcpy(name, sets[i], (size_t)(eq - sets[i]));
+        name[eq - sets[i]] = '\0';
+        char msg[768];
+        if (param_set_parse(p, name, eq + 1, msg, sizeof msg) != 0) {
+            snprintf(err, errlen, "--set: %s", msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int cli_split_override(const char *arg, char *buf, size_t buflen, wl_override *out)
+{
+    snprintf(buf, buflen, "%s", arg);
+    char *eq = strchr(buf, '=');
+    if (!eq || eq == buf) return -1;
+    *eq = '\0';
+    *out = (wl_override){buf, eq + 1};
+    return 0;
+}
