@@ -145,6 +145,7 @@ typedef struct l1_policy_ops {
     size_t nparams;
     size_t line_state_bytes;
     bool uses_criticality; /* fill l1_request.criticality/critical (costs a CPL query) */
+    bool uses_warp_prio;   /* fill l1_request.warp_prio (costs a walk over the SM's warps) */
     int (*create)(void **self, const l1_env *env, const param_set *p, char *err, size_t errlen);
     void (*destroy)(void *self);
     /* Chooses the way to allocate for a miss: a way that is not reserved, or L1_BYPASS or

@@ -59,6 +59,7 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
     l1_env le = {{c->l1d_sets, c->l1d_ways, c->l1d_line}, s->id, c->max_warps, env->rng};
     if (l1d_create(&s->l1, &lc, lp, &le, env->params, err, errlen) != 0) goto fail;
     s->l1_crit = lp->uses_criticality;
+    s->l1_prio = lp->uses_warp_prio;
     *out = s;
     return 0;
 oom:

@@ -98,6 +98,7 @@ struct sm {
     struct cpl *cpl;
     uint64_t fills; /* L1D fills so far: a replay waiting for one can tell if it came */
     bool l1_crit;   /* the L1D policy uses criticality */
+    bool l1_prio;   /* the L1D policy uses the warps' scheduling priority */
 
     warp *warps;
     cta *ctas;

@@ -82,7 +82,7 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
     st->rec = -1;
     int sector = s->cfg->bypass_segment;
     st->n = coalesce(x->addr, x->active_mask, s->cfg->l1d_line, sector, st->acc);
-    st->prio = sm_warp_priority(s, wi);
+    st->prio = s->l1_prio ? sm_warp_priority(s, wi) : 0;
     if (in->cls == IC_ST_GLOBAL) {
         s->st.global_stores++;
         return 0;

@@ -392,6 +392,7 @@ static void dacache_collect(void *self, sim_metrics *m)
         .params = prm,                                                                             \
         .nparams = nprm,                                                                           \
         .line_state_bytes = L_STATE,                                                               \
+        .uses_warp_prio = true,                                                                    \
         .create = create_fn,                                                                       \
         .destroy = dacache_destroy,                                                                \
         .victim = dacache_victim,                                                                  \
