@@ -25,8 +25,10 @@ typedef struct cpl_cta {
 struct cpl {
     int max_warps;
     cpl_warp *w;
-    cpl_cta *cta; /* by CTA slot; an SM holds at most max_warps CTAs */
-    double *crit; /* scratch: counters at a sample */
+    cpl_cta *cta;  /* by CTA slot; an SM holds at most max_warps CTAs */
+    double *crit;  /* scratch: counters at a sample */
+    int *scratch;  /* scratch: per CTA slot its first warp, per warp the next of its CTA */
+    int64_t *lead; /* scratch: per CTA slot the most advanced warp's count */
     uint64_t period;
     double slow_fraction;
     uint64_t next_sample;
@@ -52,8 +54,10 @@ int cpl_create(cpl **out, int max_warps, const param_set *p, char *err, size_t e
         c->w = calloc((size_t)max_warps, sizeof *c->w);
         c->cta = calloc((size_t)max_warps, sizeof *c->cta);
         c->crit = calloc((size_t)max_warps, sizeof *c->crit);
+        c->scratch = calloc(2 * (size_t)max_warps, sizeof *c->scratch);
+        c->lead = calloc((size_t)max_warps, sizeof *c->lead);
     }
-    if (!c || !c->w || !c->cta || !c->crit) {
+    if (!c || !c->w || !c->cta || !c->crit || !c->scratch || !c->lead) {
         cpl_destroy(c);
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -72,6 +76,8 @@ void cpl_destroy(cpl *c)
     free(c->w);
     free(c->cta);
     free(c->crit);
+    free(c->scratch);
+    free(c->lead);
     free(c);
 }
 
@@ -107,30 +113,40 @@ static double criticality(const cpl_warp *w, int64_t lead, uint64_t now)
     return (double)n_inst * cpi + (double)stall;
 }
 
-/* Is warp i slow among the warps of its CTA, given everyone's counter in crit[]? */
-static bool slow_among(const cpl *c, int i, const double *crit)
-{
-    int below = 0, others = 0;
-    for (int j = 0; j < c->max_warps; j++) {
-        if (j == i || !c->w[j].used || c->w[j].cta_slot != c->w[i].cta_slot) continue;
-        others++;
-        below += crit[j] < crit[i];
-    }
-    return (double)below >= c->slow_fraction * (double)others;
-}
-
 /* Records k identical samples of the current predictions (the counters only change at events,
  * so every sample point since the last event sees the same state). */
 static void take_samples(cpl *c, uint64_t k)
 {
-    for (int i = 0; i < c->max_warps; i++)
+    /* Group the warps by CTA once, so each comparison stays within a CTA: linear in the
+     * warps plus the square of a CTA's size, not the square of the SM's warp slots. */
+    int n = c->max_warps;
+    int *first = c->scratch, *next = c->scratch + n;
+    int64_t *lead = c->lead;
+    for (int cs = 0; cs < n; cs++)
+        first[cs] = -1, lead[cs] = INT64_MAX;
+    for (int i = n - 1; i >= 0; i--) {
+        if (!c->w[i].used) continue;
+        int cs = c->w[i].cta_slot;
+        next[i] = first[cs];
+        first[cs] = i;
+        if (c->w[i].n_inst < lead[cs]) lead[cs] = c->w[i].n_inst;
+    }
+    for (int i = 0; i < n; i++)
         if (c->w[i].used)
-            c->crit[i] = criticality(&c->w[i], cta_min(c, c->w[i].cta_slot), c->next_sample);
-    for (int cs = 0; cs < c->max_warps; cs++)
-        if (c->cta[cs].live) c->cta[cs].samples += k;
-    for (int i = 0; i < c->max_warps; i++)
-        if (c->w[i].used && c->cta[c->w[i].cta_slot].live && slow_among(c, i, c->crit))
-            c->w[i].slow_samples += k;
+            c->crit[i] = criticality(&c->w[i], lead[c->w[i].cta_slot], c->next_sample);
+    for (int cs = 0; cs < n; cs++) {
+        if (!c->cta[cs].live) continue;
+        c->cta[cs].samples += k;
+        int others = -1;
+        for (int j = first[cs]; j >= 0; j = next[j])
+            others++;
+        for (int i = first[cs]; i >= 0; i = next[i]) {
+            int below = 0;
+            for (int j = first[cs]; j >= 0; j = next[j])
+                below += c->crit[j] < c->crit[i];
+            if ((double)below >= c->slow_fraction * (double)others) c->w[i].slow_samples += k;
+        }
+    }
 }
 
 /* Brings the samples up to cycle now, before the event at now changes any counter. */
