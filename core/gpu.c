@@ -31,6 +31,10 @@ typedef struct gpu {
     int n_max;
     int rr; /* next SM in round-robin dispatch */
     uint64_t last_issue;
+    /* which SMs hold work (sm_busy as of the last time anything changed them), and how many:
+     * the cycle loop asks only the SMs it touched */
+    unsigned char *busy;
+    int nbusy;
 } gpu;
 
 static void gpu_free(gpu *g)
@@ -41,6 +45,7 @@ static void gpu_free(gpu *g)
     free(g->sms);
     free(g->limit);
     free(g->limit_since);
+    free(g->busy);
     if (g->cta_self) g->cta->destroy(g->cta_self);
     if (g->src.ops) g->src.ops->destroy(g->src.self);
     memsys_destroy(g->mem);
@@ -71,8 +76,9 @@ static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
     g->sms = calloc((size_t)c->num_sms, sizeof *g->sms);
     g->limit = calloc((size_t)c->num_sms, sizeof *g->limit);
     g->limit_since = calloc((size_t)c->num_sms, sizeof *g->limit_since);
+    g->busy = calloc((size_t)c->num_sms, sizeof *g->busy);
     g->cta_trace = opt ? opt->cta_trace : NULL;
-    if (!g->sms || !g->limit || !g->limit_since) {
+    if (!g->sms || !g->limit || !g->limit_since || !g->busy) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -123,6 +129,13 @@ static void trace_limit(gpu *g, int i, uint64_t now, uint32_t c_idle, uint32_t c
 
 /* Hands out CTAs one at a time, round-robin over SMs with room (DYNCTA II: load balanced).
  * Returns the number started. */
+static void note_busy(gpu *g, int i)
+{
+    unsigned char b = sm_busy(g->sms[i]) != 0;
+    g->nbusy += b - g->busy[i];
+    g->busy[i] = b;
+}
+
 static int dispatch(gpu *g, uint64_t now)
 {
     int sms = g->cfg.num_sms, stuck = 0, started = 0;
@@ -130,6 +143,7 @@ static int dispatch(gpu *g, uint64_t now)
         sm *s = g->sms[g->rr];
         if (sm_resident_ctas(s) < policy_limit(g, g->rr)) {
             sm_start_cta(s, g->next_cta++, now);
+            note_busy(g, g->rr);
             started++;
             stuck = 0;
         } else {
@@ -179,30 +193,36 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     for (;;) {
         memsys_tick(g->mem, now);
         mem_packet p;
-        for (int i = 0; i < c->num_sms; i++)
-            while (memsys_pop_reply(g->mem, i, now, &p))
-                sm_deliver(g->sms[i], &p, now);
-        int busy = 0, finished = 0;
+        int finished = 0;
+        /* Each SM takes its replies, then runs if its time has come. An SM's sends cannot reach
+         * another SM within the cycle, so taking them SM by SM is the same as all at once. */
         for (int i = 0; i < c->num_sms; i++) {
             sm *s = g->sms[i];
+            int touched = 0;
+            while (memsys_pop_reply(g->mem, i, now, &p)) {
+                sm_deliver(s, &p, now);
+                touched = 1;
+            }
             if (sm_wake(s) <= now || !c->skip_idle) {
                 int issued = sm_cycle(s, now, err, errlen);
                 if (issued < 0) return -1;
                 if (issued) g->last_issue = now;
+                touched = 1;
             }
+            if (!touched) continue;
             int done = sm_take_finished(s);
             /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
             if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
             finished += done;
-            busy |= sm_busy(s);
+            note_busy(g, i);
         }
         if (now >= next_sample) {
             sample_ctas(g, now);
             next_sample += g->cta_period;
         }
-        /* a CTA started now keeps the GPU busy even if every SM had drained */
-        if ((finished || g->cta_period) && dispatch(g, now)) busy = 1;
-        if (g->next_cta >= g->k.grid && !busy && !memsys_busy(g->mem)) break;
+        /* a CTA started now keeps the GPU busy even if every SM had drained (nbusy counts it) */
+        if (finished || g->cta_period) dispatch(g, now);
+        if (g->next_cta >= g->k.grid && g->nbusy == 0 && !memsys_busy(g->mem)) break;
 
         uint64_t next = memsys_next_event(g->mem, now);
         for (int i = 0; i < c->num_sms; i++) {
