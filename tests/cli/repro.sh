@@ -16,6 +16,7 @@ rc=$?
 check '[ $rc = 0 ]' "run-all --quick exited $rc: $(tail -5 "$tmp/log")"
 doc=$tmp/out/reproduction.md
 check '[ -s "$doc" ]' "no reproduction.md"
+if [ "$rc" != 0 ] || [ ! -s "$doc" ]; then echo "$passed passed, $failed failed"; exit 1; fi
 check 'grep -q "Quick mode" "$doc"' "the quick document does not say it is quick"
 # the committed reference results and docs/reproduction.md are untouched by --quick
 check '! grep -q "$tmp" docs/reproduction.md 2>/dev/null' "docs/reproduction.md points into the temporary folder"
@@ -25,10 +26,10 @@ expect_files() {
     local s=$1; shift
     for f in "$@"; do check '[ -s "$tmp/out/$s/$f" ]' "$s: missing $f"; done
 }
-expect_files ccws schedulers.csv ipc_norm.csv mpki.csv kthrottle.csv vta.csv swl_sweep.csv fig7-10-ipc.svg fig8-10-mpki.svg fig13-vta.svg fig16-kthrottle-ipc.svg fig17-swl.svg
-expect_files dyncta static.csv compare.csv tlp.csv fig1-tlp.svg fig9-n.svg fig10-ipc.svg
+expect_files ccws diagnostics.csv schedulers.csv ipc_norm.csv mpki.csv kthrottle.csv vta.csv swl_sweep.csv fig7-10-ipc.svg fig8-10-mpki.svg fig13-vta.svg fig16-kthrottle-ipc.svg fig17-swl.svg
+expect_files dyncta n_over_time.csv fig8-n-over-time.svg static.csv compare.csv tlp.csv fig1-tlp.svg fig9-n.svg fig10-ipc.svg
 expect_files cawa configs.csv ipc_norm.csv mpki.csv cacp_ipc_norm.csv disparity_max.csv cpl_accuracy.csv critical_ways.csv fig9-13-ipc.svg fig1-disparity.svg
-expect_files dacache policies.csv ipc_norm.csv mpki_norm.csv partitions_mean.csv promotion_wide.csv fig8-ipc.svg fig13-promotion.svg
+expect_files dacache diagnostics.csv policies.csv ipc_norm.csv mpki_norm.csv partitions_mean.csv promotion_wide.csv fig8-ipc.svg fig13-promotion.svg
 expect_files caws schedulers.csv speedup.csv inversions.csv latency_rr.csv speedup.svg inversions.svg
 
 for s in ccws dyncta cawa dacache caws; do
