@@ -43,7 +43,7 @@ static inline int lex_digits(const char **pp, uint64_t max, uint64_t *out)
     if (*p < '0' || *p > '9') return -1;
     while (*p >= '0' && *p <= '9') {
         uint64_t d = (uint64_t)(*p++ - '0');
-        if (v > (max - d) / 10) return -1;
+        if (d > max || v > (max - d) / 10) return -1;
         v = v * 10 + d;
     }
     *out = v;
