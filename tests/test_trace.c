@@ -395,6 +395,7 @@ static const bad_case BAD[] = {
     {NULL, "-grid dim = (1,1,1)\n-binary version = 52\n",
      "kernel-1.traceg:2: -binary version = 52: no opcode table"},
     {NULL, "-accelsim tracer version = 2\n", "kernel-1.traceg:1: -accelsim tracer version"},
+    {NULL, "-enable lineinfo = 5\n", "kernel-1.traceg:1: -enable lineinfo: expected 0 or 1"},
     {NULL, "-grid dim = (1,1,1)\n-binary version = 70\n-accelsim tracer version = 5\n#x\n",
      "kernel-1.traceg:4: the kernel header has no -block dim line"},
     {NULL, H("(1,1,1)", "#f\n") OK_LINE, "kernel-1.traceg:6: expected #BEGIN_TB, got '0000'"},
