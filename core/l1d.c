@@ -163,10 +163,9 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     *evicted_warp = -1;
     /* One pass over the set: a valid way with the tag is a hit; a reserved one is the line's
      * outstanding miss (a line has an MSHR exactly while its reserved way waits for it). */
-    int way = -1, m = -1, unreserved = 0;
+    int way = -1, m = -1;
     for (int w = 0; w < c->cfg.ways; w++) {
         size_t i = base + (size_t)w;
-        unreserved += !c->reserved[i];
         if (c->tags[i] != r->line_addr) continue;
         if (c->valid[i])
             way = w;
@@ -190,6 +189,9 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     }
     if (c->mshr_in_use >= c->cfg.mshrs) return fail(c, L1F_MSHR);
     if (!can_send) return fail(c, L1F_SEND);
+    int unreserved = 0; /* counted only on this path: most accesses hit or merge */
+    for (int w = 0; w < c->cfg.ways && !unreserved; w++)
+        unreserved = !c->reserved[base + (size_t)w];
     if (!unreserved) return fail(c, L1F_RESERVED);
     l1_set_view v = set_view(c, set);
     way = c->ops->victim(c->policy, r, &v);
