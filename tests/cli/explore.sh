@@ -4,25 +4,7 @@
 # that finished, SIGINT stops cleanly with outputs, failed simulations are recorded, every
 # bundled space validates, bad input exits 2 with file, JSON path and expectation.
 set -u
-WT=${1:?usage: explore.sh PATH/TO/warptune}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-# expect CODE PATTERN -- command...: exit status and a pattern in stdout+stderr
-expect() {
-    local code=$1 pattern=$2; shift 3
-    local out rc
-    out=$("$@" 2>&1); rc=$?
-    if [ "$rc" != "$code" ]; then bad "$* -> exit $rc, expected $code: $out"; return; fi
-    if ! grep -qE -- "$pattern" <<<"$out"; then bad "$* -> output lacks /$pattern/: $out"; return; fi
-    ok
-}
-same() { # same FILE1 FILE2 WHAT
-    if cmp -s "$1" "$2"; then ok; else bad "$3: $1 and $2 differ"; diff "$1" "$2" | head -5; fi
-}
+. "$(dirname "$0")/lib/harness.sh" "$@"
 field() { # field SUMMARY NAME: a number from summary.json
     grep -o "\"$2\":[[:space:]]*[0-9.e+-]*" "$1" | head -1 | sed 's/.*:[[:space:]]*//'
 }
@@ -154,5 +136,4 @@ expect 2 "expected an integer in" -- "$WT" explore --threads 0
 expect 2 "nothing to resume" -- "$WT" explore --resume --out "$tmp/empty"
 expect 2 "did you mean: l1d.ways" -- "$WT" explore "$tmp/small.json" --set l1d.wayz=2
 
-echo "explore.sh: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

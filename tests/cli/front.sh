@@ -2,22 +2,7 @@
 # End-to-end tests of `warptune front`: the non-dominated rows of a CSV, the hypervolume line,
 # --out, and the messages and exit status of bad input.
 set -u
-WT=${1:?usage: front.sh PATH/TO/warptune}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-# expect CODE PATTERN -- command...: exit status and a pattern in stdout+stderr
-expect() {
-    local code=$1 pattern=$2; shift 3
-    local out rc
-    out=$("$@" 2>&1); rc=$?
-    if [ "$rc" != "$code" ]; then bad "$* -> exit $rc, expected $code: $out"; return; fi
-    if ! grep -qE -- "$pattern" <<<"$out"; then bad "$* -> output lacks /$pattern/: $out"; return; fi
-    ok
-}
+. "$(dirname "$0")/lib/harness.sh" "$@"
 
 cat >"$tmp/p.csv" <<'EOF'
 name,ipc,mpki,energy_j,note
@@ -65,5 +50,4 @@ expect 2 'empty.csv:1: empty file' -- "$WT" front "$tmp/empty.csv"
 expect 2 'usage: warptune front' -- "$WT" front
 expect 2 "unknown or incomplete option '--bogus'" -- "$WT" front "$tmp/p.csv" --bogus
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -3,13 +3,7 @@
 # (few workloads, small inputs: the scripts, not the numbers), then each study's outputs and its
 # section of the generated document. Run from the repository root: bash tests/cli/repro.sh WARPTUNE
 set -u
-WT=${1:?usage: repro.sh PATH/TO/warptune}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { if eval "$1"; then ok; else bad "$2"; fi; }
+. "$(dirname "$0")/lib/harness.sh" "$@"
 
 bash bench/repro/run-all --quick --threads 2 --warptune "$WT" --out "$tmp/out" >"$tmp/log" 2>&1
 rc=$?
@@ -50,5 +44,4 @@ done
 bash bench/repro/run-all --quick --threads 2 --warptune "$WT" --out "$tmp/again" caws >/dev/null 2>&1
 check 'cmp -s "$tmp/out/caws/speedup.csv" "$tmp/again/caws/speedup.csv"' "caws: a second quick run differs"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

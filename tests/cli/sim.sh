@@ -1,22 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of `warptune sim` and the listing commands: output, exit codes, messages.
 set -u
-WT=${1:?usage: sim.sh PATH/TO/warptune}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-# expect_exit CODE PATTERN -- command...: exit status and a pattern in stdout+stderr
-expect() {
-    local code=$1 pattern=$2; shift 3
-    local out rc
-    out=$("$@" 2>&1); rc=$?
-    if [ "$rc" != "$code" ]; then bad "$* -> exit $rc, expected $code: $out"; return; fi
-    if ! grep -qE -- "$pattern" <<<"$out"; then bad "$* -> output lacks /$pattern/: $out"; return; fi
-    ok
-}
+. "$(dirname "$0")/lib/harness.sh" "$@"
 
 small=(--set gpu.sms=2 --wparam npoints=512)
 expect 0 '^ipc ' -- "$WT" sim --workload kmeans "${small[@]}"
@@ -65,5 +50,4 @@ expect 0 'gto' -- "$WT" policies
 "$WT" sim --workload bfs --set gpu.sms=2 --json >"$tmp/b.json"
 if cmp -s "$tmp/a.json" "$tmp/b.json"; then ok; else bad "two runs differ"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

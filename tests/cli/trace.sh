@@ -1,21 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of `warptune export-trace` and `warptune sim --trace` (docs/traces.md).
 set -u
-WT=${1:?usage: trace.sh PATH/TO/warptune}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-expect() {
-    local code=$1 pattern=$2; shift 3
-    local out rc
-    out=$("$@" 2>&1); rc=$?
-    if [ "$rc" != "$code" ]; then bad "$* -> exit $rc, expected $code: $out"; return; fi
-    if ! grep -qE -- "$pattern" <<<"$out"; then bad "$* -> output lacks /$pattern/: $out"; return; fi
-    ok
-}
+. "$(dirname "$0")/lib/harness.sh" "$@"
 
 small=(--set gpu.sms=2 --wparam npoints=512)
 expect 0 'kernelslist.g: 1 kernels, 2 thread blocks' -- "$WT" export-trace --workload kmeans \
@@ -32,5 +18,4 @@ expect 2 "cannot open" -- "$WT" sim --trace "$tmp/none/kernelslist.g"
 printf 'kernel-1.traceg\nbogus line\n' >"$tmp/km/kernelslist.g"
 expect 2 "kernelslist.g:2: unknown command 'bogus'" -- "$WT" sim --trace "$tmp/km/kernelslist.g"
 
-echo "trace.sh: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish
