@@ -98,17 +98,6 @@ too_many:
     return -1;
 }
 
-static param_set *build_config(const ch_args *a)
-{
-    char err[1024];
-    param_set *p = param_set_new();
-    if (!p) return NULL;
-    if (cli_apply_config(p, a->preset, a->sets, a->nsets, err, sizeof err) == 0) return p;
-    fprintf(stderr, "warptune characterize: %s\n", err);
-    param_set_free(p);
-    return NULL;
-}
-
 /* The configuration of one run; NULL with a message if the preset cannot be resized so. */
 static param_set *run_config(const param_set *base, int run, char *err, size_t errlen)
 {
@@ -307,7 +296,7 @@ int cli_characterize(int argc, char **argv)
 {
     ch_args a;
     if (parse_args(argc, argv, &a) != 0) return WT_EXIT_BAD_INPUT;
-    param_set *base = build_config(&a);
+    param_set *base = cli_config("characterize", a.preset, a.sets, a.nsets);
     if (!base) return WT_EXIT_BAD_INPUT;
     int rc = WT_EXIT_OK, n = a.nworkloads;
     workload **w = calloc((size_t)n, sizeof *w);

@@ -27,6 +27,20 @@ int cli_apply_config(param_set *p, const char *preset, const char *const *sets, 
     return 0;
 }
 
+param_set *cli_config(const char *cmd, const char *preset, const char *const *sets, int nsets)
+{
+    char err[1024];
+    param_set *p = param_set_new();
+    if (!p) {
+        fprintf(stderr, "warptune %s: out of memory\n", cmd);
+        return NULL;
+    }
+    if (cli_apply_config(p, preset, sets, nsets, err, sizeof err) == 0) return p;
+    fprintf(stderr, "warptune %s: %s\n", cmd, err);
+    param_set_free(p);
+    return NULL;
+}
+
 int cli_split_override(const char *arg, char *buf, size_t buflen, wl_override *out)
 {
     snprintf(buf, buflen, "%s", arg);

@@ -14,6 +14,10 @@
 int cli_apply_config(param_set *p, const char *preset, const char *const *sets, int nsets,
                      char *err, size_t errlen);
 
+/* A new configuration from the preset and the sets; NULL after printing "warptune CMD:
+ * <message>" on stderr. */
+param_set *cli_config(const char *cmd, const char *preset, const char *const *sets, int nsets);
+
 /* Copies "name=value" into buf and points out at its two halves. Returns 0, or -1 when there
  * is no '=' or no name. */
 int cli_split_override(const char *arg, char *buf, size_t buflen, wl_override *out);

@@ -87,17 +87,6 @@ too_many:
     return -1;
 }
 
-static param_set *build_config(const sim_args *a)
-{
-    char err[1024];
-    param_set *p = param_set_new();
-    if (!p) return NULL;
-    if (cli_apply_config(p, a->preset, a->sets, a->nsets, err, sizeof err) == 0) return p;
-    fprintf(stderr, "warptune sim: %s\n", err);
-    param_set_free(p);
-    return NULL;
-}
-
 typedef struct run_result {
     sim_status status;
     char error[1024];
@@ -191,7 +180,7 @@ int cli_sim(int argc, char **argv)
 {
     sim_args a;
     if (parse_args(argc, argv, &a) != 0) return WT_EXIT_BAD_INPUT;
-    param_set *p = build_config(&a);
+    param_set *p = cli_config("sim", a.preset, a.sets, a.nsets);
     if (!p) return WT_EXIT_BAD_INPUT;
     int rc = WT_EXIT_OK;
     run_result *r = calloc((size_t)a.nworkloads, sizeof *r);
