@@ -28,10 +28,13 @@ expect_files caws schedulers.csv speedup.csv inversions.csv latency_rr.csv speed
 
 for s in ccws dyncta cawa dacache caws; do
     d=$tmp/out/$s
-    check '[ -s "$d/claims.csv" ] && [ "$(head -1 "$d/claims.csv")" = "id,claim,paper,warptune,verdict" ]' "$s: claims.csv missing or malformed"
+    check '[ -s "$d/claims.csv" ] && [ "$(head -1 "$d/claims.csv")" = "id,claim,paper,warptune,verdict,why" ]' "$s: claims.csv missing or malformed"
     # every claim has a verdict, and every verdict is one of the two
     check '[ "$(awk -F, "NR > 1" "$d/claims.csv" | wc -l)" -ge 3 ]' "$s: fewer than 3 claims"
     check '! awk -F, "NR > 1 && \$5 != \"holds\" && \$5 != \"does not hold\"" "$d/claims.csv" | grep -q .' "$s: a claim without a plain verdict: $(awk -F, 'NR > 1 && $5 != "holds" && $5 != "does not hold"' "$d/claims.csv")"
+    # every claim that does not hold carries its measured reason, and the document shows it
+    check '! awk -F, "NR > 1 && \$5 != \"holds\" && \$6 == \"\"" "$d/claims.csv" | grep -q .' "$s: a miss without a measured reason: $(awk -F, 'NR > 1 && $5 != "holds" && $6 == ""' "$d/claims.csv" | head -2)"
+    check '! grep -q "(no measured reason)" "$doc"' "$s: the document shows a miss without its reason"
     # no claim computed from missing numbers
     check '! grep -qiE ",(nan|inf|)(,|$)|-nan" <(cut -d, -f4 "$d/claims.csv" | tail -n +2)' "$s: a claim with a missing number: $(grep -iE 'nan|inf' "$d/claims.csv" | head -2)"
     check 'grep -q "\"study\": \"$s\"" "$d/summary.json" && grep -q "\"quick\": true" "$d/summary.json"' "$s: summary.json"

@@ -49,10 +49,12 @@ csv_cols() {
         { for (i = 1; i <= n; i++) printf "%s%s", $(idx[w[i]]), (i < n ? "," : "\n") }' "$f"
 }
 
-# claim ID CLAIM PAPER WARPTUNE VERDICT: one row of the study's claims.csv (fields without commas)
+# claim ID CLAIM PAPER WARPTUNE VERDICT WHY: one row of the study's claims.csv (fields without
+# commas). WHY is the measured reason, from the study's own numbers, that explains the outcome; the
+# report shows it for every claim that does not hold, and run-all refuses a miss without one.
 claim() {
-    [ -f "$OUT/claims.csv" ] || echo "id,claim,paper,warptune,verdict" >"$OUT/claims.csv"
-    printf '%s,%s,%s,%s,%s\n' "$1" "${2//,/;}" "${3//,/;}" "${4//,/;}" "$5" >>"$OUT/claims.csv"
+    [ -f "$OUT/claims.csv" ] || echo "id,claim,paper,warptune,verdict,why" >"$OUT/claims.csv"
+    printf '%s,%s,%s,%s,%s,%s\n' "$1" "${2//,/;}" "${3//,/;}" "${4//,/;}" "$5" "${6//,/;}" >>"$OUT/claims.csv"
 }
 reset_claims() { rm -f "$OUT/claims.csv"; }
 

@@ -14,4 +14,10 @@ claims_table() {
     awk -F, 'NR > 1 { v = ($5 == "holds" ? "**holds**" : "**does not hold**"); printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, v }' "$OUT/claims.csv"
     echo
     awk -F, 'NR > 1 { n++; if ($5 == "holds") h++ } END { printf "%d of %d claims hold.\n\n", h, n }' "$OUT/claims.csv"
+    if awk -F, 'NR > 1 && $5 != "holds" { f = 1 } END { exit !f }' "$OUT/claims.csv"; then
+        echo "Why the others do not, measured:"
+        echo
+        awk -F, 'NR > 1 && $5 != "holds" { printf "- **%s**: %s\n", $1, ($6 != "" ? $6 : "(no measured reason)") }' "$OUT/claims.csv"
+        echo
+    fi
 }
