@@ -58,7 +58,7 @@ static const suite_case CASES[] = {
     {"blackscholes", {"nopt=16384"}, 0},
     {"needle", {"nb=8"}, 1},
     {"backprop", {"nin=2048"}, 0},
-    {"srad", {"rows=128", "cols=128"}, 0},
+    {"srad", {"rows=128", "cols=128", "niter=1"}, 0},
     {"pathfinder", {"cols=8192", "rows=9"}, 0},
     {"hotspot", {"rows=128", "cols=128", "niter=1"}, 0},
     {"imbalance", {"nodes=4096"}, 0},
