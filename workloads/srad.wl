@@ -1,20 +1,21 @@
 # srad: speckle-reducing anisotropic diffusion, Rodinia's srad_v2 kernels over an image
 #
-# Per iteration, kernel 1 computes every pixel's four directional derivatives and its
-# diffusion coefficient (divisions on the special-function unit), kernel 2 updates the pixel
-# from its own and two neighbours' coefficients. As in Rodinia's srad_v2, a CTA is a 16x16
-# tile (one thread per pixel, 16 columns across half a warp) that first stages what it reads
-# in shared memory, with barriers between the phases: srad1 its tile of J and the halo rows and
-# columns around it (north, south, west, east; at the image's edges the tile's own border),
-# srad2 its tile of J and of the coefficients with their south and east halos. The stencil
-# then reads neighbours from shared memory through Rodinia's chain of nine cases (corners,
-# edges, interior), so global loads are coalesced, each read once per kernel, and the L1D only
-# sees the halo rows and columns shared with neighbouring tiles: cache-insensitive (CCWS's
-# SRAD). What an unbounded L1D adds is srad2 finding the J tile srad1 loaded, which only a
-# cache that holds the whole image keeps between the kernels: from 32 KB to an unbounded L1D
-# 1.03x at 128x128 (2 SMs, round-robin; the test's input), 1.14x at the default 256x256 (the
-# kernels of the global-memory version measured 1.15x at 128x128). Rodinia reads its halo
-# from outside the image at the edges and then overwrites it; here the halo index is clamped.
+# Per iteration, kernel 1 computes every pixel's four directional derivatives and its diffusion
+# coefficient (divisions on the special-function unit), kernel 2 updates the pixel from its own
+# and two neighbours' coefficients. As in Rodinia's srad_v2, a CTA is a 16x16 tile (one thread
+# per pixel, 16 columns across half a warp) that first stages what it reads in shared memory,
+# with barriers between the phases: srad1 its tile of J and the halo rows and columns around it
+# (north, south, west, east; at the image's edges the tile's own border), srad2 its tile of J
+# and of the coefficients with their south and east halos. The stencil then reads neighbours
+# from shared memory through Rodinia's chain of nine cases (corners, edges, interior), so a
+# tile's pixels are read from global memory once per kernel and the L1D reuse left is the halo
+# (every warp of the tile loads it, as in Rodinia), whose lines the neighbouring tiles share:
+# cache-insensitive (CCWS's SRAD). What an unbounded L1D adds is srad2 finding the J tile srad1
+# loaded, which only a cache that holds the whole image keeps between the kernels: from 32 KB to
+# an unbounded L1D 1.03x at 128x128 (2 SMs, round-robin; the test's input), 1.14x at the default
+# 256x256 (the kernels of the global-memory version measured 1.15x at 128x128). Rodinia reads
+# its halo from outside the image at the edges and then overwrites it; here the halo index is
+# clamped.
 # models: Rodinia srad (CCWS SRAD, CAWA srad, DYNCTA SD1/SD2)
 # inputs: a rows x cols image (multiples of 16), uniform in [0.5, 1.5) (seed); niter, lambda, q0sqr
 # class: CI coherent
