@@ -34,8 +34,8 @@ typedef struct suite_case {
 
 static const suite_case CASES[] = {
     {"kmeans", {"npoints=3072"}, 0},
-    {"bfs", {"nodes=8192", "edges=65536"}, 0},
-    {"bfs_balanced", {"nodes=8192", "edges=65536"}, 0},
+    {"bfs", {"nodes=2048", "edges=49152"}, 0},
+    {"bfs_balanced", {"nodes=3072", "edges=98304"}, 0}, /* degree 32: see the file */
     {"memcached", {"nkeys=8192"}, 0},
     {"gc", {"nobj=8192"}, 0},
     {"spmv", {"rows=4096"}, 0},
@@ -58,7 +58,7 @@ static const suite_case CASES[] = {
     {"blackscholes", {"nopt=16384"}, 0},
     {"needle", {"nb=8"}, 1},
     {"backprop", {"nin=2048"}, 0},
-    {"srad", {"rows=128", "cols=128"}, 0},
+    {"srad", {"rows=128", "cols=128", "niter=1"}, 0},
     {"pathfinder", {"cols=8192", "rows=9"}, 0},
     {"hotspot", {"rows=128", "cols=128", "niter=1"}, 0},
     {"imbalance", {"nodes=4096"}, 0},
