@@ -371,6 +371,7 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
     /* This cycle's classification, kept for the cycles the SM may sleep through. Warps held
      * up by the busy load/store unit are waiting for memory as much as those whose loads
      * missed (C_mem); the stall breakdown counts them as structural. */
+    sm_account_flush(s); /* the cycles so far were classified as the last scan found */
     int live_unpaused = 0;
     for (int i = 0; i < s->cfg->max_ctas; i++)
         if (s->ctas[i].used && !s->ctas[i].paused)
@@ -412,11 +413,14 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         if (issued < 0) return -1;
         s->scan_at = issued ? now + 1 : wake;
     }
-    sm_account_span(s, 1);
-    if (issued) s->st.active_cycles++;
+    s->acct_pending++;
     s->acct_until = now + 1;
-    /* The cycle's exec count was for this cycle only: asleep, nobody issues. */
-    s->last_stall[ST_EXEC] = 0;
+    if (issued) {
+        s->st.active_cycles++;
+        /* The cycle's exec count was for this cycle only: asleep, nobody issues. */
+        sm_account_flush(s);
+        s->last_stall[ST_EXEC] = 0;
+    }
 
     wake = s->scan_at;
     if (s->stage.busy && !s->stage.blocked_on_fill) {

@@ -134,9 +134,16 @@ void sm_warp_exit(sm *s, int wi, uint64_t now)
 
 /* ------------------------------------------------------------------ accounting ---- */
 
-void sm_account_span(sm *s, uint64_t cycles)
+/* Cycles are accounted lazily: a span only adds to acct_pending, and the pending cycles are
+ * charged with the classification (last_stall, last_idle, ...) when it is about to change or
+ * when the statistics are read. An SM that runs cycle after cycle without a new issue scan
+ * (a divergent load going through the L1D an access a cycle) would otherwise pay the whole
+ * multiply-add over the stall kinds every cycle. Sums of integers: the same totals. */
+void sm_account_flush(sm *s)
 {
+    uint64_t cycles = s->acct_pending;
     if (!cycles) return;
+    s->acct_pending = 0;
     for (int k = 0; k < ST_COUNT; k++)
         s->st.stall[k] += (uint64_t)s->last_stall[k] * cycles;
     s->st.cycles += cycles;
@@ -148,19 +155,20 @@ void sm_account_span(sm *s, uint64_t cycles)
 void sm_account_to(sm *s, uint64_t now)
 {
     if (now <= s->acct_until) return;
-    uint64_t gap = now - s->acct_until;
-    sm_account_span(s, gap);
+    s->acct_pending += now - s->acct_until;
     s->acct_until = now;
 }
 
 void sm_account(sm *s, uint64_t now)
 {
     sm_account_to(s, now);
+    sm_account_flush(s);
 }
 
 void sm_take_sample(sm *s, uint64_t now, uint32_t *c_idle, uint32_t *c_mem)
 {
     sm_account_to(s, now);
+    sm_account_flush(s);
     *c_idle = s->st.sample_idle;
     *c_mem = s->st.sample_mem;
     s->st.sample_idle = s->st.sample_mem = 0;

@@ -122,6 +122,7 @@ struct sm {
     uint64_t wake;
     uint64_t scan_at; /* next cycle the issue scan can find something new; 0: now */
     uint64_t acct_until;
+    uint64_t acct_pending;              /* cycles not yet charged to the statistics */
     uint64_t sched_clock;               /* time passed to the scheduler's on_cycles so far */
     uint32_t last_stall[ST_COUNT];      /* warps per stall kind in the last cycle run */
     uint32_t stall_count[ST_COUNT + 1]; /* live warps per current classification */
@@ -151,8 +152,8 @@ int sm_sched_of(const sm *s, int w);
 /* sm_cta.c */
 void sm_release_barrier(sm *s, int cs);
 void sm_warp_exit(sm *s, int wi, uint64_t now);
-void sm_account_span(sm *s, uint64_t cycles);
 void sm_account_to(sm *s, uint64_t now);
+void sm_account_flush(sm *s);
 
 /* sm_mem.c */
 int sm_mem_issue(sm *s, int w, const inst_info *in, const inst_exec *x, uint64_t now);

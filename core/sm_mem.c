@@ -277,7 +277,7 @@ void sm_mem_cycle(sm *s, uint64_t now)
 
 void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
 {
-    sm_account(s, now);
+    sm_account_to(s, now);
     s->st.rt_latency_sum += now - p->sent_cycle;
     s->st.rt_count++;
     uint32_t idx = p->token & TOK_INDEX;
