@@ -35,6 +35,9 @@ typedef struct gpu {
      * the cycle loop asks only the SMs it touched */
     unsigned char *busy;
     int nbusy;
+    /* sm_wake of each SM, refreshed whenever anything may have changed it, so the cycle loop
+     * finds the SMs due without a call per SM per cycle */
+    uint64_t *wake;
 } gpu;
 
 static void gpu_free(gpu *g)
@@ -46,6 +49,7 @@ static void gpu_free(gpu *g)
     free(g->limit);
     free(g->limit_since);
     free(g->busy);
+    free(g->wake);
     if (g->cta_self) g->cta->destroy(g->cta_self);
     if (g->src.ops) g->src.ops->destroy(g->src.self);
     memsys_destroy(g->mem);
@@ -77,14 +81,16 @@ static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
     g->limit = calloc((size_t)c->num_sms, sizeof *g->limit);
     g->limit_since = calloc((size_t)c->num_sms, sizeof *g->limit_since);
     g->busy = calloc((size_t)c->num_sms, sizeof *g->busy);
+    g->wake = calloc((size_t)c->num_sms, sizeof *g->wake);
     g->cta_trace = opt ? opt->cta_trace : NULL;
-    if (!g->sms || !g->limit || !g->limit_since || !g->busy) {
+    if (!g->sms || !g->limit || !g->limit_since || !g->busy || !g->wake) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     for (int i = 0; i < c->num_sms; i++) {
         sm_env se = {i, c, p, g->mem, &g->src, &g->rng, opt};
         if (sm_create(&g->sms[i], &se, err, errlen) != 0) return -1;
+        g->wake[i] = sm_wake(g->sms[i]);
     }
     return 0;
 }
@@ -118,6 +124,7 @@ static void apply_limit(gpu *g, int i, uint64_t now)
     g->limit[i] = policy_limit(g, i);
     g->limit_since[i] = now;
     sm_set_cta_limit(g->sms[i], g->limit[i], now);
+    g->wake[i] = sm_wake(g->sms[i]);
 }
 
 static void trace_limit(gpu *g, int i, uint64_t now, uint32_t c_idle, uint32_t c_mem)
@@ -143,6 +150,7 @@ static int dispatch(gpu *g, uint64_t now)
         sm *s = g->sms[g->rr];
         if (sm_resident_ctas(s) < policy_limit(g, g->rr)) {
             sm_start_cta(s, g->next_cta++, now);
+            g->wake[g->rr] = sm_wake(s);
             note_busy(g, g->rr);
             started++;
             stuck = 0;
@@ -190,26 +198,25 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     dispatch(g, now);
     g->last_issue = now;
     uint64_t next_sample = g->cta_period ? now + g->cta_period : UINT64_MAX;
+    const uint64_t *replies = memsys_reply_mask(g->mem);
     for (;;) {
         memsys_tick(g->mem, now);
         mem_packet p;
         int finished = 0;
-        /* Each SM takes its replies, then runs if its time has come. An SM's sends cannot reach
-         * another SM within the cycle, so taking them SM by SM is the same as all at once. */
+        /* Each SM takes its replies, then runs if its time has come (a reply always brings it
+         * forward to now). An SM's sends cannot reach another SM within the cycle, so taking
+         * them SM by SM is the same as all at once. */
         for (int i = 0; i < c->num_sms; i++) {
+            int has_reply = (int)(replies[i >> 6] >> (i & 63)) & 1;
+            if (!has_reply && g->wake[i] > now && c->skip_idle) continue;
             sm *s = g->sms[i];
-            int touched = 0;
-            while (memsys_pop_reply(g->mem, i, now, &p)) {
-                sm_deliver(s, &p, now);
-                touched = 1;
-            }
-            if (sm_wake(s) <= now || !c->skip_idle) {
-                int issued = sm_cycle(s, now, err, errlen);
-                if (issued < 0) return -1;
-                if (issued) g->last_issue = now;
-                touched = 1;
-            }
-            if (!touched) continue;
+            if (has_reply)
+                while (memsys_pop_reply(g->mem, i, now, &p))
+                    sm_deliver(s, &p, now);
+            int issued = sm_cycle(s, now, err, errlen);
+            if (issued < 0) return -1;
+            if (issued) g->last_issue = now;
+            g->wake[i] = sm_wake(s);
             int done = sm_take_finished(s);
             /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
             if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
@@ -225,10 +232,8 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
         if (g->next_cta >= g->k.grid && g->nbusy == 0 && !memsys_busy(g->mem)) break;
 
         uint64_t next = memsys_next_event(g->mem, now);
-        for (int i = 0; i < c->num_sms; i++) {
-            uint64_t w = sm_wake(g->sms[i]);
-            if (w < next) next = w;
-        }
+        for (int i = 0; i < c->num_sms; i++)
+            if (g->wake[i] < next) next = g->wake[i];
         if (next <= now || !c->skip_idle) next = now + 1;
         if (next_sample < next) next = next_sample;
         if (next == UINT64_MAX || next - g->last_issue > c->watchdog) {

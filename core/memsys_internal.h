@@ -128,6 +128,7 @@ struct memsys {
     /* state */
     ms_part *parts;
     ms_sm *sms;
+    uint64_t *reply_mask; /* bit per SM: its reply queue is not empty */
     ms_req *reqs;
     uint32_t req_cap, req_free;
     /* event queue (memsys_events.c) */
