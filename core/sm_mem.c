@@ -139,6 +139,19 @@ static void notify(sm *s, int kind, int warp, uint64_t line, uint64_t now)
     s->sched->on_l1_event(s->sched_self[sm_sched_of(s, warp)], &e);
 }
 
+/* An access of load r missed: its destinations now wait on memory. Only the first miss of a
+ * load changes that, and with it the warp's classification: later ones leave the issue scan
+ * alone (a scan would classify every warp exactly as the last one did). */
+static void waits_on_miss(sm *s, int wi, const load_rec *r)
+{
+    warp *w = &s->warps[wi];
+    if (!((r->dst[0] & ~w->pending_mem[0]) | (r->dst[1] & ~w->pending_mem[1]))) return;
+    w->pending_mem[0] |= r->dst[0];
+    w->pending_mem[1] |= r->dst[1];
+    s->scan_at = 0; /* the warp now waits on a miss: reclassify */
+    s->recheck |= (uint64_t)1 << wi;
+}
+
 /* Tries the current access of a global load. Returns 1 when it is done with (the unit may
  * move on), 0 to replay it next time. */
 static int load_access(sm *s, const line_access *a, uint64_t now)
@@ -186,20 +199,14 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
         send(s, a->line, (uint32_t)s->cfg->l1d_line, MEM_READ, TOK_FILL | (uint32_t)mshr, now);
         s->st.l1d_misses++;
         r->misses++;
-        s->warps[st->warp].pending_mem[0] |= r->dst[0];
-        s->warps[st->warp].pending_mem[1] |= r->dst[1];
-        s->scan_at = 0; /* the warp now waits on a miss: reclassify */
-        s->recheck |= (uint64_t)1 << st->warp;
+        waits_on_miss(s, st->warp, r);
         if (evicted >= 0) notify(s, L1E_EVICT, evicted, evicted_line, now);
         notify(s, L1E_MISS, st->warp, a->line, now);
         return 1;
     case L1_MERGED:
         s->st.l1d_merged++;
         r->misses++;
-        s->warps[st->warp].pending_mem[0] |= r->dst[0];
-        s->warps[st->warp].pending_mem[1] |= r->dst[1];
-        s->scan_at = 0; /* the warp now waits on a miss: reclassify */
-        s->recheck |= (uint64_t)1 << st->warp;
+        waits_on_miss(s, st->warp, r);
         notify(s, L1E_MISS, st->warp, a->line, now);
         return 1;
     case L1_BYPASSED: {
@@ -209,10 +216,7 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
         s->st.l1d_misses++;
         s->st.l1d_bypasses++;
         r->misses++;
-        s->warps[st->warp].pending_mem[0] |= r->dst[0];
-        s->warps[st->warp].pending_mem[1] |= r->dst[1];
-        s->scan_at = 0; /* the warp now waits on a miss: reclassify */
-        s->recheck |= (uint64_t)1 << st->warp;
+        waits_on_miss(s, st->warp, r);
         notify(s, L1E_MISS, st->warp, a->line, now);
         return 1;
     }
