@@ -38,6 +38,10 @@ typedef struct gpu {
     /* sm_wake of each SM, refreshed whenever anything may have changed it, so the cycle loop
      * finds the SMs due without a call per SM per cycle */
     uint64_t *wake;
+    uint64_t min_wake; /* the earliest of them, valid unless wake_dirty */
+    bool wake_dirty;
+    uint64_t *due; /* scratch bit set of the SMs to run this cycle */
+    int due_words;
 } gpu;
 
 static void gpu_free(gpu *g)
@@ -50,6 +54,7 @@ static void gpu_free(gpu *g)
     free(g->limit_since);
     free(g->busy);
     free(g->wake);
+    free(g->due);
     if (g->cta_self) g->cta->destroy(g->cta_self);
     if (g->src.ops) g->src.ops->destroy(g->src.self);
     memsys_destroy(g->mem);
@@ -82,8 +87,10 @@ static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
     g->limit_since = calloc((size_t)c->num_sms, sizeof *g->limit_since);
     g->busy = calloc((size_t)c->num_sms, sizeof *g->busy);
     g->wake = calloc((size_t)c->num_sms, sizeof *g->wake);
+    g->due_words = (c->num_sms + 63) / 64;
+    g->due = calloc((size_t)g->due_words, sizeof *g->due);
     g->cta_trace = opt ? opt->cta_trace : NULL;
-    if (!g->sms || !g->limit || !g->limit_since || !g->busy || !g->wake) {
+    if (!g->sms || !g->limit || !g->limit_since || !g->busy || !g->wake || !g->due) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -92,6 +99,7 @@ static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
         if (sm_create(&g->sms[i], &se, err, errlen) != 0) return -1;
         g->wake[i] = sm_wake(g->sms[i]);
     }
+    g->wake_dirty = true;
     return 0;
 }
 
@@ -125,6 +133,7 @@ static void apply_limit(gpu *g, int i, uint64_t now)
     g->limit_since[i] = now;
     sm_set_cta_limit(g->sms[i], g->limit[i], now);
     g->wake[i] = sm_wake(g->sms[i]);
+    g->wake_dirty = true;
 }
 
 static void trace_limit(gpu *g, int i, uint64_t now, uint32_t c_idle, uint32_t c_mem)
@@ -151,6 +160,7 @@ static int dispatch(gpu *g, uint64_t now)
         if (sm_resident_ctas(s) < policy_limit(g, g->rr)) {
             sm_start_cta(s, g->next_cta++, now);
             g->wake[g->rr] = sm_wake(s);
+            g->wake_dirty = true;
             note_busy(g, g->rr);
             started++;
             stuck = 0;
@@ -199,29 +209,43 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     g->last_issue = now;
     uint64_t next_sample = g->cta_period ? now + g->cta_period : UINT64_MAX;
     const uint64_t *replies = memsys_reply_mask(g->mem);
+    const uint64_t *wake = g->wake;
+    const int nsms = c->num_sms, words = g->due_words;
+    uint64_t *due = g->due;
     for (;;) {
         memsys_tick(g->mem, now);
         mem_packet p;
         int finished = 0;
-        /* Each SM takes its replies, then runs if its time has come (a reply always brings it
-         * forward to now). An SM's sends cannot reach another SM within the cycle, so taking
-         * them SM by SM is the same as all at once. */
-        for (int i = 0; i < c->num_sms; i++) {
-            int has_reply = (int)(replies[i >> 6] >> (i & 63)) & 1;
-            if (!has_reply && g->wake[i] > now && c->skip_idle) continue;
-            sm *s = g->sms[i];
-            if (has_reply)
-                while (memsys_pop_reply(g->mem, i, now, &p))
-                    sm_deliver(s, &p, now);
-            int issued = sm_cycle(s, now, err, errlen);
-            if (issued < 0) return -1;
-            if (issued) g->last_issue = now;
-            g->wake[i] = sm_wake(s);
-            int done = sm_take_finished(s);
-            /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
-            if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
-            finished += done;
-            note_busy(g, i);
+        /* The SMs to run: those with replies, those whose time has come (a reply always brings
+         * an SM forward to now), or all of them without skipping. Nothing an SM does changes
+         * another's wake within the cycle, so the set is known before the first one runs, and
+         * finding it is a tight pass over the wakes. */
+        for (int w = 0; w < words; w++)
+            due[w] = c->skip_idle ? replies[w] : ~0ull;
+        if (g->wake_dirty || now >= g->min_wake) /* else only the memory system has work */
+            for (int i = 0; i < nsms; i++)
+                due[i >> 6] |= (uint64_t)(wake[i] <= now) << (i & 63);
+        /* Each SM takes its replies, then runs, in index order. An SM's sends cannot reach
+         * another SM within the cycle, so taking them SM by SM is the same as all at once. */
+        for (int w = 0; w < words; w++) {
+            for (uint64_t bits = due[w]; bits; bits &= bits - 1) {
+                int i = w * 64 + __builtin_ctzll(bits);
+                if (i >= nsms) break;
+                sm *s = g->sms[i];
+                if ((replies[w] >> (i & 63)) & 1)
+                    while (memsys_pop_reply(g->mem, i, now, &p))
+                        sm_deliver(s, &p, now);
+                int issued = sm_cycle(s, now, err, errlen);
+                if (issued < 0) return -1;
+                if (issued) g->last_issue = now;
+                g->wake[i] = sm_wake(s);
+                g->wake_dirty = true;
+                int done = sm_take_finished(s);
+                /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
+                if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
+                finished += done;
+                note_busy(g, i);
+            }
         }
         if (now >= next_sample) {
             sample_ctas(g, now);
@@ -231,9 +255,14 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
         if (finished || g->cta_period) dispatch(g, now);
         if (g->next_cta >= g->k.grid && g->nbusy == 0 && !memsys_busy(g->mem)) break;
 
+        if (g->wake_dirty) {
+            g->min_wake = UINT64_MAX;
+            for (int i = 0; i < nsms; i++)
+                if (wake[i] < g->min_wake) g->min_wake = wake[i];
+            g->wake_dirty = false;
+        }
         uint64_t next = memsys_next_event(g->mem, now);
-        for (int i = 0; i < c->num_sms; i++)
-            if (g->wake[i] < next) next = g->wake[i];
+        if (g->min_wake < next) next = g->min_wake;
         if (next <= now || !c->skip_idle) next = now + 1;
         if (next_sample < next) next = next_sample;
         if (next == UINT64_MAX || next - g->last_issue > c->watchdog) {
