@@ -30,6 +30,7 @@ void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
         cs++;
     cta *c = &s->ctas[cs];
     s->resident++;
+    s->live_unpaused += s->warps_per_cta; /* a new CTA is not paused */
     *c = (cta){.used = true,
                .id = cta_id,
                .nwarps = s->warps_per_cta,
@@ -78,6 +79,10 @@ void sm_set_cta_limit(sm *s, int limit, uint64_t now)
         int rank = sm_resident_ctas(s) - newer; /* 1 = oldest */
         c->paused = rank > limit;
     }
+    s->live_unpaused = 0;
+    for (int i = 0; i < s->cfg->max_ctas; i++)
+        if (s->ctas[i].used && !s->ctas[i].paused)
+            s->live_unpaused += s->ctas[i].nwarps - s->ctas[i].exited;
     s->recheck = ~(uint64_t)0;
     s->wake = now;
     s->scan_at = 0;
@@ -118,6 +123,7 @@ void sm_warp_exit(sm *s, int wi, uint64_t now)
     s->live_warps--;
     s->stall_count[w->stall]--;
     c->exited++;
+    if (!c->paused) s->live_unpaused--;
     if (s->sched->on_warp_exit) s->sched->on_warp_exit(s->sched_self[sm_sched_of(s, wi)], wi, now);
     if (c->exited == c->nwarps) {
         double d = c->slowest ? (double)(c->slowest - c->fastest) / (double)c->slowest : 0.0;

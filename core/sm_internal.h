@@ -74,6 +74,15 @@ typedef struct sm_event {
     uint64_t m[2]; /* slots to release (EV_REG) */
 } sm_event;
 
+/* The SM's events, in (cycle, seq) order. Every kind of event has a fixed latency and an
+ * SM's cycles only move forward, so the events of one kind are pushed in time order: a FIFO
+ * per kind, and the next event is the earliest head (ties by seq, the order of pushing). */
+enum ev_queue { EVQ_INT, EVQ_FP, EVQ_SFU, EVQ_SHARED, EVQ_HIT, EVQ_COUNT };
+typedef struct ev_fifo {
+    sm_event *buf; /* ring of cap (a power of two) events */
+    uint32_t head, n, cap;
+} ev_fifo;
+
 /* Reply tokens: the kind in the top bits, an index below. */
 #define TOK_FILL   0x10000000u
 #define TOK_BYPASS 0x20000000u
@@ -115,8 +124,9 @@ struct sm {
     int recs_cap, free_rec;
     int nrecs; /* records in flight */
 
-    sm_event *heap;
-    int heap_n, heap_cap;
+    ev_fifo evq[EVQ_COUNT];
+    int ev_n;         /* events queued */
+    uint64_t ev_next; /* cycle of the earliest, UINT64_MAX when none */
     uint64_t seq;
 
     uint64_t wake;
@@ -130,6 +140,7 @@ struct sm {
     uint64_t stage_waiters;             /* warps waiting for the load/store unit to free */
     uint64_t sched_mask[4];             /* warp slots of each scheduler */
     int resident;                       /* CTAs resident */
+    int live_unpaused;                  /* live warps of CTAs that are not paused */
     bool last_idle, last_mem, last_resident;
 
     warp_view *views;
@@ -144,7 +155,7 @@ static inline int sm_ceil_div(int a, int b)
 /* sm.c */
 void sm_fetch_next(sm *s, int wi);
 warp_view sm_view_of(const sm *s, int wi);
-void sm_push_event(sm *s, const sm_event *e);
+void sm_push_event(sm *s, const sm_event *e, int queue);
 void sm_release(sm *s, int w, const uint64_t m[2]);
 int sm_warp_priority(const sm *s, int w);
 int sm_sched_of(const sm *s, int w);

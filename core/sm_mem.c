@@ -191,7 +191,7 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
             s->st.l1d_inter_hits++;
         sm_event e = {
             .cycle = now + (uint64_t)s->cfg->l1d_hit_latency, .kind = EV_ACCESS, .a = st->rec};
-        sm_push_event(s, &e);
+        sm_push_event(s, &e, EVQ_HIT);
         notify(s, L1E_HIT, st->warp, a->line, now);
         return 1;
     }
