@@ -212,19 +212,25 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     const uint64_t *wake = g->wake;
     const int nsms = c->num_sms, words = g->due_words;
     uint64_t *due = g->due;
+    /* the memory system's next event as of the end of the last cycle: nothing sends between
+     * then and the next tick, so a cycle before it has nothing for the memory to do */
+    uint64_t mem_next = 0;
     for (;;) {
-        memsys_tick(g->mem, now);
+        if (now >= mem_next) memsys_tick(g->mem, now);
         mem_packet p;
         int finished = 0;
         /* The SMs to run: those with replies, those whose time has come (a reply always brings
          * an SM forward to now), or all of them without skipping. Nothing an SM does changes
          * another's wake within the cycle, so the set is known before the first one runs, and
          * finding it is a tight pass over the wakes. */
-        for (int w = 0; w < words; w++)
-            due[w] = c->skip_idle ? replies[w] : ~0ull;
-        if (g->wake_dirty || now >= g->min_wake) /* else only the memory system has work */
-            for (int i = 0; i < nsms; i++)
-                due[i >> 6] |= (uint64_t)(wake[i] <= now) << (i & 63);
+        int any = g->wake_dirty || now >= g->min_wake; /* else only the memory has work */
+        for (int w = 0; w < words; w++) {
+            uint64_t d = c->skip_idle ? replies[w] : ~0ull;
+            int end = nsms - w * 64 < 64 ? nsms - w * 64 : 64;
+            for (int b = 0; any && b < end; b++) /* in a register: no store-load chain */
+                d |= (uint64_t)(wake[w * 64 + b] <= now) << b;
+            due[w] = d;
+        }
         /* Each SM takes its replies, then runs, in index order. An SM's sends cannot reach
          * another SM within the cycle, so taking them SM by SM is the same as all at once. */
         for (int w = 0; w < words; w++) {
@@ -256,12 +262,13 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
         if (g->next_cta >= g->k.grid && g->nbusy == 0 && !memsys_busy(g->mem)) break;
 
         if (g->wake_dirty) {
-            g->min_wake = UINT64_MAX;
+            uint64_t m = UINT64_MAX;
             for (int i = 0; i < nsms; i++)
-                if (wake[i] < g->min_wake) g->min_wake = wake[i];
+                m = wake[i] < m ? wake[i] : m;
+            g->min_wake = m;
             g->wake_dirty = false;
         }
-        uint64_t next = memsys_next_event(g->mem, now);
+        uint64_t next = mem_next = memsys_next_event(g->mem, now);
         if (g->min_wake < next) next = g->min_wake;
         if (next <= now || !c->skip_idle) next = now + 1;
         if (next_sample < next) next = next_sample;

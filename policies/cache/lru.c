@@ -47,7 +47,9 @@ static int lru_victim(void *self, const l1_request *r, const l1_set_view *s)
         if (s->reserved[w]) continue;
         if (!s->valid[w]) return w;
         uint64_t t = stamp_of(s, w);
-        if (way < 0 || t < oldest) way = w, oldest = t;
+        int older = way < 0 || t < oldest; /* unpredictable: selects, not a branch */
+        way = older ? w : way;
+        oldest = older ? t : oldest;
     }
     return way;
 }
