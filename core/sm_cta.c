@@ -158,13 +158,6 @@ void sm_account_flush(sm *s)
     if (s->last_resident) s->st.resident_cycles += cycles;
 }
 
-void sm_account_to(sm *s, uint64_t now)
-{
-    if (now <= s->acct_until) return;
-    s->acct_pending += now - s->acct_until;
-    s->acct_until = now;
-}
-
 void sm_account(sm *s, uint64_t now)
 {
     sm_account_to(s, now);

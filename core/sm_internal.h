@@ -152,6 +152,25 @@ static inline int sm_ceil_div(int a, int b)
     return (a + b - 1) / b;
 }
 
+/* Set bits of a lane mask, without the library call __builtin_popcount becomes on CPUs
+ * targeted without a popcount instruction. */
+static inline uint32_t sm_popcount(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (x * 0x01010101u) >> 24;
+}
+
+/* Brings the statistics up to cycle now (exclusive): the cycles since the last go to
+ * acct_pending, charged later by sm_account_flush (sm_cta.c). Inline: every cycle calls it. */
+static inline void sm_account_to(sm *s, uint64_t now)
+{
+    if (now <= s->acct_until) return;
+    s->acct_pending += now - s->acct_until;
+    s->acct_until = now;
+}
+
 /* sm.c */
 void sm_fetch_next(sm *s, int wi);
 warp_view sm_view_of(const sm *s, int wi);
@@ -163,7 +182,6 @@ int sm_sched_of(const sm *s, int w);
 /* sm_cta.c */
 void sm_release_barrier(sm *s, int cs);
 void sm_warp_exit(sm *s, int wi, uint64_t now);
-void sm_account_to(sm *s, uint64_t now);
 void sm_account_flush(sm *s);
 
 /* sm_mem.c */

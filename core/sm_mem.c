@@ -158,7 +158,6 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
 {
     mem_stage *st = &s->stage;
     load_rec *r = &s->recs[st->rec];
-    uint32_t lanes = (uint32_t)__builtin_popcount(a->lanes);
     int can_send = memsys_can_send(s->mem, s->id, now);
     l1_outcome o;
     int mshr = -1, owner = -1, evicted = -1;
@@ -184,7 +183,7 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
     switch (o) {
     case L1_HIT: {
         s->st.l1d_hits++;
-        s->st.l1d_bytes += 4u * lanes;
+        s->st.l1d_bytes += 4u * sm_popcount(a->lanes);
         if (owner == st->warp)
             s->st.l1d_intra_hits++;
         else
@@ -210,8 +209,7 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
         notify(s, L1E_MISS, st->warp, a->line, now);
         return 1;
     case L1_BYPASSED: {
-        uint32_t bytes =
-            (uint32_t)__builtin_popcount(a->sectors) * (uint32_t)s->cfg->bypass_segment;
+        uint32_t bytes = sm_popcount(a->sectors) * (uint32_t)s->cfg->bypass_segment;
         send(s, a->line, bytes, MEM_READ, TOK_BYPASS | (uint32_t)st->rec, now);
         s->st.l1d_misses++;
         s->st.l1d_bypasses++;
@@ -258,7 +256,7 @@ void sm_mem_cycle(sm *s, uint64_t now)
         done = load_access(s, a, now);
     } else if (memsys_can_send(s->mem, s->id, now)) {
         /* Stores and atomics: write-evict the L1D copy, then go to L2 (write-through). */
-        uint32_t bytes = 4u * (uint32_t)__builtin_popcount(a->lanes);
+        uint32_t bytes = 4u * sm_popcount(a->lanes);
         int dropped = l1d_store(s->l1, a->line);
         if (s->l1_trace || s->l1_observer)
             trace_access(s, now, st->cls == IC_ST_GLOBAL ? "store" : "atomic", a->line,
