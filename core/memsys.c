@@ -99,6 +99,7 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
     m->line_shift = log2i((uint64_t)cfg->l2_line);
     m->set_mask = (uint64_t)cfg->l2_sets - 1;
     m->lines_per_row = (uint64_t)(cfg->dram_row_bytes / cfg->l2_line);
+    m->row_shift = log2i(m->lines_per_row);
     m->bank_mask = (uint64_t)cfg->dram_banks - 1;
     m->bank_shift = log2i((uint64_t)cfg->dram_banks);
     m->burst = ((uint64_t)cfg->l2_line + (uint64_t)cfg->dram_bytes_per_cycle - 1) /
@@ -200,9 +201,10 @@ uint64_t ms_ser(const memsys *m, uint32_t data_bytes)
 static void map_line(const memsys *m, uint64_t line, uint32_t *part, uint64_t *local)
 {
     uint64_t P = (uint64_t)m->cfg.partitions;
-    uint64_t g = line / P, o = line % P;
+    uint64_t g = line / P, o = line - g * P;
     uint64_t f = g ^ (g >> 3) ^ (g >> 7) ^ (g >> 13);
-    *part = (uint32_t)((o + f % P) % P);
+    uint64_t sum = o + f % P; /* (o + f % P) % P with one division fewer: both are below P */
+    *part = (uint32_t)(sum >= P ? sum - P : sum);
     *local = g;
 }
 

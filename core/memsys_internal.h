@@ -122,6 +122,7 @@ struct memsys {
     int line_shift;
     uint64_t set_mask;
     uint64_t lines_per_row;
+    int row_shift; /* log2(lines_per_row): both sizes are powers of two */
     uint64_t bank_mask;
     int bank_shift;
     uint64_t burst; /* data-bus cycles per line */
