@@ -177,8 +177,11 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
      * invalidated by a store keep stale tags and are passed over. */
     int way = -1, m = -1;
     const uint64_t *tags = c->tags + base;
-    for (int w = 0; w < c->cfg.ways; w++) {
-        if (tags[w] != r->line_addr) continue;
+    uint64_t match = 0; /* ways with the tag, gathered without a branch per way (ways <= 64) */
+    for (int w = 0; w < c->cfg.ways; w++)
+        match |= (uint64_t)(tags[w] == r->line_addr) << w;
+    for (; match; match &= match - 1) {
+        int w = __builtin_ctzll(match);
         size_t i = base + (size_t)w;
         if (c->valid[i]) {
             way = w;

@@ -44,10 +44,11 @@ static int lru_victim(void *self, const l1_request *r, const l1_set_view *s)
     int way = -1;
     uint64_t oldest = 0;
     for (int w = 0; w < s->ways; w++) {
-        if (s->reserved[w]) continue;
-        if (!s->valid[w]) return w;
+        int reserved = s->reserved[w];
+        if (!reserved && !s->valid[w]) return w; /* rare once the cache is warm */
+        /* which ways are reserved is unpredictable: selects, not branches */
         uint64_t t = stamp_of(s, w);
-        int older = way < 0 || t < oldest; /* unpredictable: selects, not a branch */
+        int older = !reserved && (way < 0 || t < oldest);
         way = older ? w : way;
         oldest = older ? t : oldest;
     }
