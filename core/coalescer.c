@@ -9,9 +9,25 @@ int coalesce(const uint32_t *addr, uint32_t mask, int line_bytes, int sector_byt
     int sector_shift = __builtin_ctz((unsigned)sector_bytes);
     /* Line -> access index, open addressing over 64 slots (at most 32 lines): the lanes of a
      * divergent load touch up to 32 lines, and a linear search would be quadratic. */
+    if (!mask) return 0;
+    /* The leading lanes that share the first lane's line (every lane, for a coherent access)
+     * need no table: a run of plain comparisons, then the table for whatever is left. */
+    uint64_t line0 = addr[__builtin_ctz(mask)] & line_mask;
+    uint32_t sectors0 = 0, rest = mask;
+    while (rest) {
+        int lane = __builtin_ctz(rest);
+        uint64_t a = addr[lane];
+        if ((a & line_mask) != line0) break;
+        sectors0 |= 1u << ((a - line0) >> sector_shift);
+        rest &= rest - 1;
+    }
+    out[0] = (line_access){line0, mask & ~rest, sectors0};
+    if (!rest) return 1;
+    mask = rest;
     int8_t slot_of[64];
     memset(slot_of, -1, sizeof slot_of);
-    int n = 0;
+    slot_of[(unsigned)((line0 >> 7) * 0x9E3779B1u) >> 26] = 0;
+    int n = 1;
     while (mask) {
         int lane = __builtin_ctz(mask);
         mask &= mask - 1;
@@ -23,7 +39,8 @@ int coalesce(const uint32_t *addr, uint32_t mask, int line_bytes, int sector_byt
             i = n - 1; /* coherent lanes: the same line as the previous lane */
         } else {
             unsigned h = (unsigned)((line >> 7) * 0x9E3779B1u) >> 26;
-            while (slot_of[h] >= 0 && out[slot_of[h]].line != line) h = (h + 1) & 63;
+            while (slot_of[h] >= 0 && out[slot_of[h]].line != line)
+                h = (h + 1) & 63;
             if (slot_of[h] < 0) {
                 out[n] = (line_access){line, 0, 0};
                 slot_of[h] = (int8_t)n++;

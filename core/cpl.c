@@ -25,10 +25,12 @@ typedef struct cpl_cta {
 struct cpl {
     int max_warps;
     cpl_warp *w;
-    cpl_cta *cta;  /* by CTA slot; an SM holds at most max_warps CTAs */
-    double *crit;  /* scratch: counters at a sample */
-    int *scratch;  /* scratch: per CTA slot its first warp, per warp the next of its CTA */
-    int64_t *lead; /* scratch: per CTA slot the most advanced warp's count */
+    cpl_cta *cta; /* by CTA slot; an SM holds at most max_warps CTAs */
+    /* Per CTA slot the warp slots that are used with that slot (bit i: w[i].used and
+     * w[i].cta_slot), and the CTA slots with live warps: kept as warps start and finish, so
+     * a sample visits only the warps it compares instead of every slot (max_warps <= 64). */
+    uint64_t *cta_warps;
+    uint64_t live_ctas;
     uint64_t period;
     double slow_fraction;
     uint64_t next_sample;
@@ -49,15 +51,17 @@ const param_group cpl_param_group = {"cpl", cpl_params, sizeof cpl_params / size
 
 int cpl_create(cpl **out, int max_warps, const param_set *p, char *err, size_t errlen)
 {
+    if (max_warps > 64) { /* sm.max_warps allows no more: the warp sets are 64-bit masks */
+        snprintf(err, errlen, "cpl: at most 64 warp slots (got %d)", max_warps);
+        return -1;
+    }
     cpl *c = calloc(1, sizeof *c);
     if (c) {
         c->w = calloc((size_t)max_warps, sizeof *c->w);
         c->cta = calloc((size_t)max_warps, sizeof *c->cta);
-        c->crit = calloc((size_t)max_warps, sizeof *c->crit);
-        c->scratch = calloc(2 * (size_t)max_warps, sizeof *c->scratch);
-        c->lead = calloc((size_t)max_warps, sizeof *c->lead);
+        c->cta_warps = calloc((size_t)max_warps, sizeof *c->cta_warps);
     }
-    if (!c || !c->w || !c->cta || !c->crit || !c->scratch || !c->lead) {
+    if (!c || !c->w || !c->cta || !c->cta_warps) {
         cpl_destroy(c);
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -75,9 +79,7 @@ void cpl_destroy(cpl *c)
     if (!c) return;
     free(c->w);
     free(c->cta);
-    free(c->crit);
-    free(c->scratch);
-    free(c->lead);
+    free(c->cta_warps);
     free(c);
 }
 
@@ -95,8 +97,10 @@ static uint64_t stall_at(const cpl_warp *w, uint64_t now)
 static int64_t cta_min(const cpl *c, int cta_slot)
 {
     int64_t m = INT64_MAX;
-    for (int i = 0; i < c->max_warps; i++)
-        if (c->w[i].used && c->w[i].cta_slot == cta_slot && c->w[i].n_inst < m) m = c->w[i].n_inst;
+    for (uint64_t b = c->cta_warps[cta_slot]; b; b &= b - 1) {
+        int64_t n = c->w[__builtin_ctzll(b)].n_inst;
+        if (n < m) m = n;
+    }
     return m;
 }
 
@@ -117,34 +121,26 @@ static double criticality(const cpl_warp *w, int64_t lead, uint64_t now)
  * so every sample point since the last event sees the same state). */
 static void take_samples(cpl *c, uint64_t k)
 {
-    /* Group the warps by CTA once, so each comparison stays within a CTA: linear in the
-     * warps plus the square of a CTA's size, not the square of the SM's warp slots. */
-    int n = c->max_warps;
-    int *first = c->scratch, *next = c->scratch + n;
-    int64_t *lead = c->lead;
-    for (int cs = 0; cs < n; cs++)
-        first[cs] = -1, lead[cs] = INT64_MAX;
-    for (int i = n - 1; i >= 0; i--) {
-        if (!c->w[i].used) continue;
-        int cs = c->w[i].cta_slot;
-        next[i] = first[cs];
-        first[cs] = i;
-        if (c->w[i].n_inst < lead[cs]) lead[cs] = c->w[i].n_inst;
-    }
-    for (int i = 0; i < n; i++)
-        if (c->w[i].used)
-            c->crit[i] = criticality(&c->w[i], lead[c->w[i].cta_slot], c->next_sample);
-    for (int cs = 0; cs < n; cs++) {
-        if (!c->cta[cs].live) continue;
+    /* Each comparison stays within a CTA: linear in the warps plus the square of a CTA's
+     * size. Only CTAs with live warps are sampled. */
+    for (uint64_t cb = c->live_ctas; cb; cb &= cb - 1) {
+        int cs = __builtin_ctzll(cb);
+        uint64_t warps = c->cta_warps[cs];
+        int64_t lead = cta_min(c, cs);
+        double crit[64];
+        int slot[64], m = 0;
+        for (uint64_t b = warps; b; b &= b - 1) {
+            int i = __builtin_ctzll(b);
+            slot[m] = i;
+            crit[m++] = criticality(&c->w[i], lead, c->next_sample);
+        }
         c->cta[cs].samples += k;
-        int others = -1;
-        for (int j = first[cs]; j >= 0; j = next[j])
-            others++;
-        for (int i = first[cs]; i >= 0; i = next[i]) {
+        double need = c->slow_fraction * (double)(m - 1); /* of the others */
+        for (int a = 0; a < m; a++) {
             int below = 0;
-            for (int j = first[cs]; j >= 0; j = next[j])
-                below += c->crit[j] < c->crit[i];
-            if ((double)below >= c->slow_fraction * (double)others) c->w[i].slow_samples += k;
+            for (int b = 0; b < m; b++)
+                below += crit[b] < crit[a];
+            if ((double)below >= need) c->w[slot[a]].slow_samples += k;
         }
     }
 }
@@ -171,8 +167,11 @@ void cpl_warp_start(cpl *c, int warp, int cta_slot, uint64_t now)
     if (cta_slot < 0 || cta_slot >= c->max_warps) cta_slot = 0; /* cannot happen: see cpl_cta */
     cpl_warp *w = &c->w[warp];
     /* the slot may still hold a finished warp of a running CTA: that CTA loses one comparison */
+    if (w->used) c->cta_warps[w->cta_slot] &= ~(1ull << warp);
     *w = (cpl_warp){.used = true, .live = true, .cta_slot = cta_slot, .last = now};
+    c->cta_warps[cta_slot] |= 1ull << warp;
     c->cta[cta_slot].live++;
+    c->live_ctas |= 1ull << cta_slot;
 }
 
 void cpl_on_issue(cpl *c, int warp, uint64_t now)
@@ -217,13 +216,19 @@ void cpl_warp_exit(cpl *c, int warp, uint64_t now)
     w->live = false;
     cpl_cta *t = &c->cta[w->cta_slot];
     if (--t->live > 0) return;
+    c->live_ctas &= ~(1ull << w->cta_slot);
     /* The CTA is done and this warp, the last to finish, ran longest: its critical warp
      * (CAWA 5.2). The accuracy counts the samples in which it was predicted slow. */
     c->samples += t->samples;
     c->accurate += w->slow_samples;
     t->samples = 0;
-    for (int i = 0; i < c->max_warps; i++)
-        if (c->w[i].used && !c->w[i].live && c->w[i].cta_slot == w->cta_slot) c->w[i].used = false;
+    for (uint64_t b = c->cta_warps[w->cta_slot]; b; b &= b - 1) {
+        int i = __builtin_ctzll(b);
+        if (!c->w[i].live) {
+            c->w[i].used = false;
+            c->cta_warps[w->cta_slot] &= ~(1ull << i);
+        }
+    }
 }
 
 int64_t cpl_criticality(const cpl *c, int warp)
@@ -252,8 +257,9 @@ bool cpl_is_critical(const cpl *c, int warp)
     int64_t lead = cta_min(c, c->w[warp].cta_slot);
     double mine = criticality(&c->w[warp], lead, c->now);
     int below = 0, others = 0;
-    for (int j = 0; j < c->max_warps; j++) {
-        if (j == warp || !c->w[j].used || c->w[j].cta_slot != c->w[warp].cta_slot) continue;
+    for (uint64_t b = c->cta_warps[c->w[warp].cta_slot]; b; b &= b - 1) {
+        int j = __builtin_ctzll(b);
+        if (j == warp) continue;
         others++;
         below += criticality(&c->w[j], lead, c->now) < mine;
     }

@@ -35,6 +35,13 @@ typedef struct gpu {
      * the cycle loop asks only the SMs it touched */
     unsigned char *busy;
     int nbusy;
+    /* sm_wake of each SM, refreshed whenever anything may have changed it, so the cycle loop
+     * finds the SMs due without a call per SM per cycle */
+    uint64_t *wake;
+    uint64_t min_wake; /* the earliest of them, valid unless wake_dirty */
+    bool wake_dirty;
+    uint64_t *due; /* scratch bit set of the SMs to run this cycle */
+    int due_words;
 } gpu;
 
 static void gpu_free(gpu *g)
@@ -46,6 +53,8 @@ static void gpu_free(gpu *g)
     free(g->limit);
     free(g->limit_since);
     free(g->busy);
+    free(g->wake);
+    free(g->due);
     if (g->cta_self) g->cta->destroy(g->cta_self);
     if (g->src.ops) g->src.ops->destroy(g->src.self);
     memsys_destroy(g->mem);
@@ -77,15 +86,20 @@ static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
     g->limit = calloc((size_t)c->num_sms, sizeof *g->limit);
     g->limit_since = calloc((size_t)c->num_sms, sizeof *g->limit_since);
     g->busy = calloc((size_t)c->num_sms, sizeof *g->busy);
+    g->wake = calloc((size_t)c->num_sms, sizeof *g->wake);
+    g->due_words = (c->num_sms + 63) / 64;
+    g->due = calloc((size_t)g->due_words, sizeof *g->due);
     g->cta_trace = opt ? opt->cta_trace : NULL;
-    if (!g->sms || !g->limit || !g->limit_since || !g->busy) {
+    if (!g->sms || !g->limit || !g->limit_since || !g->busy || !g->wake || !g->due) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     for (int i = 0; i < c->num_sms; i++) {
         sm_env se = {i, c, p, g->mem, &g->src, &g->rng, opt};
         if (sm_create(&g->sms[i], &se, err, errlen) != 0) return -1;
+        g->wake[i] = sm_wake(g->sms[i]);
     }
+    g->wake_dirty = true;
     return 0;
 }
 
@@ -118,6 +132,8 @@ static void apply_limit(gpu *g, int i, uint64_t now)
     g->limit[i] = policy_limit(g, i);
     g->limit_since[i] = now;
     sm_set_cta_limit(g->sms[i], g->limit[i], now);
+    g->wake[i] = sm_wake(g->sms[i]);
+    g->wake_dirty = true;
 }
 
 static void trace_limit(gpu *g, int i, uint64_t now, uint32_t c_idle, uint32_t c_mem)
@@ -143,6 +159,8 @@ static int dispatch(gpu *g, uint64_t now)
         sm *s = g->sms[g->rr];
         if (sm_resident_ctas(s) < policy_limit(g, g->rr)) {
             sm_start_cta(s, g->next_cta++, now);
+            g->wake[g->rr] = sm_wake(s);
+            g->wake_dirty = true;
             note_busy(g, g->rr);
             started++;
             stuck = 0;
@@ -190,31 +208,50 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     dispatch(g, now);
     g->last_issue = now;
     uint64_t next_sample = g->cta_period ? now + g->cta_period : UINT64_MAX;
+    const uint64_t *replies = memsys_reply_mask(g->mem);
+    const uint64_t *wake = g->wake;
+    const int nsms = c->num_sms, words = g->due_words;
+    uint64_t *due = g->due;
+    /* the memory system's next event as of the end of the last cycle: nothing sends between
+     * then and the next tick, so a cycle before it has nothing for the memory to do */
+    uint64_t mem_next = 0;
     for (;;) {
-        memsys_tick(g->mem, now);
+        if (now >= mem_next) memsys_tick(g->mem, now);
         mem_packet p;
         int finished = 0;
-        /* Each SM takes its replies, then runs if its time has come. An SM's sends cannot reach
+        /* The SMs to run: those with replies, those whose time has come (a reply always brings
+         * an SM forward to now), or all of them without skipping. Nothing an SM does changes
+         * another's wake within the cycle, so the set is known before the first one runs, and
+         * finding it is a tight pass over the wakes. */
+        int any = g->wake_dirty || now >= g->min_wake; /* else only the memory has work */
+        for (int w = 0; w < words; w++) {
+            uint64_t d = c->skip_idle ? replies[w] : ~0ull;
+            int end = nsms - w * 64 < 64 ? nsms - w * 64 : 64;
+            for (int b = 0; any && b < end; b++) /* in a register: no store-load chain */
+                d |= (uint64_t)(wake[w * 64 + b] <= now) << b;
+            due[w] = d;
+        }
+        /* Each SM takes its replies, then runs, in index order. An SM's sends cannot reach
          * another SM within the cycle, so taking them SM by SM is the same as all at once. */
-        for (int i = 0; i < c->num_sms; i++) {
-            sm *s = g->sms[i];
-            int touched = 0;
-            while (memsys_pop_reply(g->mem, i, now, &p)) {
-                sm_deliver(s, &p, now);
-                touched = 1;
-            }
-            if (sm_wake(s) <= now || !c->skip_idle) {
+        for (int w = 0; w < words; w++) {
+            for (uint64_t bits = due[w]; bits; bits &= bits - 1) {
+                int i = w * 64 + __builtin_ctzll(bits);
+                if (i >= nsms) break;
+                sm *s = g->sms[i];
+                if ((replies[w] >> (i & 63)) & 1)
+                    while (memsys_pop_reply(g->mem, i, now, &p))
+                        sm_deliver(s, &p, now);
                 int issued = sm_cycle(s, now, err, errlen);
                 if (issued < 0) return -1;
                 if (issued) g->last_issue = now;
-                touched = 1;
+                g->wake[i] = sm_wake(s);
+                g->wake_dirty = true;
+                int done = sm_take_finished(s);
+                /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
+                if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
+                finished += done;
+                note_busy(g, i);
             }
-            if (!touched) continue;
-            int done = sm_take_finished(s);
-            /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
-            if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
-            finished += done;
-            note_busy(g, i);
         }
         if (now >= next_sample) {
             sample_ctas(g, now);
@@ -224,11 +261,15 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
         if (finished || g->cta_period) dispatch(g, now);
         if (g->next_cta >= g->k.grid && g->nbusy == 0 && !memsys_busy(g->mem)) break;
 
-        uint64_t next = memsys_next_event(g->mem, now);
-        for (int i = 0; i < c->num_sms; i++) {
-            uint64_t w = sm_wake(g->sms[i]);
-            if (w < next) next = w;
+        if (g->wake_dirty) {
+            uint64_t m = UINT64_MAX;
+            for (int i = 0; i < nsms; i++)
+                m = wake[i] < m ? wake[i] : m;
+            g->min_wake = m;
+            g->wake_dirty = false;
         }
+        uint64_t next = mem_next = memsys_next_event(g->mem, now);
+        if (g->min_wake < next) next = g->min_wake;
         if (next <= now || !c->skip_idle) next = now + 1;
         if (next_sample < next) next = next_sample;
         if (next == UINT64_MAX || next - g->last_issue > c->watchdog) {

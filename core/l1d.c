@@ -26,7 +26,8 @@ struct l1d {
     uint8_t *state;   /* policy bytes, sets*ways*line_state_bytes */
     size_t state_bytes;
     mshr_entry *mshr;
-    uint8_t *mshr_used;
+    uint64_t *mshr_free; /* bit per MSHR: free (the lowest free one is allocated first) */
+    int mshr_words;
     uint32_t *waiters; /* mshrs * mshr_merge */
     int mshr_in_use;
     l1_fail last_fail;
@@ -69,12 +70,20 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     c->mshr_of = calloc(lines, sizeof *c->mshr_of);
     c->state = calloc(lines * (c->state_bytes ? c->state_bytes : 1), 1);
     c->mshr = calloc((size_t)cfg->mshrs, sizeof *c->mshr);
-    c->mshr_used = calloc((size_t)cfg->mshrs, 1);
+    c->mshr_words = (cfg->mshrs + 63) / 64;
+    c->mshr_free = calloc((size_t)c->mshr_words, sizeof *c->mshr_free);
     c->waiters = calloc((size_t)cfg->mshrs * (size_t)cfg->mshr_merge, sizeof *c->waiters);
     c->ops = ops;
     if (!c->tags || !c->valid || !c->reserved || !c->owner || !c->mshr_of || !c->state ||
-        !c->mshr || !c->mshr_used || !c->waiters) {
+        !c->mshr || !c->mshr_free || !c->waiters) {
         snprintf(err, errlen, "out of memory");
+        l1d_destroy(c);
+        return -1;
+    }
+    for (int m = 0; m < cfg->mshrs; m++)
+        c->mshr_free[m >> 6] |= 1ull << (m & 63);
+    if (cfg->ways < 1 || cfg->ways > 64) { /* l1d.ways allows no more: way sets are masks */
+        snprintf(err, errlen, "L1D associativity must be 1 to 64 ways");
         l1d_destroy(c);
         return -1;
     }
@@ -103,7 +112,7 @@ void l1d_destroy(l1d *c)
     free(c->mshr_of);
     free(c->state);
     free(c->mshr);
-    free(c->mshr_used);
+    free(c->mshr_free);
     free(c->waiters);
     free(c);
 }
@@ -116,7 +125,12 @@ uint64_t l1d_line_of(const l1d *c, uint64_t addr)
 int l1d_set_of(const l1d *c, uint64_t line_addr)
 {
     uint64_t block = line_addr >> c->line_shift;
-    if (c->cfg.hash == 0 || c->set_bits == 0) return (int)(block % (uint64_t)c->cfg.sets);
+    if (c->set_bits == 0) return 0;
+    if (c->cfg.hash == 0) {
+        /* a mask instead of a 64-bit division when the sets are a power of two */
+        if (c->set_bits > 0) return (int)(block & (((uint64_t)1 << c->set_bits) - 1));
+        return (int)(block % (uint64_t)c->cfg.sets);
+    }
     /* Pseudo-random indexing in the manner of Fermi's L1 (DaCache 5, [26]): XOR of successive
      * index-wide slices of the block address, so power-of-two strides spread over sets. */
     uint64_t mask = ((uint64_t)1 << c->set_bits) - 1, set = 0;
@@ -162,15 +176,26 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     size_t base = (size_t)set * (size_t)c->cfg.ways;
     *evicted_warp = -1;
     /* One pass over the set: a valid way with the tag is a hit; a reserved one is the line's
-     * outstanding miss (a line has an MSHR exactly while its reserved way waits for it). */
+     * outstanding miss (a line has an MSHR exactly while its reserved way waits for it). A line
+     * is valid or reserved in at most one way (it is reserved only when it is neither, and
+     * becomes valid only from its reservation), so the first such way ends the search; ways
+     * invalidated by a store keep stale tags and are passed over. */
     int way = -1, m = -1;
-    for (int w = 0; w < c->cfg.ways; w++) {
+    const uint64_t *tags = c->tags + base;
+    uint64_t match = 0; /* ways with the tag, gathered without a branch per way (ways <= 64) */
+    for (int w = 0; w < c->cfg.ways; w++)
+        match |= (uint64_t)(tags[w] == r->line_addr) << w;
+    for (; match; match &= match - 1) {
+        int w = __builtin_ctzll(match);
         size_t i = base + (size_t)w;
-        if (c->tags[i] != r->line_addr) continue;
-        if (c->valid[i])
+        if (c->valid[i]) {
             way = w;
-        else if (c->reserved[i])
+            break;
+        }
+        if (c->reserved[i]) {
             m = c->mshr_of[i];
+            break;
+        }
     }
     if (way >= 0) {
         *owner_warp = c->owner[base + (size_t)way];
@@ -208,9 +233,11 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     c->reserved[i] = 1;
     c->tags[i] = r->line_addr;
     c->owner[i] = (int16_t)r->warp_slot;
-    for (m = 0; c->mshr_used[m]; m++)
-        continue;
-    c->mshr_used[m] = 1;
+    int word = 0;
+    while (!c->mshr_free[word]) /* a free MSHR exists: mshr_in_use < mshrs */
+        word++;
+    m = word * 64 + __builtin_ctzll(c->mshr_free[word]);
+    c->mshr_free[word] &= c->mshr_free[word] - 1;
     c->mshr_in_use++;
     c->mshr[m] = (mshr_entry){r->line_addr, way, set, 1, *r};
     c->mshr_of[i] = (int16_t)m;
@@ -244,7 +271,7 @@ int l1d_fill(l1d *c, int m, uint32_t *waiters, uint64_t *line_addr)
     memcpy(waiters, c->waiters + (size_t)m * (size_t)c->cfg.mshr_merge,
            (size_t)n * sizeof *waiters);
     *line_addr = e->line;
-    c->mshr_used[m] = 0;
+    c->mshr_free[m >> 6] |= 1ull << (m & 63);
     c->mshr_in_use--;
     return n;
 }

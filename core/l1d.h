@@ -36,7 +36,7 @@ typedef struct l1d_config {
 
 typedef struct l1d l1d;
 
-/* Creates the cache and its policy instance. Returns 0 or -1 with err. */
+/* Creates the cache and its policy instance (1 to 64 ways). Returns 0 or -1 with err. */
 int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const l1_env *env,
                const param_set *p, char *err, size_t errlen);
 void l1d_destroy(l1d *c);

@@ -99,13 +99,15 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
     m->line_shift = log2i((uint64_t)cfg->l2_line);
     m->set_mask = (uint64_t)cfg->l2_sets - 1;
     m->lines_per_row = (uint64_t)(cfg->dram_row_bytes / cfg->l2_line);
+    m->row_shift = log2i(m->lines_per_row);
     m->bank_mask = (uint64_t)cfg->dram_banks - 1;
     m->bank_shift = log2i((uint64_t)cfg->dram_banks);
     m->burst = ((uint64_t)cfg->l2_line + (uint64_t)cfg->dram_bytes_per_cycle - 1) /
                (uint64_t)cfg->dram_bytes_per_cycle;
     m->parts = calloc((size_t)cfg->partitions, sizeof *m->parts);
     m->sms = calloc((size_t)cfg->num_sms, sizeof *m->sms);
-    if (!m->parts || !m->sms) goto oom;
+    m->reply_mask = calloc(((size_t)cfg->num_sms + 63) / 64, sizeof *m->reply_mask);
+    if (!m->parts || !m->sms || !m->reply_mask) goto oom;
     for (int i = 0; i < cfg->partitions; i++) {
         ms_part *p = &m->parts[i];
         p->in_head = p->in_tail = MS_NIL;
@@ -140,6 +142,7 @@ void memsys_destroy(memsys *m)
             free(m->sms[i].inj);
     free(m->parts);
     free(m->sms);
+    free(m->reply_mask);
     free(m->reqs);
     ms_eq_free(m);
     free(m);
@@ -198,9 +201,10 @@ uint64_t ms_ser(const memsys *m, uint32_t data_bytes)
 static void map_line(const memsys *m, uint64_t line, uint32_t *part, uint64_t *local)
 {
     uint64_t P = (uint64_t)m->cfg.partitions;
-    uint64_t g = line / P, o = line % P;
+    uint64_t g = line / P, o = line - g * P;
     uint64_t f = g ^ (g >> 3) ^ (g >> 7) ^ (g >> 13);
-    *part = (uint32_t)((o + f % P) % P);
+    uint64_t sum = o + f % P; /* (o + f % P) % P with one division fewer: both are below P */
+    *part = (uint32_t)(sum >= P ? sum - P : sum);
     *local = g;
 }
 
@@ -279,10 +283,18 @@ int memsys_pop_reply(memsys *m, int sm, uint64_t now, mem_packet *p)
     /* Delivered replies carry their arrival cycle in `ready`; all are <= the last tick. */
     if (r == MS_NIL || m->reqs[r].ready > now) return 0;
     s->rep_head = m->reqs[r].next;
-    if (s->rep_head == MS_NIL) s->rep_tail = MS_NIL;
+    if (s->rep_head == MS_NIL) {
+        s->rep_tail = MS_NIL;
+        m->reply_mask[sm >> 6] &= ~(1ull << (sm & 63));
+    }
     *p = m->reqs[r].pkt;
     ms_req_free(m, r);
     return 1;
+}
+
+const uint64_t *memsys_reply_mask(const memsys *m)
+{
+    return m->reply_mask;
 }
 
 uint64_t memsys_next_event(const memsys *m, uint64_t now)

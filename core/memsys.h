@@ -72,6 +72,10 @@ void memsys_tick(memsys *m, uint64_t now);
 /* Pops a reply that has reached SM sm by cycle now: returns 1 and fills *p, or 0. Replies of
  * one SM pop in arrival order (ties by send order). */
 int memsys_pop_reply(memsys *m, int sm, uint64_t now, mem_packet *p);
+/* One bit per SM (bit i of word i / 64): set while SM i has a reply to pop. After
+ * memsys_tick(now) every such reply has arrived by now, so the caller can visit only the SMs
+ * with a bit set instead of asking each one. The array lives as long as the memory system. */
+const uint64_t *memsys_reply_mask(const memsys *m);
 /* The earliest cycle after now at which the memory system has something to do or deliver,
  * or UINT64_MAX when it is empty. */
 uint64_t memsys_next_event(const memsys *m, uint64_t now);

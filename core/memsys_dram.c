@@ -88,7 +88,7 @@ static uint64_t bank_earliest(const memsys *m, const ms_part *p, const ms_bank *
 void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr, uint64_t t)
 {
     ms_part *p = &m->parts[part];
-    uint64_t rb = local / m->lines_per_row;
+    uint64_t rb = local >> m->row_shift; /* local / lines_per_row */
     uint64_t row = rb >> m->bank_shift;
     ms_dreq *d = &p->dq[p->dq_n++];
     d->arrival = t;

@@ -73,9 +73,11 @@ void ms_icnt_deliver(memsys *m, uint32_t r)
     ms_req *q = &m->reqs[r];
     ms_sm *s = &m->sms[q->pkt.sm];
     q->next = MS_NIL;
-    if (s->rep_tail == MS_NIL)
+    if (s->rep_tail == MS_NIL) {
         s->rep_head = r;
-    else
+        m->reply_mask[q->pkt.sm >> 6] |= 1ull << (q->pkt.sm & 63);
+    } else {
         m->reqs[s->rep_tail].next = r;
+    }
     s->rep_tail = r;
 }

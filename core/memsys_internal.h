@@ -122,12 +122,14 @@ struct memsys {
     int line_shift;
     uint64_t set_mask;
     uint64_t lines_per_row;
+    int row_shift; /* log2(lines_per_row): both sizes are powers of two */
     uint64_t bank_mask;
     int bank_shift;
     uint64_t burst; /* data-bus cycles per line */
     /* state */
     ms_part *parts;
     ms_sm *sms;
+    uint64_t *reply_mask; /* bit per SM: its reply queue is not empty */
     ms_req *reqs;
     uint32_t req_cap, req_free;
     /* event queue (memsys_events.c) */

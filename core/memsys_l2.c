@@ -124,7 +124,7 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t)
     ms_line *set = &p->lines[(size_t)(q->local & m->set_mask) * (size_t)ways];
     ms_line *hit = NULL;
     for (int w = 0; w < ways; w++)
-        if ((set[w].valid || set[w].pending) && set[w].tag == q->line) {
+        if (set[w].tag == q->line && (set[w].valid || set[w].pending)) { /* tag first: rare */
             hit = &set[w];
             break;
         }

@@ -35,6 +35,7 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
         s->sched_mask[wi % c->schedulers] |= (uint64_t)1 << wi;
     s->ii_sfu = sm_ceil_div(WT_WARP_SIZE, c->sfu_width);
     s->wake = UINT64_MAX;
+    s->ev_next = UINT64_MAX;
 
     if (cpl_create(&s->cpl, c->max_warps, env->params, err, errlen) != 0) goto fail;
     s->sched = sched_policy_find(c->sched_policy);
@@ -80,7 +81,8 @@ void sm_destroy(sm *s)
     free(s->ctas);
     free(s->views);
     free(s->recs);
-    free(s->heap);
+    for (int q = 0; q < EVQ_COUNT; q++)
+        free(s->evq[q].buf);
     free(s);
 }
 
@@ -89,50 +91,55 @@ int sm_sched_of(const sm *s, int w)
     return w % s->cfg->schedulers;
 }
 
-/* ------------------------------------------------------------------ events (min-heap) ---- */
+/* --------------------------------------------------------- events (FIFOs by kind) ---- */
 
 static int ev_before(const sm_event *a, const sm_event *b)
 {
     return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
 }
 
-void sm_push_event(sm *s, const sm_event *e)
+/* Queues event e (cycle set, seq assigned here) on FIFO `queue`, whose events all come at a
+ * fixed latency after the cycle they were pushed in. */
+void sm_push_event(sm *s, const sm_event *e, int queue)
 {
-    if (s->heap_n == s->heap_cap) {
-        int cap = s->heap_cap ? s->heap_cap * 2 : 64;
-        sm_event *h = realloc(s->heap, (size_t)cap * sizeof *h);
-        if (!h) abort(); /* a few kilobytes: failing here means the process is out of memory */
-        s->heap = h;
-        s->heap_cap = cap;
+    ev_fifo *f = &s->evq[queue];
+    if (f->n == f->cap) {
+        uint32_t cap = f->cap ? f->cap * 2 : 64;
+        sm_event *b = malloc((size_t)cap * sizeof *b);
+        if (!b) abort(); /* a few kilobytes: failing here means the process is out of memory */
+        for (uint32_t i = 0; i < f->n; i++)
+            b[i] = f->buf[(f->head + i) & (f->cap - 1)];
+        free(f->buf);
+        f->buf = b;
+        f->head = 0;
+        f->cap = cap;
     }
-    sm_event ev = *e;
-    ev.seq = s->seq++;
-    int i = s->heap_n++;
-    while (i > 0) {
-        int parent = (i - 1) / 2;
-        if (!ev_before(&ev, &s->heap[parent])) break;
-        s->heap[i] = s->heap[parent];
-        i = parent;
-    }
-    s->heap[i] = ev;
-    if (ev.cycle < s->wake) s->wake = ev.cycle;
+    sm_event *ev = &f->buf[(f->head + f->n) & (f->cap - 1)];
+    *ev = *e;
+    ev->seq = s->seq++;
+    f->n++;
+    s->ev_n++;
+    if (ev->cycle < s->ev_next) s->ev_next = ev->cycle;
+    if (ev->cycle < s->wake) s->wake = ev->cycle;
 }
 
-static sm_event heap_pop(sm *s)
+/* Removes and returns the earliest event (there is one). */
+static sm_event ev_pop(sm *s)
 {
-    sm_event top = s->heap[0];
-    sm_event last = s->heap[--s->heap_n];
-    int i = 0;
-    for (;;) {
-        int l = 2 * i + 1, r = l + 1, m = i;
-        const sm_event *best = &last;
-        if (l < s->heap_n && ev_before(&s->heap[l], best)) m = l, best = &s->heap[l];
-        if (r < s->heap_n && ev_before(&s->heap[r], best)) m = r;
-        if (m == i) break;
-        s->heap[i] = s->heap[m];
-        i = m;
+    ev_fifo *best = NULL;
+    for (int q = 0; q < EVQ_COUNT; q++) {
+        ev_fifo *f = &s->evq[q];
+        if (f->n && (!best || ev_before(&f->buf[f->head], &best->buf[best->head]))) best = f;
     }
-    if (s->heap_n) s->heap[i] = last;
+    sm_event top = best->buf[best->head];
+    best->head = (best->head + 1) & (best->cap - 1);
+    best->n--;
+    s->ev_n--;
+    s->ev_next = UINT64_MAX;
+    for (int q = 0; q < EVQ_COUNT; q++) {
+        const ev_fifo *f = &s->evq[q];
+        if (f->n && f->buf[f->head].cycle < s->ev_next) s->ev_next = f->buf[f->head].cycle;
+    }
     return top;
 }
 
@@ -232,7 +239,7 @@ static int classify(sm *s, int wi, uint64_t now, uint64_t *wake)
     return ST_EXEC;
 }
 
-static void writeback_after(sm *s, int wi, const inst_info *in, uint64_t at)
+static void writeback_after(sm *s, int wi, const inst_info *in, uint64_t at, int queue)
 {
     sm_event e = {.cycle = at, .kind = EV_REG, .a = wi};
     for (int i = 0; i < in->ndst; i++)
@@ -240,7 +247,7 @@ static void writeback_after(sm *s, int wi, const inst_info *in, uint64_t at)
     if (!(e.m[0] | e.m[1])) return;
     s->warps[wi].pending[0] |= e.m[0];
     s->warps[wi].pending[1] |= e.m[1];
-    sm_push_event(s, &e);
+    sm_push_event(s, &e, queue);
 }
 
 static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
@@ -252,7 +259,7 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     if (s->src->ops->issue(s->src->self, s->id, wi, &x, err, errlen) != 0) return -1;
     int sk = sm_sched_of(s, wi);
     void *self = s->sched_self[sk];
-    uint32_t lanes = (uint32_t)__builtin_popcount(x.active_mask);
+    uint32_t lanes = sm_popcount(x.active_mask);
     s->st.warp_insts++;
     s->st.thread_insts += lanes;
     s->st.reg_operands += (uint64_t)lanes * (info.nsrc + info.ndst);
@@ -277,12 +284,13 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
             s->st.lanes_fp += lanes;
         writeback_after(
             s, wi, &info,
-            now + (uint64_t)(info.cls == IC_INT ? s->cfg->int_latency : s->cfg->fp_latency));
+            now + (uint64_t)(info.cls == IC_INT ? s->cfg->int_latency : s->cfg->fp_latency),
+            info.cls == IC_INT ? EVQ_INT : EVQ_FP);
         break;
     case IC_SFU:
         s->unit_free[0][IC_SFU] = now + (uint64_t)s->ii_sfu;
         s->st.lanes_sfu += lanes;
-        writeback_after(s, wi, &info, now + (uint64_t)s->cfg->sfu_latency);
+        writeback_after(s, wi, &info, now + (uint64_t)s->cfg->sfu_latency, EVQ_SFU);
         break;
     case IC_BRANCH:
         w->ready_at = now + (uint64_t)s->cfg->branch_latency;
@@ -305,7 +313,7 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     case IC_ST_SHARED:
         s->st.shared_accesses++;
         s->st.shared_bytes += (uint64_t)lanes * x.access_size;
-        writeback_after(s, wi, &info, now + (uint64_t)s->cfg->shared_latency);
+        writeback_after(s, wi, &info, now + (uint64_t)s->cfg->shared_latency, EVQ_SHARED);
         break;
     default:
         sm_mem_issue(s, wi, &info, &x, now);
@@ -371,10 +379,8 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
     /* This cycle's classification, kept for the cycles the SM may sleep through. Warps held
      * up by the busy load/store unit are waiting for memory as much as those whose loads
      * missed (C_mem); the stall breakdown counts them as structural. */
-    int live_unpaused = 0;
-    for (int i = 0; i < s->cfg->max_ctas; i++)
-        if (s->ctas[i].used && !s->ctas[i].paused)
-            live_unpaused += s->ctas[i].nwarps - s->ctas[i].exited;
+    sm_account_flush(s); /* the cycles so far were classified as the last scan found */
+    int live_unpaused = s->live_unpaused;
     uint32_t mem_waiting = counts[ST_MEM] + counts[ST_STAGE];
     s->last_idle = !issued && live_unpaused == 0;
     s->last_mem = !issued && live_unpaused > 0 && mem_waiting > 0 &&
@@ -394,8 +400,8 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         for (int k = 0; k < s->cfg->schedulers; k++)
             s->sched->on_cycles(s->sched_self[k], s->sched_clock, now);
     s->sched_clock = now;
-    while (s->heap_n && s->heap[0].cycle <= now) {
-        sm_event e = heap_pop(s);
+    while (s->ev_next <= now) {
+        sm_event e = ev_pop(s);
         if (e.kind == EV_REG)
             sm_release(s, e.a, e.m);
         else
@@ -412,18 +418,21 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         if (issued < 0) return -1;
         s->scan_at = issued ? now + 1 : wake;
     }
-    sm_account_span(s, 1);
-    if (issued) s->st.active_cycles++;
+    s->acct_pending++;
     s->acct_until = now + 1;
-    /* The cycle's exec count was for this cycle only: asleep, nobody issues. */
-    s->last_stall[ST_EXEC] = 0;
+    if (issued) {
+        s->st.active_cycles++;
+        /* The cycle's exec count was for this cycle only: asleep, nobody issues. */
+        sm_account_flush(s);
+        s->last_stall[ST_EXEC] = 0;
+    }
 
     wake = s->scan_at;
     if (s->stage.busy && !s->stage.blocked_on_fill) {
         uint64_t retry = s->stage.blocked_on_send ? memsys_next_event(s->mem, now) : now + 1;
         if (retry < wake) wake = retry;
     }
-    if (s->heap_n && s->heap[0].cycle < wake) wake = s->heap[0].cycle;
+    if (s->ev_next < wake) wake = s->ev_next;
     s->wake = wake;
     return issued;
 }
@@ -444,7 +453,7 @@ uint64_t sm_wake(const sm *s)
 
 int sm_busy(const sm *s)
 {
-    return s->live_warps > 0 || s->stage.busy || s->heap_n > 0 || s->nrecs > 0;
+    return s->live_warps > 0 || s->stage.busy || s->ev_n > 0 || s->nrecs > 0;
 }
 
 const sm_stats *sm_get_stats(const sm *s)

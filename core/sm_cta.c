@@ -30,6 +30,7 @@ void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
         cs++;
     cta *c = &s->ctas[cs];
     s->resident++;
+    s->live_unpaused += s->warps_per_cta; /* a new CTA is not paused */
     *c = (cta){.used = true,
                .id = cta_id,
                .nwarps = s->warps_per_cta,
@@ -78,6 +79,10 @@ void sm_set_cta_limit(sm *s, int limit, uint64_t now)
         int rank = sm_resident_ctas(s) - newer; /* 1 = oldest */
         c->paused = rank > limit;
     }
+    s->live_unpaused = 0;
+    for (int i = 0; i < s->cfg->max_ctas; i++)
+        if (s->ctas[i].used && !s->ctas[i].paused)
+            s->live_unpaused += s->ctas[i].nwarps - s->ctas[i].exited;
     s->recheck = ~(uint64_t)0;
     s->wake = now;
     s->scan_at = 0;
@@ -118,6 +123,7 @@ void sm_warp_exit(sm *s, int wi, uint64_t now)
     s->live_warps--;
     s->stall_count[w->stall]--;
     c->exited++;
+    if (!c->paused) s->live_unpaused--;
     if (s->sched->on_warp_exit) s->sched->on_warp_exit(s->sched_self[sm_sched_of(s, wi)], wi, now);
     if (c->exited == c->nwarps) {
         double d = c->slowest ? (double)(c->slowest - c->fastest) / (double)c->slowest : 0.0;
@@ -134,9 +140,16 @@ void sm_warp_exit(sm *s, int wi, uint64_t now)
 
 /* ------------------------------------------------------------------ accounting ---- */
 
-void sm_account_span(sm *s, uint64_t cycles)
+/* Cycles are accounted lazily: a span only adds to acct_pending, and the pending cycles are
+ * charged with the classification (last_stall, last_idle, ...) when it is about to change or
+ * when the statistics are read. An SM that runs cycle after cycle without a new issue scan
+ * (a divergent load going through the L1D an access a cycle) would otherwise pay the whole
+ * multiply-add over the stall kinds every cycle. Sums of integers: the same totals. */
+void sm_account_flush(sm *s)
 {
+    uint64_t cycles = s->acct_pending;
     if (!cycles) return;
+    s->acct_pending = 0;
     for (int k = 0; k < ST_COUNT; k++)
         s->st.stall[k] += (uint64_t)s->last_stall[k] * cycles;
     s->st.cycles += cycles;
@@ -145,22 +158,16 @@ void sm_account_span(sm *s, uint64_t cycles)
     if (s->last_resident) s->st.resident_cycles += cycles;
 }
 
-void sm_account_to(sm *s, uint64_t now)
-{
-    if (now <= s->acct_until) return;
-    uint64_t gap = now - s->acct_until;
-    sm_account_span(s, gap);
-    s->acct_until = now;
-}
-
 void sm_account(sm *s, uint64_t now)
 {
     sm_account_to(s, now);
+    sm_account_flush(s);
 }
 
 void sm_take_sample(sm *s, uint64_t now, uint32_t *c_idle, uint32_t *c_mem)
 {
     sm_account_to(s, now);
+    sm_account_flush(s);
     *c_idle = s->st.sample_idle;
     *c_mem = s->st.sample_mem;
     s->st.sample_idle = s->st.sample_mem = 0;

@@ -74,6 +74,15 @@ typedef struct sm_event {
     uint64_t m[2]; /* slots to release (EV_REG) */
 } sm_event;
 
+/* The SM's events, in (cycle, seq) order. Every kind of event has a fixed latency and an
+ * SM's cycles only move forward, so the events of one kind are pushed in time order: a FIFO
+ * per kind, and the next event is the earliest head (ties by seq, the order of pushing). */
+enum ev_queue { EVQ_INT, EVQ_FP, EVQ_SFU, EVQ_SHARED, EVQ_HIT, EVQ_COUNT };
+typedef struct ev_fifo {
+    sm_event *buf; /* ring of cap (a power of two) events */
+    uint32_t head, n, cap;
+} ev_fifo;
+
 /* Reply tokens: the kind in the top bits, an index below. */
 #define TOK_FILL   0x10000000u
 #define TOK_BYPASS 0x20000000u
@@ -115,13 +124,15 @@ struct sm {
     int recs_cap, free_rec;
     int nrecs; /* records in flight */
 
-    sm_event *heap;
-    int heap_n, heap_cap;
+    ev_fifo evq[EVQ_COUNT];
+    int ev_n;         /* events queued */
+    uint64_t ev_next; /* cycle of the earliest, UINT64_MAX when none */
     uint64_t seq;
 
     uint64_t wake;
     uint64_t scan_at; /* next cycle the issue scan can find something new; 0: now */
     uint64_t acct_until;
+    uint64_t acct_pending;              /* cycles not yet charged to the statistics */
     uint64_t sched_clock;               /* time passed to the scheduler's on_cycles so far */
     uint32_t last_stall[ST_COUNT];      /* warps per stall kind in the last cycle run */
     uint32_t stall_count[ST_COUNT + 1]; /* live warps per current classification */
@@ -129,6 +140,7 @@ struct sm {
     uint64_t stage_waiters;             /* warps waiting for the load/store unit to free */
     uint64_t sched_mask[4];             /* warp slots of each scheduler */
     int resident;                       /* CTAs resident */
+    int live_unpaused;                  /* live warps of CTAs that are not paused */
     bool last_idle, last_mem, last_resident;
 
     warp_view *views;
@@ -140,10 +152,29 @@ static inline int sm_ceil_div(int a, int b)
     return (a + b - 1) / b;
 }
 
+/* Set bits of a lane mask, without the library call __builtin_popcount becomes on CPUs
+ * targeted without a popcount instruction. */
+static inline uint32_t sm_popcount(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (x * 0x01010101u) >> 24;
+}
+
+/* Brings the statistics up to cycle now (exclusive): the cycles since the last go to
+ * acct_pending, charged later by sm_account_flush (sm_cta.c). Inline: every cycle calls it. */
+static inline void sm_account_to(sm *s, uint64_t now)
+{
+    if (now <= s->acct_until) return;
+    s->acct_pending += now - s->acct_until;
+    s->acct_until = now;
+}
+
 /* sm.c */
 void sm_fetch_next(sm *s, int wi);
 warp_view sm_view_of(const sm *s, int wi);
-void sm_push_event(sm *s, const sm_event *e);
+void sm_push_event(sm *s, const sm_event *e, int queue);
 void sm_release(sm *s, int w, const uint64_t m[2]);
 int sm_warp_priority(const sm *s, int w);
 int sm_sched_of(const sm *s, int w);
@@ -151,8 +182,7 @@ int sm_sched_of(const sm *s, int w);
 /* sm_cta.c */
 void sm_release_barrier(sm *s, int cs);
 void sm_warp_exit(sm *s, int wi, uint64_t now);
-void sm_account_span(sm *s, uint64_t cycles);
-void sm_account_to(sm *s, uint64_t now);
+void sm_account_flush(sm *s);
 
 /* sm_mem.c */
 int sm_mem_issue(sm *s, int w, const inst_info *in, const inst_exec *x, uint64_t now);

@@ -139,13 +139,25 @@ static void notify(sm *s, int kind, int warp, uint64_t line, uint64_t now)
     s->sched->on_l1_event(s->sched_self[sm_sched_of(s, warp)], &e);
 }
 
+/* An access of load r missed: its destinations now wait on memory. Only the first miss of a
+ * load changes that, and with it the warp's classification: later ones leave the issue scan
+ * alone (a scan would classify every warp exactly as the last one did). */
+static void waits_on_miss(sm *s, int wi, const load_rec *r)
+{
+    warp *w = &s->warps[wi];
+    if (!((r->dst[0] & ~w->pending_mem[0]) | (r->dst[1] & ~w->pending_mem[1]))) return;
+    w->pending_mem[0] |= r->dst[0];
+    w->pending_mem[1] |= r->dst[1];
+    s->scan_at = 0; /* the warp now waits on a miss: reclassify */
+    s->recheck |= (uint64_t)1 << wi;
+}
+
 /* Tries the current access of a global load. Returns 1 when it is done with (the unit may
  * move on), 0 to replay it next time. */
 static int load_access(sm *s, const line_access *a, uint64_t now)
 {
     mem_stage *st = &s->stage;
     load_rec *r = &s->recs[st->rec];
-    uint32_t lanes = (uint32_t)__builtin_popcount(a->lanes);
     int can_send = memsys_can_send(s->mem, s->id, now);
     l1_outcome o;
     int mshr = -1, owner = -1, evicted = -1;
@@ -171,14 +183,14 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
     switch (o) {
     case L1_HIT: {
         s->st.l1d_hits++;
-        s->st.l1d_bytes += 4u * lanes;
+        s->st.l1d_bytes += 4u * sm_popcount(a->lanes);
         if (owner == st->warp)
             s->st.l1d_intra_hits++;
         else
             s->st.l1d_inter_hits++;
         sm_event e = {
             .cycle = now + (uint64_t)s->cfg->l1d_hit_latency, .kind = EV_ACCESS, .a = st->rec};
-        sm_push_event(s, &e);
+        sm_push_event(s, &e, EVQ_HIT);
         notify(s, L1E_HIT, st->warp, a->line, now);
         return 1;
     }
@@ -186,33 +198,23 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
         send(s, a->line, (uint32_t)s->cfg->l1d_line, MEM_READ, TOK_FILL | (uint32_t)mshr, now);
         s->st.l1d_misses++;
         r->misses++;
-        s->warps[st->warp].pending_mem[0] |= r->dst[0];
-        s->warps[st->warp].pending_mem[1] |= r->dst[1];
-        s->scan_at = 0; /* the warp now waits on a miss: reclassify */
-        s->recheck |= (uint64_t)1 << st->warp;
+        waits_on_miss(s, st->warp, r);
         if (evicted >= 0) notify(s, L1E_EVICT, evicted, evicted_line, now);
         notify(s, L1E_MISS, st->warp, a->line, now);
         return 1;
     case L1_MERGED:
         s->st.l1d_merged++;
         r->misses++;
-        s->warps[st->warp].pending_mem[0] |= r->dst[0];
-        s->warps[st->warp].pending_mem[1] |= r->dst[1];
-        s->scan_at = 0; /* the warp now waits on a miss: reclassify */
-        s->recheck |= (uint64_t)1 << st->warp;
+        waits_on_miss(s, st->warp, r);
         notify(s, L1E_MISS, st->warp, a->line, now);
         return 1;
     case L1_BYPASSED: {
-        uint32_t bytes =
-            (uint32_t)__builtin_popcount(a->sectors) * (uint32_t)s->cfg->bypass_segment;
+        uint32_t bytes = sm_popcount(a->sectors) * (uint32_t)s->cfg->bypass_segment;
         send(s, a->line, bytes, MEM_READ, TOK_BYPASS | (uint32_t)st->rec, now);
         s->st.l1d_misses++;
         s->st.l1d_bypasses++;
         r->misses++;
-        s->warps[st->warp].pending_mem[0] |= r->dst[0];
-        s->warps[st->warp].pending_mem[1] |= r->dst[1];
-        s->scan_at = 0; /* the warp now waits on a miss: reclassify */
-        s->recheck |= (uint64_t)1 << st->warp;
+        waits_on_miss(s, st->warp, r);
         notify(s, L1E_MISS, st->warp, a->line, now);
         return 1;
     }
@@ -254,7 +256,7 @@ void sm_mem_cycle(sm *s, uint64_t now)
         done = load_access(s, a, now);
     } else if (memsys_can_send(s->mem, s->id, now)) {
         /* Stores and atomics: write-evict the L1D copy, then go to L2 (write-through). */
-        uint32_t bytes = 4u * (uint32_t)__builtin_popcount(a->lanes);
+        uint32_t bytes = 4u * sm_popcount(a->lanes);
         int dropped = l1d_store(s->l1, a->line);
         if (s->l1_trace || s->l1_observer)
             trace_access(s, now, st->cls == IC_ST_GLOBAL ? "store" : "atomic", a->line,
@@ -277,7 +279,7 @@ void sm_mem_cycle(sm *s, uint64_t now)
 
 void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
 {
-    sm_account(s, now);
+    sm_account_to(s, now);
     s->st.rt_latency_sum += now - p->sent_cycle;
     s->st.rt_count++;
     uint32_t idx = p->token & TOK_INDEX;

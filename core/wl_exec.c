@@ -7,8 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Runs the statement that follows for each active lane l of m, in lane order. A full warp
+ * (the common case) counts l from 0 to 31, a loop the compiler can unswitch and vectorise;
+ * otherwise the set bits are visited one by one. */
 #define LANES(m, l)                                                                                \
-    for (uint32_t _m = (m), l = 0; _m && ((l = (uint32_t)__builtin_ctz(_m)), 1); _m &= _m - 1)
+    for (uint32_t _m = (m), _full = _m == ~0u, l = 0;                                              \
+         _full ? l < WT_WARP_SIZE : (_m && ((l = (uint32_t)__builtin_ctz(_m)), 1));                \
+         _full ? (void)++l : (void)(_m &= _m - 1))
 
 static inline float F(uint32_t u)
 {
@@ -146,6 +151,30 @@ static int addresses(const wl_instance *I, const wl_warp *W, const wl_inst *in, 
     }
     const wl_array *arr = I->w->arrays;
     size_t na = I->w->narrays, ai = 0;
+    /* Every lane aligned and the span of the addresses inside one array (the usual case):
+     * each lane passes the checks below, so they are skipped. Anything else takes them, to
+     * find the lane to report. */
+    if (act && na) {
+        uint32_t lo = UINT32_MAX, hi = 0, bits = 0;
+        LANES(act, l)
+        {
+            uint32_t a = out->addr[l];
+            bits |= a;
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+        }
+        if (!(bits & 3)) {
+            size_t first = 0, end = na; /* last array whose base <= lo */
+            while (end - first > 1) {
+                size_t mid = (first + end) / 2;
+                if (arr[mid].base <= lo)
+                    first = mid;
+                else
+                    end = mid;
+            }
+            if (lo >= arr[first].base && hi - arr[first].base < arr[first].count * 4u) return 0;
+        }
+    }
     LANES(act, l)
     {
         uint32_t a = out->addr[l];

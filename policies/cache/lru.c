@@ -39,11 +39,18 @@ static void touch(lru *l, const l1_set_view *s, int way)
 static int lru_victim(void *self, const l1_request *r, const l1_set_view *s)
 {
     (void)self, (void)r;
-    int way = l1_first_free_way(s);
-    if (way >= 0) return way;
+    /* One pass: the first way neither valid nor reserved (l1_first_free_way) ends it; until
+     * then the oldest unreserved stamp is kept. */
+    int way = -1;
+    uint64_t oldest = 0;
     for (int w = 0; w < s->ways; w++) {
-        if (s->reserved[w]) continue;
-        if (way < 0 || stamp_of(s, w) < stamp_of(s, way)) way = w;
+        int reserved = s->reserved[w];
+        if (!reserved && !s->valid[w]) return w; /* rare once the cache is warm */
+        /* which ways are reserved is unpredictable: selects, not branches */
+        uint64_t t = stamp_of(s, w);
+        int older = !reserved && (way < 0 || t < oldest);
+        way = older ? w : way;
+        oldest = older ? t : oldest;
     }
     return way;
 }
