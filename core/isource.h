@@ -35,10 +35,10 @@ typedef enum inst_class {
 
 /* What the scheduler needs to know before issue. */
 typedef struct inst_info {
-    uint32_t pc;     /* instruction index within its kernel */
-    uint8_t cls;     /* inst_class */
-    uint8_t ndst;    /* scoreboard slots written */
-    uint8_t nsrc;    /* scoreboard slots read */
+    uint32_t pc;  /* instruction index within its kernel */
+    uint8_t cls;  /* inst_class */
+    uint8_t ndst; /* scoreboard slots written */
+    uint8_t nsrc; /* scoreboard slots read */
     uint8_t dst[2];
     uint8_t src[4];
 } inst_info;
@@ -49,22 +49,22 @@ typedef struct inst_exec {
     uint8_t access_size;         /* bytes per lane for memory classes */
     uint32_t addr[WT_WARP_SIZE]; /* per-lane byte address, valid on active lanes */
     /* control flow, for branches */
-    uint8_t diverged;      /* the branch split the warp's active lanes */
-    uint32_t taken_mask;   /* lanes that took the branch */
-    uint32_t target_pc;    /* branch target */
-    uint32_t fallthru_pc;  /* pc + 1 */
-    uint32_t reconv_pc;    /* immediate post-dominator of the branch */
-    uint32_t next_pc;      /* where the warp goes next */
-    uint8_t warp_done;     /* every lane of the warp has exited */
+    uint8_t diverged;     /* the branch split the warp's active lanes */
+    uint32_t taken_mask;  /* lanes that took the branch */
+    uint32_t target_pc;   /* branch target */
+    uint32_t fallthru_pc; /* pc + 1 */
+    uint32_t reconv_pc;   /* immediate post-dominator of the branch */
+    uint32_t next_pc;     /* where the warp goes next */
+    uint8_t warp_done;    /* every lane of the warp has exited */
 } inst_exec;
 
 typedef struct kernel_launch {
     const char *name;
-    uint32_t grid;             /* CTAs in the grid */
-    uint32_t block;            /* threads per CTA */
-    uint32_t regs_per_thread;  /* registers each thread holds */
-    uint32_t shared_bytes;     /* shared memory per CTA */
-    uint32_t num_insts;        /* static instructions in the kernel */
+    uint32_t grid;            /* CTAs in the grid */
+    uint32_t block;           /* threads per CTA */
+    uint32_t regs_per_thread; /* registers each thread holds */
+    uint32_t shared_bytes;    /* shared memory per CTA */
+    uint32_t num_insts;       /* static instructions in the kernel */
 } kernel_launch;
 
 typedef struct isource_ops {
