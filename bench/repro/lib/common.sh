@@ -58,6 +58,12 @@ claim() {
 }
 reset_claims() { rm -f "$OUT/claims.csv"; }
 
+# cell FILE ROW COLUMN: the value in the row whose first field is ROW, under the header COLUMN,
+# of the study's CSV $OUT/FILE
+cell() { awk -F, -v r="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } $1 == r { print $k }' "$OUT/$1"; }
+# pct RATIO [DECIMALS]: a ratio as a signed percentage change (1.25 -> +25.0%)
+pct() { awk -v x="$1" -v d="${2:-1}" 'BEGIN { printf "%+." d "f%%", (x - 1) * 100 }'; }
+
 # holds COND: "holds" if the awk condition is true, else "does not hold"
 holds() { awk "BEGIN { exit !($1) }" && echo holds || echo "does not hold"; }
 
