@@ -126,6 +126,20 @@ static int mem_error(const wl_instance *I, const wl_inst *in, uint32_t pc, const
     return -1;
 }
 
+/* The last of the arrays (sorted by base) whose base is at or below addr; 0 if none is. */
+static size_t array_at(const wl_array *arr, size_t na, uint32_t addr)
+{
+    size_t lo = 0, hi = na;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (arr[mid].base <= addr)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Computes and checks every active lane's address. Returns 0 or -1 with err. */
 static int addresses(const wl_instance *I, const wl_warp *W, const wl_inst *in, uint32_t pc,
                      uint32_t act, int shared, const char *what, inst_exec *out, char *err,
@@ -164,14 +178,7 @@ static int addresses(const wl_instance *I, const wl_warp *W, const wl_inst *in, 
             hi = a > hi ? a : hi;
         }
         if (!(bits & 3)) {
-            size_t first = 0, end = na; /* last array whose base <= lo */
-            while (end - first > 1) {
-                size_t mid = (first + end) / 2;
-                if (arr[mid].base <= lo)
-                    first = mid;
-                else
-                    end = mid;
-            }
+            size_t first = array_at(arr, na, lo);
             if (lo >= arr[first].base && hi - arr[first].base < arr[first].count * 4u) return 0;
         }
     }
@@ -180,15 +187,7 @@ static int addresses(const wl_instance *I, const wl_warp *W, const wl_inst *in, 
         uint32_t a = out->addr[l];
         if (a & 3) return mem_error(I, in, pc, what, l, a, "is not 4-byte aligned", err, errlen);
         if (a - arr[ai].base >= arr[ai].count * 4u || a < arr[ai].base) {
-            size_t lo = 0, hi = na; /* last array whose base <= a */
-            while (hi - lo > 1) {
-                size_t mid = (lo + hi) / 2;
-                if (arr[mid].base <= a)
-                    lo = mid;
-                else
-                    hi = mid;
-            }
-            ai = lo;
+            ai = array_at(arr, na, a);
             if (a < arr[ai].base || a - arr[ai].base >= arr[ai].count * 4u)
                 return mem_error(I, in, pc, what, l, a, "is outside every array", err, errlen);
         }
