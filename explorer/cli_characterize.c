@@ -34,9 +34,7 @@ typedef struct ch_args {
     int nsets;
     const char *workloads[MAX_WL];
     int nworkloads;
-    wl_override wparams[MAX_ITEMS];
-    char wparam_buf[MAX_ITEMS][256];
-    int nwparams;
+    cli_wparams wparams;
     const char *csv;
 } ch_args;
 
@@ -65,14 +63,9 @@ static int parse_args(int argc, char **argv, ch_args *a)
             if (a->nworkloads == MAX_WL) goto too_many;
             a->workloads[a->nworkloads++] = argv[++i];
         } else if (!strcmp(o, "--wparam") && has_value) {
-            if (a->nwparams == MAX_ITEMS) goto too_many;
-            const char *arg = argv[++i];
-            if (cli_split_override(arg, a->wparam_buf[a->nwparams], sizeof a->wparam_buf[0],
-                                   &a->wparams[a->nwparams]) != 0) {
-                fprintf(stderr, "warptune characterize: --wparam %s: expected name=value\n", arg);
-                return -1;
-            }
-            a->nwparams++;
+            int r = cli_wparams_add(&a->wparams, "characterize", argv[++i]);
+            if (r > 0) goto too_many;
+            if (r < 0) return -1;
         } else if (!strcmp(o, "--csv") && has_value) {
             a->csv = argv[++i];
         } else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -311,7 +304,8 @@ int cli_characterize(int argc, char **argv)
     }
     for (int i = 0; i < n; i++) {
         char err[1024];
-        if (workload_load(a.workloads[i], a.wparams, (size_t)a.nwparams, &w[i], err, sizeof err)) {
+        if (workload_load(a.workloads[i], a.wparams.items, (size_t)a.wparams.n, &w[i], err,
+                          sizeof err)) {
             fprintf(stderr, "warptune characterize: %s\n", err);
             rc = WT_EXIT_BAD_INPUT;
             goto out;

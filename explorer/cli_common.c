@@ -41,12 +41,17 @@ param_set *cli_config(const char *cmd, const char *preset, const char *const *se
     return NULL;
 }
 
-int cli_split_override(const char *arg, char *buf, size_t buflen, wl_override *out)
+int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg)
 {
-    snprintf(buf, buflen, "%s", arg);
+    if (wp->n == CLI_MAX_WPARAMS) return 1;
+    char *buf = wp->buf[wp->n];
+    snprintf(buf, sizeof wp->buf[0], "%s", arg);
     char *eq = strchr(buf, '=');
-    if (!eq || eq == buf) return -1;
+    if (!eq || eq == buf) {
+        fprintf(stderr, "warptune %s: --wparam %s: expected name=value\n", cmd, arg);
+        return -1;
+    }
     *eq = '\0';
-    *out = (wl_override){buf, eq + 1};
+    wp->items[wp->n++] = (wl_override){buf, eq + 1};
     return 0;
 }

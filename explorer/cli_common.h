@@ -18,8 +18,16 @@ int cli_apply_config(param_set *p, const char *preset, const char *const *sets, 
  * <message>" on stderr. */
 param_set *cli_config(const char *cmd, const char *preset, const char *const *sets, int nsets);
 
-/* Copies "name=value" into buf and points out at its two halves. Returns 0, or -1 when there
- * is no '=' or no name. */
-int cli_split_override(const char *arg, char *buf, size_t buflen, wl_override *out);
+/* The --wparam options of a command, in order, each split at its '='. */
+#define CLI_MAX_WPARAMS 64
+typedef struct cli_wparams {
+    wl_override items[CLI_MAX_WPARAMS];
+    char buf[CLI_MAX_WPARAMS][256];
+    int n;
+} cli_wparams;
+
+/* Adds one "name=value". Returns 0; 1 when the list is full (nothing added); -1 after printing
+ * "warptune CMD: --wparam ARG: expected name=value" when there is no '=' or no name. */
+int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg);
 
 #endif

@@ -24,9 +24,7 @@ int cli_export_trace(int argc, char **argv)
     const char *wl = NULL, *out = NULL, *preset = WT_DEFAULT_PRESET;
     const char *sets[MAX_ITEMS];
     int nsets = 0;
-    wl_override wp[MAX_ITEMS];
-    char wbuf[MAX_ITEMS][256];
-    int nwp = 0;
+    cli_wparams wp = {0};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         int has_value = i + 1 < argc;
@@ -38,13 +36,8 @@ int cli_export_trace(int argc, char **argv)
             preset = argv[++i];
         } else if (!strcmp(o, "--set") && has_value && nsets < MAX_ITEMS) {
             sets[nsets++] = argv[++i];
-        } else if (!strcmp(o, "--wparam") && has_value && nwp < MAX_ITEMS) {
-            const char *arg = argv[++i];
-            if (cli_split_override(arg, wbuf[nwp], sizeof wbuf[0], &wp[nwp]) != 0) {
-                fprintf(stderr, "warptune export-trace: --wparam %s: expected name=value\n", arg);
-                return WT_EXIT_BAD_INPUT;
-            }
-            nwp++;
+        } else if (!strcmp(o, "--wparam") && has_value && wp.n < CLI_MAX_WPARAMS) {
+            if (cli_wparams_add(&wp, "export-trace", argv[++i]) != 0) return WT_EXIT_BAD_INPUT;
         } else {
             fprintf(stderr, "warptune export-trace: unknown or incomplete option '%s'\n", o);
             return usage();
@@ -57,7 +50,7 @@ int cli_export_trace(int argc, char **argv)
     int rc = WT_EXIT_BAD_INPUT;
     workload *w = NULL;
     if (cli_apply_config(p, preset, sets, nsets, err, sizeof err) != 0) goto bad;
-    if (workload_load(wl, wp, (size_t)nwp, &w, err, sizeof err) != 0) goto bad;
+    if (workload_load(wl, wp.items, (size_t)wp.n, &w, err, sizeof err) != 0) goto bad;
     trace_export_stats st;
     if (trace_export(p, w, out, &st, NULL, err, sizeof err) != 0) {
         rc = WT_EXIT_INTERNAL;

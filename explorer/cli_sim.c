@@ -20,9 +20,7 @@ typedef struct sim_args {
     const char *workloads[MAX_ITEMS];
     unsigned char is_trace[MAX_ITEMS]; /* workloads[i] is a kernelslist.g */
     int nworkloads;
-    wl_override wparams[MAX_ITEMS];
-    char wparam_buf[MAX_ITEMS][256];
-    int nwparams;
+    cli_wparams wparams;
     int json;
     const char *l1_trace;  /* every L1D access, CSV */
     const char *cta_trace; /* the CTA limit n of every SM at every sample, CSV */
@@ -52,14 +50,9 @@ static int parse_args(int argc, char **argv, sim_args *a)
             a->is_trace[a->nworkloads] = 1;
             a->workloads[a->nworkloads++] = argv[++i];
         } else if (!strcmp(o, "--wparam") && has_value) {
-            if (a->nwparams == MAX_ITEMS) goto too_many;
-            const char *arg = argv[++i];
-            if (cli_split_override(arg, a->wparam_buf[a->nwparams], sizeof a->wparam_buf[0],
-                                   &a->wparams[a->nwparams]) != 0) {
-                fprintf(stderr, "warptune sim: --wparam %s: expected name=value\n", arg);
-                return -1;
-            }
-            a->nwparams++;
+            int r = cli_wparams_add(&a->wparams, "sim", argv[++i]);
+            if (r > 0) goto too_many;
+            if (r < 0) return -1;
         } else if (!strcmp(o, "--belady")) {
             a->belady = 1;
         } else if (!strcmp(o, "--l1-trace") && has_value) {
@@ -193,8 +186,8 @@ int cli_sim(int argc, char **argv)
         trace_app *tr = NULL;
         char err[1024];
         if (a.is_trace[i] ? trace_open(a.workloads[i], &tr, err, sizeof err) != 0
-                          : workload_load(a.workloads[i], a.wparams, (size_t)a.nwparams, &w, err,
-                                          sizeof err) != 0) {
+                          : workload_load(a.workloads[i], a.wparams.items, (size_t)a.wparams.n, &w,
+                                          err, sizeof err) != 0) {
             fprintf(stderr, "warptune sim: %s\n", err);
             rc = WT_EXIT_BAD_INPUT;
             break;
