@@ -1,0 +1,91 @@
+#!/bin/bash
+# golden.sh: write a broad set of simulator outputs, to prove a change leaves results alone.
+#
+#   bench/golden.sh WARPTUNE OUTDIR [--quick]
+#   diff -r OLD_OUTDIR NEW_OUTDIR        # no output: byte-identical
+#
+# Covers every built-in workload on the default preset, ten workloads on every preset, every
+# warp scheduler, L1D and CTA policy on memory-bound and criticality workloads, stepping every
+# cycle (sim.skip_idle=false), the Belady bound, the --l1-trace/--cta-trace/--per-sm files and
+# a workload replayed from its exported Accel-Sim trace. Runs two simulations at a time.
+# --quick keeps one workload per group (a smoke check, about a tenth of the time).
+set -euo pipefail
+if [ $# -lt 2 ]; then
+    echo "usage: $0 WARPTUNE OUTDIR [--quick]" >&2
+    exit 2
+fi
+W=$(realpath "$1")
+OUT=$2
+QUICK=${3:-}
+mkdir -p "$OUT"
+OUT=$(realpath "$OUT")
+JOBS=${GOLDEN_JOBS:-2}
+
+mapfile -t ALL < <("$W" workloads | awk 'NF {print $1}')
+WIDE=(kmeans bfs stream matmul gesummv needle srad memcached spmv imbalance)
+POLWL=(kmeans bfs gesummv imbalance)
+if [ "$QUICK" = "--quick" ]; then
+    ALL=(kmeans bfs stream)
+    WIDE=(kmeans)
+    POLWL=(kmeans)
+fi
+mapfile -t PRESETS < <("$W" presets | awk 'NF {print $1}')
+POLICIES=(
+    "sched.policy=lrr" "sched.policy=gto" "sched.policy=two_level" "sched.policy=swl"
+    "sched.policy=ccws" "sched.policy=caws" "sched.policy=gcaws"
+    "l1d.policy=rrip" "l1d.policy=dip" "l1d.policy=ship" "l1d.policy=cacp"
+    "l1d.policy=dacache" "l1d.policy=dacache_stall" "l1d.policy=dacache_uncon"
+    "cta.policy=static_limit" "cta.policy=dyncta"
+    "sched.policy=gcaws l1d.policy=cacp" "sched.policy=ccws cta.policy=dyncta")
+
+# One line per run: output name, then the arguments of `warptune sim`.
+jobs_list() {
+    for w in "${ALL[@]}"; do echo "default_$w --workload $w"; done
+    for w in "${WIDE[@]}"; do
+        for p in "${PRESETS[@]}"; do echo "preset_${w}_$p --workload $w --preset $p"; done
+        echo "noskip_$w --workload $w --set sim.skip_idle=false --set gpu.sms=4"
+    done
+    for w in "${POLWL[@]}"; do
+        for pol in "${POLICIES[@]}"; do
+            local name=${pol//[. =]/_} sets=""
+            for kv in $pol; do sets+=" --set $kv"; done
+            echo "policy_${w}_$name --workload $w$sets"
+        done
+    done
+    echo "belady_kmeans --workload kmeans --belady --set gpu.sms=4"
+    echo "files_bfs --workload bfs --set gpu.sms=4 --l1-trace @l1 --cta-trace @cta --per-sm @sm"
+    echo "files_kmeans --workload kmeans --set gpu.sms=2 --set l1d.policy=dacache --l1-trace @l1"
+    echo "corner_sms1 --workload bfs --set gpu.sms=1 --set l1d.ways=1"
+    echo "corner_l1off --workload kmeans --set l1d.enabled=false"
+}
+
+run_one() {
+    local name=$1
+    shift
+    local args=()
+    for a in "$@"; do
+        case $a in
+        @l1) args+=("$OUT/$name.l1.csv") ;;
+        @cta) args+=("$OUT/$name.cta.csv") ;;
+        @sm) args+=("$OUT/$name.sm.csv") ;;
+        *) args+=("$a") ;;
+        esac
+    done
+    # The exit status is part of the output: a run that fails must fail the same way.
+    local rc=0
+    "$W" sim --json "${args[@]}" >"$OUT/$name.json" 2>"$OUT/$name.err" || rc=$?
+    echo "$rc" >"$OUT/$name.rc"
+}
+export -f run_one
+export W OUT
+
+jobs_list | xargs -P "$JOBS" -L 1 bash -c 'run_one "$@"' _
+
+# A workload replayed from its own exported trace (a relative path: the JSON names it).
+cd "$OUT"
+rm -rf trace_kmeans.dir
+"$W" export-trace --workload kmeans --wparam npoints=2048 --out trace_kmeans.dir \
+    >/dev/null 2>&1 || true
+run_one trace_kmeans --trace trace_kmeans.dir/kernelslist.g --set gpu.sms=2
+rm -rf trace_kmeans.dir
+echo "$(ls "$OUT"/*.json | wc -l) runs written to $OUT"
