@@ -238,6 +238,7 @@ static const char *const *small_params(const char *name)
         {"imbalance", {"nodes=2048"}},
         {"gc", {"nobj=4096"}},
         {"pvc", {"nrec=4096"}},
+        {"bfs", {"nodes=4096", "edges=32768"}},
         {"streamcluster", {"npoints=4096"}},
     };
     for (size_t i = 0; i < sizeof SMALL / sizeof SMALL[0]; i++)
@@ -262,7 +263,7 @@ static void test_criticality_scheduler(void **state)
     (void)state;
     const char *sets[] = {"sched.policy=gcaws", NULL};
     round_trip("branchpath", sets, small_params("branchpath"));
-    round_trip("bfs", sets, NULL);
+    round_trip("bfs", sets, small_params("bfs"));
 }
 
 int main(void)

@@ -34,7 +34,7 @@ typedef struct suite_case {
 
 static const suite_case CASES[] = {
     {"kmeans", {"npoints=3072"}, 0},
-    {"bfs", {"nodes=2048", "edges=49152"}, 0},
+    {"bfs", {"nodes=16384", "edges=524288"}, 0},        /* degree 32: see the file */
     {"bfs_balanced", {"nodes=3072", "edges=98304"}, 0}, /* degree 32: see the file */
     {"memcached", {"nkeys=8192"}, 0},
     {"gc", {"nobj=8192"}, 0},

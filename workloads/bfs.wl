@@ -11,28 +11,34 @@
 # a path that visits nothing keeps them in registers (what an optimising compiler's load PRE
 # gives). Rodinia's Node {starting, no_of_edges} is the CSR row pointer here (rowptr[v] and
 # rowptr[v+1]); its flags are bytes, here 32-bit words (the language has 4-byte accesses).
-# Those coherent re-reads bring the L1D accesses per load near DaCache's threshold of two on
-# the power-law graph: 1.95 at the default 4096 nodes/32768 edges, 2.21 at 2048 nodes/49152
-# edges, the test's input (2 SMs, round-robin).
-# Parameters: nodes, edges, seed of the graph, source node.
+# Why these R-MAT parameters: a=0.45, b=0.15, c=0.15 (d=0.25) are the defaults of GTgraph's
+# R-MAT generator (Bader and Madduri), a milder skew than Graph500's; Graph500's a=0.57, b=0.19, c=0.19 (the language's default) puts 46% of the edges on 3% of the
+# nodes, so the edge loop runs on a few hub lanes (3.4 active lanes per warp instruction) and
+# the SMs idle while those lanes walk their long lists: 1.06x from 32 KB to an unbounded L1D
+# at 2048 nodes/49152 edges, 1.24x at 8192/262144. With d=0.25 the degrees are still skewed
+# (power-law tail, warps of unequal work) but most lanes of a frontier warp walk a list.
+# Where the cache sensitivity comes from (as in bfs_balanced): each lane walks its own
+# adjacency list, one 128-byte line of g_col per 32 edges, and returns to it on the next
+# iterations (intra-warp hits); with about 32 edges a node the lines of 48 warps far exceed a
+# 32 KB L1D. The test's input, 16384 nodes and 524288 edges (degree 32, 2 SMs, round-robin),
+# gains 2.32x from 32 KB to an unbounded L1D with intra-warp hits ahead. At the default's
+# degree of 8 (Rodinia's graph1MW_6 has 6) the lanes of a warp share lines and the gain comes
+# from the number of frontier warps instead, so it needs the whole GPU and a larger graph:
+# on the GTX480 preset 1.01x at 4096 nodes, 1.85x at 16384, 2.65x at the default 32768 nodes
+# and 262144 edges, 2.93x at 65536 nodes.
+# Parameters: nodes, edges, seed and skew (a, b, c) of the graph, source node.
 # models: Rodinia bfs (CCWS BFS, CAWA bfs, DYNCTA BFS, DaCache BFS)
-# inputs: an R-MAT graph of nodes nodes and edges edges (seed), source node
+# inputs: an R-MAT graph of nodes nodes and edges edges (seed, a, b, c), source node
 # class: HCS Sens Type-M divergent critical
-# deviation: HCS -- measured at 2048 nodes, 49152 edges, 2 SMs, round-robin: an unbounded
-#   L1D gives 1.06x the IPC of 32 KB, with intra-warp hits ahead (67266 vs 33665). The R-MAT
-#   degrees put 46% of the edges on 3% of the nodes (node 0 has 2400 edges, the median node
-#   4), so the edge loop runs with few active lanes (3.4 per warp instruction) and the SMs sit
-#   idle 40% of the cycles while the hub lanes walk their long lists: the lines being walked
-#   mostly fit in 32 KB (14.6% misses, 3.7% unbounded) and the run is bound by those serial
-#   walks, not by capacity. The gain grows with the graph, 1.12x at 4096 nodes/65536 edges,
-#   1.21x at 8192/131072, 1.39x at 16384/262144, 1.72x at 65536/1048576, far beyond what this
-#   test can afford; bfs_balanced, the same kernels on a uniform graph, is HCS.
-.param nodes  4096
-.param edges  32768
+.param nodes  32768
+.param edges  8*nodes
 .param seed   7
 .param source 0
+.param a      0.45
+.param b      0.15
+.param c      0.15
 
-.graph g rmat(nodes=nodes, edges=edges, seed=seed)
+.graph g rmat(nodes=nodes, edges=edges, seed=seed, a=a, b=b, c=c)
 .array mask     i32 [g_nodes] zero      ; in the current frontier
 .array updating i32 [g_nodes] zero      ; reached in this level
 .array visited  i32 [g_nodes] zero

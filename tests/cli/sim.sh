@@ -46,8 +46,8 @@ expect 0 '^kmeans ' -- "$WT" workloads
 expect 0 'gto' -- "$WT" policies
 
 # the same run twice gives the same bytes
-"$WT" sim --workload bfs --set gpu.sms=2 --json >"$tmp/a.json"
-"$WT" sim --workload bfs --set gpu.sms=2 --json >"$tmp/b.json"
+"$WT" sim --workload bfs --wparam nodes=8192 --set gpu.sms=2 --json >"$tmp/a.json"
+"$WT" sim --workload bfs --wparam nodes=8192 --set gpu.sms=2 --json >"$tmp/b.json"
 if cmp -s "$tmp/a.json" "$tmp/b.json"; then ok; else bad "two runs differ"; fi
 
 finish
