@@ -23,9 +23,10 @@ struct l1d {
     int fp_stride; /* fingerprint bytes per set: ways rounded up to whole words */
     uint8_t *valid;
     uint8_t *reserved;
-    int16_t *owner;   /* warp that brought the line in */
-    int16_t *mshr_of; /* for a reserved way, its MSHR */
-    uint8_t *state;   /* policy bytes, sets*ways*line_state_bytes */
+    uint8_t *nreserved; /* per set: reserved ways (a miss needs fewer than all) */
+    int16_t *owner;     /* warp that brought the line in */
+    int16_t *mshr_of;   /* for a reserved way, its MSHR */
+    uint8_t *state;     /* policy bytes, sets*ways*line_state_bytes */
     size_t state_bytes;
     mshr_entry *mshr;
     uint64_t *mshr_free; /* bit per MSHR: free (the lowest free one is allocated first) */
@@ -95,6 +96,7 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     c->fp = malloc((size_t)cfg->sets * (size_t)c->fp_stride + 8);
     c->valid = calloc(lines, 1);
     c->reserved = calloc(lines, 1);
+    c->nreserved = calloc((size_t)cfg->sets, 1);
     c->owner = calloc(lines, sizeof *c->owner);
     c->mshr_of = calloc(lines, sizeof *c->mshr_of);
     c->state = calloc(lines * (c->state_bytes ? c->state_bytes : 1), 1);
@@ -103,8 +105,8 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     c->mshr_free = calloc((size_t)c->mshr_words, sizeof *c->mshr_free);
     c->waiters = calloc((size_t)cfg->mshrs * (size_t)cfg->mshr_merge, sizeof *c->waiters);
     c->ops = ops;
-    if (!c->tags || !c->fp || !c->valid || !c->reserved || !c->owner || !c->mshr_of || !c->state ||
-        !c->mshr || !c->mshr_free || !c->waiters) {
+    if (!c->tags || !c->fp || !c->valid || !c->reserved || !c->nreserved || !c->owner ||
+        !c->mshr_of || !c->state || !c->mshr || !c->mshr_free || !c->waiters) {
         snprintf(err, errlen, "out of memory");
         l1d_destroy(c);
         return -1;
@@ -139,6 +141,7 @@ void l1d_destroy(l1d *c)
     free(c->fp);
     free(c->valid);
     free(c->reserved);
+    free(c->nreserved);
     free(c->owner);
     free(c->mshr_of);
     free(c->state);
@@ -246,10 +249,7 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     }
     if (c->mshr_in_use >= c->cfg.mshrs) return fail(c, L1F_MSHR);
     if (!can_send) return fail(c, L1F_SEND);
-    int unreserved = 0; /* counted only on this path: most accesses hit or merge */
-    for (int w = 0; w < c->cfg.ways && !unreserved; w++)
-        unreserved = !c->reserved[base + (size_t)w];
-    if (!unreserved) return fail(c, L1F_RESERVED);
+    if (c->nreserved[set] == c->cfg.ways) return fail(c, L1F_RESERVED);
     l1_set_view v = set_view(c, set);
     way = c->ops->victim(c->policy, r, &v);
     if (way == L1_BYPASS) return L1_BYPASSED;
@@ -263,6 +263,7 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
         c->valid[i] = 0;
     }
     c->reserved[i] = 1;
+    c->nreserved[set]++;
     c->tags[i] = r->line_addr;
     c->fp[(size_t)set * (size_t)c->fp_stride + (size_t)way] = fingerprint(r->line_addr);
     c->owner[i] = (int16_t)r->warp_slot;
@@ -295,6 +296,7 @@ int l1d_fill(l1d *c, int m, uint32_t *waiters, uint64_t *line_addr)
     mshr_entry *e = &c->mshr[m];
     size_t i = (size_t)e->set * (size_t)c->cfg.ways + (size_t)e->way;
     c->reserved[i] = 0;
+    c->nreserved[e->set]--;
     c->valid[i] = 1;
     if (c->ops->on_fill) {
         l1_set_view v = set_view(c, e->set);
