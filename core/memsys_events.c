@@ -115,14 +115,14 @@ static void set_cur(memsys *m, uint64_t t)
     }
 }
 
-void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b)
+/* ms_push's other cases: the node pool is empty (it grows) or the event is beyond the wheel's
+ * window (the heap). e->time is at or after cur and e->seq is assigned. */
+void ms_push_slow(memsys *m, const ms_event *e)
 {
-    if (time < m->cur) time = m->cur; /* only a caller going back in time gets here */
-    ms_event e = {time, m->seq++, a, b, (uint8_t)type};
-    if (time - m->cur < MS_WHEEL)
-        wheel_append(m, &e);
+    if (e->time - m->cur < MS_WHEEL)
+        wheel_append(m, e);
     else
-        heap_push(m, &e);
+        heap_push(m, e);
 }
 
 /* Earliest pending event time, or MS_NEVER. */

@@ -150,10 +150,36 @@ struct memsys {
 /* memsys_events.c */
 int ms_eq_init(memsys *m);
 void ms_eq_free(memsys *m);
-void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b);
+void ms_push_slow(memsys *m, const ms_event *e);
 uint64_t ms_eq_next(const memsys *m);
 int ms_eq_pop_due(memsys *m, uint64_t now, ms_event *out);
 void ms_eq_advance(memsys *m, uint64_t now);
+
+/* Queues an event (ties at one cycle: first in, first out). Every request pushes several, so
+ * the common case, a free node and a time inside the wheel's window, is inline; growing the
+ * node pool and far events go through ms_push_slow (memsys_events.c). */
+static inline void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b)
+{
+    if (time < m->cur) time = m->cur; /* only a caller going back in time gets here */
+    ms_event e = {time, m->seq++, a, b, (uint8_t)type};
+    uint32_t n = m->en_free;
+    if (time - m->cur >= MS_WHEEL || n == MS_NIL) {
+        ms_push_slow(m, &e);
+        return;
+    }
+    m->en_free = m->en[n].next;
+    m->en[n].ev = e;
+    m->en[n].next = MS_NIL;
+    uint32_t bk = (uint32_t)(time & (MS_WHEEL - 1));
+    if (m->btail[bk] == MS_NIL) {
+        m->bhead[bk] = n;
+        m->bits[bk >> 6] |= 1ull << (bk & 63);
+    } else {
+        m->en[m->btail[bk]].next = n;
+    }
+    m->btail[bk] = n;
+    m->wheel_n++;
+}
 
 /* memsys.c */
 uint32_t ms_req_alloc(memsys *m);
