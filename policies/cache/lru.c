@@ -36,21 +36,42 @@ static void touch(lru *l, const l1_set_view *s, int way)
     memcpy(s->state + (size_t)way * sizeof v, &v, sizeof v);
 }
 
+/* Bit w set for each way neither valid nor reserved, eight ways per 64-bit word. */
+static uint64_t free_ways(const l1_set_view *s)
+{
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t mask = 0;
+    int w = 0;
+    for (; w + 8 <= s->ways; w += 8) {
+        uint64_t v, r;
+        memcpy(&v, s->valid + w, 8);
+        memcpy(&r, s->reserved + w, 8);
+        uint64_t used = (v | r) & ones; /* the flags are 0 or 1: bit 0 of each byte */
+        /* gather bit 0 of each byte into one byte (see l1d.c's fingerprint_matches) */
+        mask |= ((((used ^ ones) * 0x0102040810204080ull) >> 56) & 0xff) << w;
+    }
+    for (; w < s->ways; w++)
+        mask |= (uint64_t)(!s->valid[w] && !s->reserved[w]) << w;
+    return mask;
+}
+
 static int lru_victim(void *self, const l1_request *r, const l1_set_view *s)
 {
     (void)self, (void)r;
-    /* One pass: the first way neither valid nor reserved (l1_first_free_way) ends it; until
-     * then the oldest unreserved stamp is kept. */
+    /* The first way neither valid nor reserved (l1_first_free_way) wins; else the oldest
+     * unreserved stamp. */
+    uint64_t free_mask = free_ways(s);
+    if (free_mask) return __builtin_ctzll(free_mask); /* rare once the cache is warm */
+    /* Every way is valid or reserved, and valid stamps are distinct and below UINT64_MAX: a
+     * reserved way keyed UINT64_MAX drops out of a strict minimum, no branch per way. */
     int way = -1;
-    uint64_t oldest = 0;
+    uint64_t oldest = UINT64_MAX;
     for (int w = 0; w < s->ways; w++) {
-        int reserved = s->reserved[w];
-        if (!reserved && !s->valid[w]) return w; /* rare once the cache is warm */
-        /* which ways are reserved is unpredictable: selects, not branches */
-        uint64_t t = stamp_of(s, w);
-        int older = !reserved && (way < 0 || t < oldest);
-        way = older ? w : way;
-        oldest = older ? t : oldest;
+        uint64_t t = stamp_of(s, w) | (0 - (uint64_t)s->reserved[w]);
+        if (t < oldest) {
+            oldest = t;
+            way = w;
+        }
     }
     return way;
 }
