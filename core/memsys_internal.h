@@ -125,7 +125,9 @@ struct memsys {
     int row_shift; /* log2(lines_per_row): both sizes are powers of two */
     uint64_t bank_mask;
     int bank_shift;
-    uint64_t burst; /* data-bus cycles per line */
+    uint64_t burst;      /* data-bus cycles per line */
+    uint64_t part_recip; /* ceil(2^64 / partitions): division by multiplication (ms_div_part) */
+    uint32_t *ser_tab;   /* ms_ser for data sizes up to MS_SER_TAB bytes */
     /* state */
     ms_part *parts;
     ms_sm *sms;
@@ -181,10 +183,28 @@ static inline void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a
     m->wheel_n++;
 }
 
+#define MS_SER_TAB 1024
+
+/* Cycles a port is busy with a packet of data_bytes: ceil((header + data) / bytes_per_cycle),
+ * at least 1. Every hop of every request asks, so the common sizes come from a table. */
+uint64_t ms_ser_div(const memsys *m, uint32_t data_bytes);
+static inline uint64_t ms_ser(const memsys *m, uint32_t data_bytes)
+{
+    return data_bytes <= MS_SER_TAB ? m->ser_tab[data_bytes] : ms_ser_div(m, data_bytes);
+}
+
+/* floor(v / partitions) by a multiplication: with R = ceil(2^64 / P) the product's high word
+ * is exact for v < 2^64 / P, so for every v below 2^52 (P <= 4096); larger v divide. */
+static inline uint64_t ms_div_part(const memsys *m, uint64_t v)
+{
+    if (m->cfg.partitions == 1) return v;
+    if (v >> 52) return v / (uint64_t)m->cfg.partitions;
+    return (uint64_t)(((unsigned __int128)v * m->part_recip) >> 64);
+}
+
 /* memsys.c */
 uint32_t ms_req_alloc(memsys *m);
 void ms_req_free(memsys *m, uint32_t r);
-uint64_t ms_ser(const memsys *m, uint32_t data_bytes);
 uint32_t ms_req_bytes(const mem_packet *p);
 uint32_t ms_reply_bytes(const mem_packet *p);
 
