@@ -234,6 +234,7 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
         /* Each SM takes its replies, then runs, in index order. An SM's sends cannot reach
          * another SM within the cycle, so taking them SM by SM is the same as all at once. */
         uint64_t ran_min = UINT64_MAX; /* the earliest wake of the SMs run */
+        bool ran = false;
         for (int w = 0; w < words; w++) {
             for (uint64_t bits = due[w]; bits; bits &= bits - 1) {
                 int i = w * 64 + __builtin_ctzll(bits);
@@ -247,6 +248,7 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
                 if (issued) g->last_issue = now;
                 uint64_t wk = g->wake[i] = sm_wake(s);
                 ran_min = wk < ran_min ? wk : ran_min;
+                ran = true;
                 int done = sm_take_finished(s);
                 /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
                 if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
@@ -267,7 +269,7 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
          * minimum: no pass over the wakes. Otherwise, after a change, they are searched. */
         if (ran_min == now + 1 && !g->wake_dirty) {
             g->min_wake = now + 1;
-        } else if (g->wake_dirty || ran_min != UINT64_MAX) {
+        } else if (g->wake_dirty || ran) {
             uint64_t m = UINT64_MAX;
             for (int i = 0; i < nsms; i++)
                 m = wake[i] < m ? wake[i] : m;
