@@ -47,6 +47,7 @@ static int lru_create(void **self, const l1_env *env, const param_set *p, char *
 static void lru_destroy(void *self)
 {
     lru *l = self;
+    if (!l) return; /* the cache failed before creating its policy */
     free(l->head);
     free(l->tail);
     free(l);
