@@ -306,7 +306,7 @@ const uint64_t *memsys_reply_mask(const memsys *m)
 uint64_t memsys_next_event(const memsys *m, uint64_t now)
 {
     if (!memsys_busy(m)) return MS_NEVER;
-    uint64_t t = ms_eq_next(m);
+    uint64_t t = m->next_ev; /* exact: see memsys_internal.h */
     if (t == MS_NEVER) return MS_NEVER;
     return t > now ? t : now + 1;
 }

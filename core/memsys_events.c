@@ -30,6 +30,7 @@ int ms_eq_init(memsys *m)
     for (int i = 0; i < MS_WHEEL; i++)
         m->bhead[i] = m->btail[i] = MS_NIL;
     m->en_free = MS_NIL;
+    m->next_ev = MS_NEVER;
     return 0;
 }
 
@@ -154,10 +155,14 @@ int ms_eq_pop_due(memsys *m, uint64_t now, ms_event *out)
     uint32_t b = (uint32_t)(t & (MS_WHEEL - 1));
     if (m->bhead[b] == MS_NIL) {
         t = ms_eq_next(m);
-        if (t == MS_NEVER || t > now) return 0;
+        if (t == MS_NEVER || t > now) {
+            m->next_ev = t; /* nothing due: t is the earliest pending event */
+            return 0;
+        }
         if (t != m->cur) set_cur(m, t);
         b = (uint32_t)(t & (MS_WHEEL - 1));
     } else if (t > now) {
+        m->next_ev = t; /* cur's bucket holds the earliest pending events */
         return 0;
     }
     uint32_t n = m->bhead[b];

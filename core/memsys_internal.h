@@ -142,6 +142,9 @@ struct memsys {
     ms_enode *en;
     uint32_t en_cap, en_free;
     uint64_t wheel_n;
+    /* The earliest pending event, kept exact without a search: a push lowers it, and the pops
+     * (only in memsys_tick, which stops at a failed ms_eq_pop_due) end by setting it. */
+    uint64_t next_ev;
     ms_event *heap; /* events at or beyond cur + MS_WHEEL */
     size_t heap_n, heap_cap;
     uint64_t live_reqs;   /* allocated requests (sent, not yet popped or retired) */
@@ -163,6 +166,7 @@ void ms_eq_advance(memsys *m, uint64_t now);
 static inline void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b)
 {
     if (time < m->cur) time = m->cur; /* only a caller going back in time gets here */
+    if (time < m->next_ev) m->next_ev = time;
     ms_event e = {time, m->seq++, a, b, (uint8_t)type};
     uint32_t n = m->en_free;
     if (time - m->cur >= MS_WHEEL || n == MS_NIL) {
