@@ -135,13 +135,28 @@ static void take_samples(cpl *c, uint64_t k)
             crit[m++] = criticality(&c->w[i], lead, c->next_sample);
         }
         c->cta[cs].samples += k;
+        /* A warp is slow when at least `need` of the others are below it. `below` is a whole
+         * number, so that is at least K = ceil(need) of them, which holds exactly when the warp
+         * is above the K-th smallest value (the values are finite): one sort instead of a
+         * comparison of every pair. */
         double need = c->slow_fraction * (double)(m - 1); /* of the others */
-        for (int a = 0; a < m; a++) {
-            int below = 0;
-            for (int b = 0; b < m; b++)
-                below += crit[b] < crit[a];
-            if ((double)below >= need) c->w[slot[a]].slow_samples += k;
+        int K = (int)need;
+        K += (double)K < need;
+        if (K <= 0) {
+            for (int a = 0; a < m; a++)
+                c->w[slot[a]].slow_samples += k;
+            continue;
         }
+        double sorted[64];
+        for (int a = 0; a < m; a++) { /* insertion sort: a CTA has few warps */
+            int b = a;
+            for (; b > 0 && sorted[b - 1] > crit[a]; b--)
+                sorted[b] = sorted[b - 1];
+            sorted[b] = crit[a];
+        }
+        double kth = sorted[K - 1]; /* K <= m - 1 */
+        for (int a = 0; a < m; a++)
+            if (crit[a] > kth) c->w[slot[a]].slow_samples += k;
     }
 }
 

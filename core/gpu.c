@@ -233,6 +233,8 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
         }
         /* Each SM takes its replies, then runs, in index order. An SM's sends cannot reach
          * another SM within the cycle, so taking them SM by SM is the same as all at once. */
+        uint64_t ran_min = UINT64_MAX; /* the earliest wake of the SMs run */
+        bool ran = false;
         for (int w = 0; w < words; w++) {
             for (uint64_t bits = due[w]; bits; bits &= bits - 1) {
                 int i = w * 64 + __builtin_ctzll(bits);
@@ -244,8 +246,9 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
                 int issued = sm_cycle(s, now, err, errlen);
                 if (issued < 0) return -1;
                 if (issued) g->last_issue = now;
-                g->wake[i] = sm_wake(s);
-                g->wake_dirty = true;
+                uint64_t wk = g->wake[i] = sm_wake(s);
+                ran_min = wk < ran_min ? wk : ran_min;
+                ran = true;
                 int done = sm_take_finished(s);
                 /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
                 if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
@@ -261,7 +264,12 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
         if (finished || g->cta_period) dispatch(g, now);
         if (g->next_cta >= g->k.grid && g->nbusy == 0 && !memsys_busy(g->mem)) break;
 
-        if (g->wake_dirty) {
+        /* After a cycle every wake is later than now (an SM that ran sets its next one after
+         * now, the others were not due), so an SM run now that wakes next cycle holds the
+         * minimum: no pass over the wakes. Otherwise, after a change, they are searched. */
+        if (ran_min == now + 1 && !g->wake_dirty) {
+            g->min_wake = now + 1;
+        } else if (g->wake_dirty || ran) {
             uint64_t m = UINT64_MAX;
             for (int i = 0; i < nsms; i++)
                 m = wake[i] < m ? wake[i] : m;

@@ -19,11 +19,14 @@ struct l1d {
     int line_shift;
     int set_bits; /* log2(sets) when sets is a power of two */
     uint64_t *tags;
+    uint8_t *fp;   /* per way: a byte hash of its tag, so a lookup compares 8 ways per word */
+    int fp_stride; /* fingerprint bytes per set: ways rounded up to whole words */
     uint8_t *valid;
     uint8_t *reserved;
-    int16_t *owner;   /* warp that brought the line in */
-    int16_t *mshr_of; /* for a reserved way, its MSHR */
-    uint8_t *state;   /* policy bytes, sets*ways*line_state_bytes */
+    uint8_t *nreserved; /* per set: reserved ways (a miss needs fewer than all) */
+    int16_t *owner;     /* warp that brought the line in */
+    int16_t *mshr_of;   /* for a reserved way, its MSHR */
+    uint8_t *state;     /* policy bytes, sets*ways*line_state_bytes */
     size_t state_bytes;
     mshr_entry *mshr;
     uint64_t *mshr_free; /* bit per MSHR: free (the lowest free one is allocated first) */
@@ -40,6 +43,31 @@ int l1_first_free_way(const l1_set_view *s)
     for (int w = 0; w < s->ways; w++)
         if (!s->valid[w] && !s->reserved[w]) return w;
     return -1;
+}
+
+/* A byte hash of a line address: equal tags have equal fingerprints, so the ways whose
+ * fingerprint matches are a superset of those whose tag does (about one in 256 more). */
+static uint8_t fingerprint(uint64_t line)
+{
+    return (uint8_t)((line * 0x9E3779B97F4A7C15ull) >> 56);
+}
+
+/* Bit w set for each of the `ways` fingerprints in fp equal to f: eight ways per 64-bit word
+ * (the row is padded to whole words), with the exact zero-byte test (no false positives from
+ * borrows between bytes). */
+static uint64_t fingerprint_matches(const uint8_t *fp, int ways, uint8_t f)
+{
+    const uint64_t lo7 = 0x7F7F7F7F7F7F7F7Full, pat = f * 0x0101010101010101ull;
+    uint64_t match = 0;
+    for (int w = 0; w < ways; w += 8) {
+        uint64_t x;
+        memcpy(&x, fp + w, 8);
+        x ^= pat;
+        uint64_t zero = ~(((x & lo7) + lo7) | x | lo7); /* 0x80 in each byte of x that is 0 */
+        /* gather the eight flags into one byte: flag i lands on bit 56 + i */
+        match |= (((zero >> 7) * 0x0102040810204080ull) >> 56) << w;
+    }
+    return ways < 64 ? match & ((1ull << ways) - 1) : match;
 }
 
 static int log2_exact(int v)
@@ -64,8 +92,11 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     size_t lines = (size_t)cfg->sets * (size_t)cfg->ways;
     c->state_bytes = ops->line_state_bytes;
     c->tags = calloc(lines, sizeof *c->tags);
+    c->fp_stride = (cfg->ways + 7) & ~7;
+    c->fp = malloc((size_t)cfg->sets * (size_t)c->fp_stride + 8);
     c->valid = calloc(lines, 1);
     c->reserved = calloc(lines, 1);
+    c->nreserved = calloc((size_t)cfg->sets, 1);
     c->owner = calloc(lines, sizeof *c->owner);
     c->mshr_of = calloc(lines, sizeof *c->mshr_of);
     c->state = calloc(lines * (c->state_bytes ? c->state_bytes : 1), 1);
@@ -74,12 +105,13 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     c->mshr_free = calloc((size_t)c->mshr_words, sizeof *c->mshr_free);
     c->waiters = calloc((size_t)cfg->mshrs * (size_t)cfg->mshr_merge, sizeof *c->waiters);
     c->ops = ops;
-    if (!c->tags || !c->valid || !c->reserved || !c->owner || !c->mshr_of || !c->state ||
-        !c->mshr || !c->mshr_free || !c->waiters) {
+    if (!c->tags || !c->fp || !c->valid || !c->reserved || !c->nreserved || !c->owner ||
+        !c->mshr_of || !c->state || !c->mshr || !c->mshr_free || !c->waiters) {
         snprintf(err, errlen, "out of memory");
         l1d_destroy(c);
         return -1;
     }
+    memset(c->fp, fingerprint(0), (size_t)cfg->sets * (size_t)c->fp_stride); /* tags start at 0 */
     for (int m = 0; m < cfg->mshrs; m++)
         c->mshr_free[m >> 6] |= 1ull << (m & 63);
     if (cfg->ways < 1 || cfg->ways > 64) { /* l1d.ways allows no more: way sets are masks */
@@ -106,8 +138,10 @@ void l1d_destroy(l1d *c)
     if (!c) return;
     if (c->ops && c->ops->destroy) c->ops->destroy(c->policy);
     free(c->tags);
+    free(c->fp);
     free(c->valid);
     free(c->reserved);
+    free(c->nreserved);
     free(c->owner);
     free(c->mshr_of);
     free(c->state);
@@ -182,12 +216,13 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
      * invalidated by a store keep stale tags and are passed over. */
     int way = -1, m = -1;
     const uint64_t *tags = c->tags + base;
-    uint64_t match = 0; /* ways with the tag, gathered without a branch per way (ways <= 64) */
-    for (int w = 0; w < c->cfg.ways; w++)
-        match |= (uint64_t)(tags[w] == r->line_addr) << w;
+    /* candidate ways (fingerprint equal), in way order; the tag decides */
+    uint64_t match = fingerprint_matches(c->fp + (size_t)set * (size_t)c->fp_stride, c->cfg.ways,
+                                         fingerprint(r->line_addr));
     for (; match; match &= match - 1) {
         int w = __builtin_ctzll(match);
         size_t i = base + (size_t)w;
+        if (tags[w] != r->line_addr) continue;
         if (c->valid[i]) {
             way = w;
             break;
@@ -214,10 +249,7 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     }
     if (c->mshr_in_use >= c->cfg.mshrs) return fail(c, L1F_MSHR);
     if (!can_send) return fail(c, L1F_SEND);
-    int unreserved = 0; /* counted only on this path: most accesses hit or merge */
-    for (int w = 0; w < c->cfg.ways && !unreserved; w++)
-        unreserved = !c->reserved[base + (size_t)w];
-    if (!unreserved) return fail(c, L1F_RESERVED);
+    if (c->nreserved[set] == c->cfg.ways) return fail(c, L1F_RESERVED);
     l1_set_view v = set_view(c, set);
     way = c->ops->victim(c->policy, r, &v);
     if (way == L1_BYPASS) return L1_BYPASSED;
@@ -231,7 +263,9 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
         c->valid[i] = 0;
     }
     c->reserved[i] = 1;
+    c->nreserved[set]++;
     c->tags[i] = r->line_addr;
+    c->fp[(size_t)set * (size_t)c->fp_stride + (size_t)way] = fingerprint(r->line_addr);
     c->owner[i] = (int16_t)r->warp_slot;
     int word = 0;
     while (!c->mshr_free[word]) /* a free MSHR exists: mshr_in_use < mshrs */
@@ -262,6 +296,7 @@ int l1d_fill(l1d *c, int m, uint32_t *waiters, uint64_t *line_addr)
     mshr_entry *e = &c->mshr[m];
     size_t i = (size_t)e->set * (size_t)c->cfg.ways + (size_t)e->way;
     c->reserved[i] = 0;
+    c->nreserved[e->set]--;
     c->valid[i] = 1;
     if (c->ops->on_fill) {
         l1_set_view v = set_view(c, e->set);

@@ -107,7 +107,11 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
     m->parts = calloc((size_t)cfg->partitions, sizeof *m->parts);
     m->sms = calloc((size_t)cfg->num_sms, sizeof *m->sms);
     m->reply_mask = calloc(((size_t)cfg->num_sms + 63) / 64, sizeof *m->reply_mask);
-    if (!m->parts || !m->sms || !m->reply_mask) goto oom;
+    m->ser_tab = malloc((MS_SER_TAB + 1) * sizeof *m->ser_tab);
+    if (!m->parts || !m->sms || !m->reply_mask || !m->ser_tab) goto oom;
+    for (uint32_t b = 0; b <= MS_SER_TAB; b++)
+        m->ser_tab[b] = (uint32_t)ms_ser_div(m, b);
+    m->part_recip = UINT64_MAX / (uint64_t)cfg->partitions + 1; /* unused when P = 1 */
     for (int i = 0; i < cfg->partitions; i++) {
         ms_part *p = &m->parts[i];
         p->in_head = p->in_tail = MS_NIL;
@@ -143,6 +147,7 @@ void memsys_destroy(memsys *m)
     free(m->parts);
     free(m->sms);
     free(m->reply_mask);
+    free(m->ser_tab);
     free(m->reqs);
     ms_eq_free(m);
     free(m);
@@ -189,8 +194,8 @@ uint32_t ms_reply_bytes(const mem_packet *p)
     return p->kind == MEM_ATOMIC ? 4u : p->bytes;
 }
 
-/* Cycles a port is busy with a packet: ceil((header + data) / bytes_per_cycle), at least 1. */
-uint64_t ms_ser(const memsys *m, uint32_t data_bytes)
+/* ms_ser by division: fills its table, and serves sizes beyond it. */
+uint64_t ms_ser_div(const memsys *m, uint32_t data_bytes)
 {
     uint64_t b = (uint64_t)m->cfg.icnt_header_bytes + data_bytes;
     uint64_t bpc = (uint64_t)m->cfg.icnt_bytes_per_cycle;
@@ -201,9 +206,9 @@ uint64_t ms_ser(const memsys *m, uint32_t data_bytes)
 static void map_line(const memsys *m, uint64_t line, uint32_t *part, uint64_t *local)
 {
     uint64_t P = (uint64_t)m->cfg.partitions;
-    uint64_t g = line / P, o = line - g * P;
+    uint64_t g = ms_div_part(m, line), o = line - g * P;
     uint64_t f = g ^ (g >> 3) ^ (g >> 7) ^ (g >> 13);
-    uint64_t sum = o + f % P; /* (o + f % P) % P with one division fewer: both are below P */
+    uint64_t sum = o + (f - ms_div_part(m, f) * P); /* (o + f % P) % P: both are below P */
     *part = (uint32_t)(sum >= P ? sum - P : sum);
     *local = g;
 }
@@ -232,10 +237,11 @@ int memsys_send(memsys *m, const mem_packet *p, uint64_t now)
     uint64_t start = ms_icnt_inject(m, r, now);
     int Q = m->cfg.icnt_sm_queue;
     if (s->inj_n == Q) {
-        s->inj_head = (s->inj_head + 1) % Q;
+        s->inj_head = s->inj_head + 1 == Q ? 0 : s->inj_head + 1;
         s->inj_n--;
     }
-    s->inj[(s->inj_head + s->inj_n) % Q] = start;
+    int slot = s->inj_head + s->inj_n; /* both below Q: no division for the wrap */
+    s->inj[slot >= Q ? slot - Q : slot] = start;
     s->inj_n++;
     /* A queue slot frees when this packet starts injecting; the caller may be waiting for it. */
     if (start > now) ms_push(m, start, EV_WAKE, 0, 0);
@@ -300,7 +306,7 @@ const uint64_t *memsys_reply_mask(const memsys *m)
 uint64_t memsys_next_event(const memsys *m, uint64_t now)
 {
     if (!memsys_busy(m)) return MS_NEVER;
-    uint64_t t = ms_eq_next(m);
+    uint64_t t = m->next_ev; /* exact: see memsys_internal.h */
     if (t == MS_NEVER) return MS_NEVER;
     return t > now ? t : now + 1;
 }

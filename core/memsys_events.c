@@ -30,6 +30,7 @@ int ms_eq_init(memsys *m)
     for (int i = 0; i < MS_WHEEL; i++)
         m->bhead[i] = m->btail[i] = MS_NIL;
     m->en_free = MS_NIL;
+    m->next_ev = MS_NEVER;
     return 0;
 }
 
@@ -115,14 +116,14 @@ static void set_cur(memsys *m, uint64_t t)
     }
 }
 
-void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b)
+/* ms_push's other cases: the node pool is empty (it grows) or the event is beyond the wheel's
+ * window (the heap). e->time is at or after cur and e->seq is assigned. */
+void ms_push_slow(memsys *m, const ms_event *e)
 {
-    if (time < m->cur) time = m->cur; /* only a caller going back in time gets here */
-    ms_event e = {time, m->seq++, a, b, (uint8_t)type};
-    if (time - m->cur < MS_WHEEL)
-        wheel_append(m, &e);
+    if (e->time - m->cur < MS_WHEEL)
+        wheel_append(m, e);
     else
-        heap_push(m, &e);
+        heap_push(m, e);
 }
 
 /* Earliest pending event time, or MS_NEVER. */
@@ -154,10 +155,14 @@ int ms_eq_pop_due(memsys *m, uint64_t now, ms_event *out)
     uint32_t b = (uint32_t)(t & (MS_WHEEL - 1));
     if (m->bhead[b] == MS_NIL) {
         t = ms_eq_next(m);
-        if (t == MS_NEVER || t > now) return 0;
+        if (t == MS_NEVER || t > now) {
+            m->next_ev = t; /* nothing due: t is the earliest pending event */
+            return 0;
+        }
         if (t != m->cur) set_cur(m, t);
         b = (uint32_t)(t & (MS_WHEEL - 1));
     } else if (t > now) {
+        m->next_ev = t; /* cur's bucket holds the earliest pending events */
         return 0;
     }
     uint32_t n = m->bhead[b];

@@ -125,7 +125,9 @@ struct memsys {
     int row_shift; /* log2(lines_per_row): both sizes are powers of two */
     uint64_t bank_mask;
     int bank_shift;
-    uint64_t burst; /* data-bus cycles per line */
+    uint64_t burst;      /* data-bus cycles per line */
+    uint64_t part_recip; /* ceil(2^64 / partitions): division by multiplication (ms_div_part) */
+    uint32_t *ser_tab;   /* ms_ser for data sizes up to MS_SER_TAB bytes */
     /* state */
     ms_part *parts;
     ms_sm *sms;
@@ -140,6 +142,9 @@ struct memsys {
     ms_enode *en;
     uint32_t en_cap, en_free;
     uint64_t wheel_n;
+    /* The earliest pending event, kept exact without a search: a push lowers it, and the pops
+     * (only in memsys_tick, which stops at a failed ms_eq_pop_due) end by setting it. */
+    uint64_t next_ev;
     ms_event *heap; /* events at or beyond cur + MS_WHEEL */
     size_t heap_n, heap_cap;
     uint64_t live_reqs;   /* allocated requests (sent, not yet popped or retired) */
@@ -150,15 +155,60 @@ struct memsys {
 /* memsys_events.c */
 int ms_eq_init(memsys *m);
 void ms_eq_free(memsys *m);
-void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b);
+void ms_push_slow(memsys *m, const ms_event *e);
 uint64_t ms_eq_next(const memsys *m);
 int ms_eq_pop_due(memsys *m, uint64_t now, ms_event *out);
 void ms_eq_advance(memsys *m, uint64_t now);
 
+/* Queues an event (ties at one cycle: first in, first out). Every request pushes several, so
+ * the common case, a free node and a time inside the wheel's window, is inline; growing the
+ * node pool and far events go through ms_push_slow (memsys_events.c). */
+static inline void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b)
+{
+    if (time < m->cur) time = m->cur; /* only a caller going back in time gets here */
+    if (time < m->next_ev) m->next_ev = time;
+    ms_event e = {time, m->seq++, a, b, (uint8_t)type};
+    uint32_t n = m->en_free;
+    if (time - m->cur >= MS_WHEEL || n == MS_NIL) {
+        ms_push_slow(m, &e);
+        return;
+    }
+    m->en_free = m->en[n].next;
+    m->en[n].ev = e;
+    m->en[n].next = MS_NIL;
+    uint32_t bk = (uint32_t)(time & (MS_WHEEL - 1));
+    if (m->btail[bk] == MS_NIL) {
+        m->bhead[bk] = n;
+        m->bits[bk >> 6] |= 1ull << (bk & 63);
+    } else {
+        m->en[m->btail[bk]].next = n;
+    }
+    m->btail[bk] = n;
+    m->wheel_n++;
+}
+
+#define MS_SER_TAB 1024
+
+/* Cycles a port is busy with a packet of data_bytes: ceil((header + data) / bytes_per_cycle),
+ * at least 1. Every hop of every request asks, so the common sizes come from a table. */
+uint64_t ms_ser_div(const memsys *m, uint32_t data_bytes);
+static inline uint64_t ms_ser(const memsys *m, uint32_t data_bytes)
+{
+    return data_bytes <= MS_SER_TAB ? m->ser_tab[data_bytes] : ms_ser_div(m, data_bytes);
+}
+
+/* floor(v / partitions) by a multiplication: with R = ceil(2^64 / P) the product's high word
+ * is exact for v < 2^64 / P, so for every v below 2^52 (P <= 4096); larger v divide. */
+static inline uint64_t ms_div_part(const memsys *m, uint64_t v)
+{
+    if (m->cfg.partitions == 1) return v;
+    if (v >> 52) return v / (uint64_t)m->cfg.partitions;
+    return (uint64_t)(((unsigned __int128)v * m->part_recip) >> 64);
+}
+
 /* memsys.c */
 uint32_t ms_req_alloc(memsys *m);
 void ms_req_free(memsys *m, uint32_t r);
-uint64_t ms_ser(const memsys *m, uint32_t data_bytes);
 uint32_t ms_req_bytes(const mem_packet *p);
 uint32_t ms_reply_bytes(const mem_packet *p);
 

@@ -99,7 +99,7 @@ static void evict(memsys *m, uint32_t part, ms_line *l, uint64_t t)
 {
     if (l->valid && l->dirty) {
         m->st.l2_writebacks++;
-        ms_dram_enqueue(m, part, l->tag / (uint64_t)m->cfg.partitions, 1, MS_NIL, t);
+        ms_dram_enqueue(m, part, ms_div_part(m, l->tag), 1, MS_NIL, t);
     }
     l->valid = l->dirty = l->pending = 0;
 }

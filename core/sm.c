@@ -98,48 +98,42 @@ static int ev_before(const sm_event *a, const sm_event *b)
     return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
 }
 
-/* Queues event e (cycle set, seq assigned here) on FIFO `queue`, whose events all come at a
- * fixed latency after the cycle they were pushed in. */
-void sm_push_event(sm *s, const sm_event *e, int queue)
+/* Doubles FIFO f's ring (sm_push_event found it full). */
+void sm_ev_grow(ev_fifo *f)
 {
-    ev_fifo *f = &s->evq[queue];
-    if (f->n == f->cap) {
-        uint32_t cap = f->cap ? f->cap * 2 : 64;
-        sm_event *b = malloc((size_t)cap * sizeof *b);
-        if (!b) abort(); /* a few kilobytes: failing here means the process is out of memory */
-        for (uint32_t i = 0; i < f->n; i++)
-            b[i] = f->buf[(f->head + i) & (f->cap - 1)];
-        free(f->buf);
-        f->buf = b;
-        f->head = 0;
-        f->cap = cap;
-    }
-    sm_event *ev = &f->buf[(f->head + f->n) & (f->cap - 1)];
-    *ev = *e;
-    ev->seq = s->seq++;
-    f->n++;
-    s->ev_n++;
-    if (ev->cycle < s->ev_next) s->ev_next = ev->cycle;
-    if (ev->cycle < s->wake) s->wake = ev->cycle;
+    uint32_t cap = f->cap ? f->cap * 2 : 64;
+    sm_event *b = malloc((size_t)cap * sizeof *b);
+    if (!b) abort(); /* a few kilobytes: failing here means the process is out of memory */
+    for (uint32_t i = 0; i < f->n; i++)
+        b[i] = f->buf[(f->head + i) & (f->cap - 1)];
+    free(f->buf);
+    f->buf = b;
+    f->head = 0;
+    f->cap = cap;
 }
 
-/* Removes and returns the earliest event (there is one). */
+/* Removes and returns the earliest event (there is one). One scan finds it and the earliest
+ * head of the other FIFOs, which with the popped FIFO's new head gives the next event. */
 static sm_event ev_pop(sm *s)
 {
     ev_fifo *best = NULL;
+    uint64_t others = UINT64_MAX; /* earliest head of the FIFOs other than best */
     for (int q = 0; q < EVQ_COUNT; q++) {
         ev_fifo *f = &s->evq[q];
-        if (f->n && (!best || ev_before(&f->buf[f->head], &best->buf[best->head]))) best = f;
+        if (!f->n) continue;
+        if (!best || ev_before(&f->buf[f->head], &best->buf[best->head])) {
+            if (best && best->buf[best->head].cycle < others) others = best->buf[best->head].cycle;
+            best = f;
+        } else if (f->buf[f->head].cycle < others) {
+            others = f->buf[f->head].cycle;
+        }
     }
     sm_event top = best->buf[best->head];
     best->head = (best->head + 1) & (best->cap - 1);
     best->n--;
     s->ev_n--;
-    s->ev_next = UINT64_MAX;
-    for (int q = 0; q < EVQ_COUNT; q++) {
-        const ev_fifo *f = &s->evq[q];
-        if (f->n && f->buf[f->head].cycle < s->ev_next) s->ev_next = f->buf[f->head].cycle;
-    }
+    if (best->n && best->buf[best->head].cycle < others) others = best->buf[best->head].cycle;
+    s->ev_next = others;
     return top;
 }
 

@@ -174,10 +174,26 @@ static inline void sm_account_to(sm *s, uint64_t now)
 /* sm.c */
 void sm_fetch_next(sm *s, int wi);
 warp_view sm_view_of(const sm *s, int wi);
-void sm_push_event(sm *s, const sm_event *e, int queue);
+void sm_ev_grow(ev_fifo *f);
 void sm_release(sm *s, int w, const uint64_t m[2]);
 int sm_warp_priority(const sm *s, int w);
 int sm_sched_of(const sm *s, int w);
+
+/* Queues event e (cycle set, seq assigned here) on FIFO `queue`, whose events all come at a
+ * fixed latency after the cycle they were pushed in. Inline: every L1D hit and writeback
+ * pushes one. */
+static inline void sm_push_event(sm *s, const sm_event *e, int queue)
+{
+    ev_fifo *f = &s->evq[queue];
+    if (f->n == f->cap) sm_ev_grow(f);
+    sm_event *ev = &f->buf[(f->head + f->n) & (f->cap - 1)];
+    *ev = *e;
+    ev->seq = s->seq++;
+    f->n++;
+    s->ev_n++;
+    if (ev->cycle < s->ev_next) s->ev_next = ev->cycle;
+    if (ev->cycle < s->wake) s->wake = ev->cycle;
+}
 
 /* sm_cta.c */
 void sm_release_barrier(sm *s, int cs);

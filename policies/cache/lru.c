@@ -1,58 +1,126 @@
 /* LRU: fill a free way first, else evict the least recently used unreserved line; insert and
- * promote to most recently used. Per-line state is the time of last use. */
+ * promote to most recently used.
+ *
+ * Each set keeps its ways in a list from least to most recently used (per-line state: the
+ * neighbours and whether the way is listed), so the victim is the head of the list instead of
+ * the oldest of every way's time of last use. A way reserved for a fill is dropped from the
+ * list when it reaches the head (it cannot be a victim, and only its fill, a use, clears the
+ * reservation and lists it again at the tail); an invalidated way stays listed but is free,
+ * and a free way is taken before the list is consulted. So whenever no way is free, the head
+ * after dropping reserved ways is exactly the unreserved way used longest ago. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/policy.h"
 
+#define LRU_NONE 0xff /* no way (ways <= 64) */
+
+typedef struct lru_node {
+    uint8_t prev, next; /* towards the least / most recently used way */
+    uint8_t listed;
+} lru_node;
+
 typedef struct lru {
-    uint64_t clock;
+    uint8_t *head, *tail; /* per set: least and most recently used listed way */
 } lru;
 
 static int lru_create(void **self, const l1_env *env, const param_set *p, char *err, size_t errlen)
 {
-    (void)env, (void)p, (void)err, (void)errlen;
+    (void)p, (void)err, (void)errlen;
     lru *s = calloc(1, sizeof *s);
     if (!s) return -1;
+    size_t sets = env->geom.sets > 0 ? (size_t)env->geom.sets : 1;
+    s->head = malloc(sets);
+    s->tail = malloc(sets);
+    if (!s->head || !s->tail) {
+        free(s->head);
+        free(s->tail);
+        free(s);
+        return -1;
+    }
+    memset(s->head, LRU_NONE, sets);
+    memset(s->tail, LRU_NONE, sets);
     *self = s;
     return 0;
 }
 
 static void lru_destroy(void *self)
 {
-    free(self);
+    lru *l = self;
+    if (!l) return; /* the cache failed before creating its policy */
+    free(l->head);
+    free(l->tail);
+    free(l);
 }
 
-static uint64_t stamp_of(const l1_set_view *s, int way)
+static lru_node *node(const l1_set_view *s, int way)
 {
-    uint64_t v;
-    memcpy(&v, s->state + (size_t)way * sizeof v, sizeof v);
-    return v;
+    return (lru_node *)(void *)(s->state + (size_t)way * sizeof(lru_node));
 }
 
+static void unlink_way(lru *l, const l1_set_view *s, int way)
+{
+    lru_node *n = node(s, way);
+    if (n->prev == LRU_NONE)
+        l->head[s->set] = n->next;
+    else
+        node(s, n->prev)->next = n->next;
+    if (n->next == LRU_NONE)
+        l->tail[s->set] = n->prev;
+    else
+        node(s, n->next)->prev = n->prev;
+    n->listed = 0;
+}
+
+/* The way was used: it becomes the most recently used. */
 static void touch(lru *l, const l1_set_view *s, int way)
 {
-    uint64_t v = ++l->clock;
-    memcpy(s->state + (size_t)way * sizeof v, &v, sizeof v);
+    lru_node *n = node(s, way);
+    if (n->listed) {
+        if (l->tail[s->set] == way) return;
+        unlink_way(l, s, way);
+    }
+    uint8_t t = l->tail[s->set];
+    n->prev = t;
+    n->next = LRU_NONE;
+    n->listed = 1;
+    if (t == LRU_NONE)
+        l->head[s->set] = (uint8_t)way;
+    else
+        node(s, t)->next = (uint8_t)way;
+    l->tail[s->set] = (uint8_t)way;
+}
+
+/* Bit w set for each way neither valid nor reserved, eight ways per 64-bit word. */
+static uint64_t free_ways(const l1_set_view *s)
+{
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t mask = 0;
+    int w = 0;
+    for (; w + 8 <= s->ways; w += 8) {
+        uint64_t v, r;
+        memcpy(&v, s->valid + w, 8);
+        memcpy(&r, s->reserved + w, 8);
+        uint64_t used = (v | r) & ones; /* the flags are 0 or 1: bit 0 of each byte */
+        /* gather bit 0 of each byte into one byte (see l1d.c's fingerprint_matches) */
+        mask |= ((((used ^ ones) * 0x0102040810204080ull) >> 56) & 0xff) << w;
+    }
+    for (; w < s->ways; w++)
+        mask |= (uint64_t)(!s->valid[w] && !s->reserved[w]) << w;
+    return mask;
 }
 
 static int lru_victim(void *self, const l1_request *r, const l1_set_view *s)
 {
-    (void)self, (void)r;
-    /* One pass: the first way neither valid nor reserved (l1_first_free_way) ends it; until
-     * then the oldest unreserved stamp is kept. */
-    int way = -1;
-    uint64_t oldest = 0;
-    for (int w = 0; w < s->ways; w++) {
-        int reserved = s->reserved[w];
-        if (!reserved && !s->valid[w]) return w; /* rare once the cache is warm */
-        /* which ways are reserved is unpredictable: selects, not branches */
-        uint64_t t = stamp_of(s, w);
-        int older = !reserved && (way < 0 || t < oldest);
-        way = older ? w : way;
-        oldest = older ? t : oldest;
-    }
-    return way;
+    (void)r;
+    lru *l = self;
+    /* The first way neither valid nor reserved (l1_first_free_way) wins. */
+    uint64_t free_mask = free_ways(s);
+    if (free_mask) return __builtin_ctzll(free_mask); /* rare once the cache is warm */
+    uint8_t h;
+    while ((h = l->head[s->set]) != LRU_NONE && s->reserved[h])
+        unlink_way(l, s, h);
+    return h == LRU_NONE ? -1 : h;
 }
 
 static void lru_touch(void *self, const l1_request *r, const l1_set_view *s, int way)
@@ -64,7 +132,7 @@ static void lru_touch(void *self, const l1_request *r, const l1_set_view *s, int
 const l1_policy_ops l1_lru_ops = {
     .name = "lru",
     .doc = "least recently used replacement, insertion at MRU",
-    .line_state_bytes = sizeof(uint64_t),
+    .line_state_bytes = sizeof(lru_node),
     .create = lru_create,
     .destroy = lru_destroy,
     .victim = lru_victim,
