@@ -203,6 +203,42 @@ static l1_outcome fail(l1d *c, l1_fail why)
     return L1_RESFAIL;
 }
 
+/* The way holding line valid (*way) or reserved for it (*m, its MSHR), -1 for neither. */
+static inline void lookup(const l1d *c, int set, uint64_t line, int *way, int *m)
+{
+    size_t base = (size_t)set * (size_t)c->cfg.ways;
+    const uint64_t *tags = c->tags + base;
+    *way = *m = -1;
+    /* candidate ways (fingerprint equal), in way order; the tag decides */
+    uint64_t match = fingerprint_matches(c->fp + (size_t)set * (size_t)c->fp_stride, c->cfg.ways,
+                                         fingerprint(line));
+    for (; match; match &= match - 1) {
+        int w = __builtin_ctzll(match);
+        size_t i = base + (size_t)w;
+        if (tags[w] != line) continue;
+        if (c->valid[i]) {
+            *way = w;
+            return;
+        }
+        if (c->reserved[i]) {
+            *m = c->mshr_of[i];
+            return;
+        }
+    }
+}
+
+int l1d_load_needs_fill(const l1d *c, uint64_t line_addr)
+{
+    int set = l1d_set_of(c, line_addr), way, m;
+    /* most accesses of cache-friendly kernels end here, without a lookup; a full merge slot
+     * alone is not worth one */
+    if (c->mshr_in_use < c->cfg.mshrs && c->nreserved[set] < c->cfg.ways) return 0;
+    lookup(c, set, line_addr, &way, &m);
+    if (way >= 0) return 0;
+    if (m >= 0) return c->mshr[m].nwaiters >= c->cfg.mshr_merge;
+    return 1; /* no MSHR, or (the caller could send) every way of the set reserved */
+}
+
 l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, int *mshr,
                     int *owner_warp, int *evicted_warp, uint64_t *evicted_line)
 {
@@ -214,24 +250,8 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
      * is valid or reserved in at most one way (it is reserved only when it is neither, and
      * becomes valid only from its reservation), so the first such way ends the search; ways
      * invalidated by a store keep stale tags and are passed over. */
-    int way = -1, m = -1;
-    const uint64_t *tags = c->tags + base;
-    /* candidate ways (fingerprint equal), in way order; the tag decides */
-    uint64_t match = fingerprint_matches(c->fp + (size_t)set * (size_t)c->fp_stride, c->cfg.ways,
-                                         fingerprint(r->line_addr));
-    for (; match; match &= match - 1) {
-        int w = __builtin_ctzll(match);
-        size_t i = base + (size_t)w;
-        if (tags[w] != r->line_addr) continue;
-        if (c->valid[i]) {
-            way = w;
-            break;
-        }
-        if (c->reserved[i]) {
-            m = c->mshr_of[i];
-            break;
-        }
-    }
+    int way, m;
+    lookup(c, set, r->line_addr, &way, &m);
     if (way >= 0) {
         *owner_warp = c->owner[base + (size_t)way];
         if (c->ops->on_hit) {

@@ -52,6 +52,11 @@ int l1d_set_of(const l1d *c, uint64_t line_addr);
 l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, int *mshr,
                     int *owner_warp, int *evicted_warp, uint64_t *evicted_line);
 
+/* Would l1d_load of line_addr with can_send set now fail for a reason only a fill lifts
+ * (L1F_MSHR, L1F_MERGE, L1F_RESERVED), whatever the policy? 0 may also mean "not known
+ * cheaply". Changes nothing. */
+int l1d_load_needs_fill(const l1d *c, uint64_t line_addr);
+
 /* Write-evict for a global store or atomic: drops the line if it is present and valid.
  * Returns 1 if a line was dropped. */
 int l1d_store(l1d *c, uint64_t line_addr);

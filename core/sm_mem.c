@@ -234,6 +234,24 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
     return 0;
 }
 
+/* The load's next access is tried next cycle. Unless a fill comes first (which wakes the SM
+ * and, changing s->fills, lets it retry), that try sees the L1D as it is now and the injection
+ * queue as it will be then (only this SM sends into it): if it can only fail for want of a
+ * fill, it is recorded as failed already, so the SM sleeps until a fill instead of waking
+ * for a try that cannot succeed. failed_at = now makes the blocked-cycle count include it
+ * exactly when it happens (see sm_mem_cycle). A failed try has no other effect, except in
+ * the access trace, which therefore keeps the tries. */
+static void fail_ahead(sm *s, uint64_t now)
+{
+    mem_stage *st = &s->stage;
+    if (!s->cfg->l1d_enabled || s->l1_trace || s->l1_observer) return;
+    if (!l1d_load_needs_fill(s->l1, st->acc[st->next].line)) return;
+    if (!memsys_can_send(s->mem, s->id, now + 1)) return; /* that try fails, but as L1F_SEND */
+    st->blocked_on_fill = true;
+    st->fail_fills = s->fills;
+    st->failed_at = now;
+}
+
 void sm_mem_cycle(sm *s, uint64_t now)
 {
     mem_stage *st = &s->stage;
@@ -272,6 +290,8 @@ void sm_mem_cycle(sm *s, uint64_t now)
         s->scan_at = 0; /* warps waiting for the unit may issue */
         s->recheck |= s->stage_waiters;
         s->stage_waiters = 0;
+    } else if (done && st->cls == IC_LD_GLOBAL) {
+        fail_ahead(s, now);
     }
 }
 
