@@ -42,6 +42,7 @@ void ms_eq_free(memsys *m)
     free(m->heap);
 }
 
+/* Appends e to the wheel, growing the node pool first if it is empty. */
 static void wheel_append(memsys *m, const ms_event *e)
 {
     if (m->en_free == MS_NIL) {
@@ -53,19 +54,7 @@ static void wheel_append(memsys *m, const ms_event *e)
         }
         m->en_cap = cap;
     }
-    uint32_t n = m->en_free;
-    m->en_free = m->en[n].next;
-    m->en[n].ev = *e;
-    m->en[n].next = MS_NIL;
-    uint32_t b = (uint32_t)(e->time & (MS_WHEEL - 1));
-    if (m->btail[b] == MS_NIL) {
-        m->bhead[b] = n;
-        m->bits[b >> 6] |= 1ull << (b & 63);
-    } else {
-        m->en[m->btail[b]].next = n;
-    }
-    m->btail[b] = n;
-    m->wheel_n++;
+    ms_wheel_append(m, e);
 }
 
 static int ev_less(const ms_event *x, const ms_event *y)

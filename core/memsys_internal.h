@@ -160,6 +160,25 @@ uint64_t ms_eq_next(const memsys *m);
 int ms_eq_pop_due(memsys *m, uint64_t now, ms_event *out);
 void ms_eq_advance(memsys *m, uint64_t now);
 
+/* Appends e to its cycle's bucket of the wheel (e->time inside the window) in a node from the
+ * free pool, which must not be empty. */
+static inline void ms_wheel_append(memsys *m, const ms_event *e)
+{
+    uint32_t n = m->en_free;
+    m->en_free = m->en[n].next;
+    m->en[n].ev = *e;
+    m->en[n].next = MS_NIL;
+    uint32_t b = (uint32_t)(e->time & (MS_WHEEL - 1));
+    if (m->btail[b] == MS_NIL) {
+        m->bhead[b] = n;
+        m->bits[b >> 6] |= 1ull << (b & 63);
+    } else {
+        m->en[m->btail[b]].next = n;
+    }
+    m->btail[b] = n;
+    m->wheel_n++;
+}
+
 /* Queues an event (ties at one cycle: first in, first out). Every request pushes several, so
  * the common case, a free node and a time inside the wheel's window, is inline; growing the
  * node pool and far events go through ms_push_slow (memsys_events.c). */
@@ -168,23 +187,10 @@ static inline void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a
     if (time < m->cur) time = m->cur; /* only a caller going back in time gets here */
     if (time < m->next_ev) m->next_ev = time;
     ms_event e = {time, m->seq++, a, b, (uint8_t)type};
-    uint32_t n = m->en_free;
-    if (time - m->cur >= MS_WHEEL || n == MS_NIL) {
+    if (time - m->cur >= MS_WHEEL || m->en_free == MS_NIL)
         ms_push_slow(m, &e);
-        return;
-    }
-    m->en_free = m->en[n].next;
-    m->en[n].ev = e;
-    m->en[n].next = MS_NIL;
-    uint32_t bk = (uint32_t)(time & (MS_WHEEL - 1));
-    if (m->btail[bk] == MS_NIL) {
-        m->bhead[bk] = n;
-        m->bits[bk >> 6] |= 1ull << (bk & 63);
-    } else {
-        m->en[m->btail[bk]].next = n;
-    }
-    m->btail[bk] = n;
-    m->wheel_n++;
+    else
+        ms_wheel_append(m, &e);
 }
 
 #define MS_SER_TAB 1024
