@@ -44,6 +44,14 @@ typedef struct gpu {
     int due_words;
 } gpu;
 
+/* SM i's wake may have changed outside the cycle loop's own refresh: mirror it, and let the
+ * loop search the earliest again. */
+static void wake_changed(gpu *g, int i)
+{
+    g->wake[i] = sm_wake(g->sms[i]);
+    g->wake_dirty = true;
+}
+
 static void gpu_free(gpu *g)
 {
     if (g->sms)
@@ -97,9 +105,8 @@ static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
     for (int i = 0; i < c->num_sms; i++) {
         sm_env se = {i, c, p, g->mem, &g->src, &g->rng, opt};
         if (sm_create(&g->sms[i], &se, err, errlen) != 0) return -1;
-        g->wake[i] = sm_wake(g->sms[i]);
+        wake_changed(g, i);
     }
-    g->wake_dirty = true;
     return 0;
 }
 
@@ -132,8 +139,7 @@ static void apply_limit(gpu *g, int i, uint64_t now)
     g->limit[i] = policy_limit(g, i);
     g->limit_since[i] = now;
     sm_set_cta_limit(g->sms[i], g->limit[i], now);
-    g->wake[i] = sm_wake(g->sms[i]);
-    g->wake_dirty = true;
+    wake_changed(g, i);
 }
 
 static void trace_limit(gpu *g, int i, uint64_t now, uint32_t c_idle, uint32_t c_mem)
@@ -159,8 +165,7 @@ static int dispatch(gpu *g, uint64_t now)
         sm *s = g->sms[g->rr];
         if (sm_resident_ctas(s) < policy_limit(g, g->rr)) {
             sm_start_cta(s, g->next_cta++, now);
-            g->wake[g->rr] = sm_wake(s);
-            g->wake_dirty = true;
+            wake_changed(g, g->rr);
             note_busy(g, g->rr);
             started++;
             stuck = 0;
