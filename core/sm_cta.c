@@ -166,8 +166,7 @@ void sm_account(sm *s, uint64_t now)
 
 void sm_take_sample(sm *s, uint64_t now, uint32_t *c_idle, uint32_t *c_mem)
 {
-    sm_account_to(s, now);
-    sm_account_flush(s);
+    sm_account(s, now);
     *c_idle = s->st.sample_idle;
     *c_mem = s->st.sample_mem;
     s->st.sample_idle = s->st.sample_mem = 0;
