@@ -2,6 +2,12 @@
 
 #include <string.h>
 
+/* Slot of a line in the 64-slot table (Fibonacci hashing of the line number). */
+static inline unsigned slot_hash(uint64_t line)
+{
+    return (unsigned)((line >> 7) * 0x9E3779B1u) >> 26;
+}
+
 int coalesce(const uint32_t *addr, uint32_t mask, int line_bytes, int sector_bytes,
              line_access *out)
 {
@@ -26,7 +32,7 @@ int coalesce(const uint32_t *addr, uint32_t mask, int line_bytes, int sector_byt
     mask = rest;
     int8_t slot_of[64];
     memset(slot_of, -1, sizeof slot_of);
-    slot_of[(unsigned)((line0 >> 7) * 0x9E3779B1u) >> 26] = 0;
+    slot_of[slot_hash(line0)] = 0;
     int n = 1;
     while (mask) {
         int lane = __builtin_ctz(mask);
@@ -38,7 +44,7 @@ int coalesce(const uint32_t *addr, uint32_t mask, int line_bytes, int sector_byt
         if (n && out[n - 1].line == line) {
             i = n - 1; /* coherent lanes: the same line as the previous lane */
         } else {
-            unsigned h = (unsigned)((line >> 7) * 0x9E3779B1u) >> 26;
+            unsigned h = slot_hash(line);
             while (slot_of[h] >= 0 && out[slot_of[h]].line != line)
                 h = (h + 1) & 63;
             if (slot_of[h] < 0) {
