@@ -81,6 +81,10 @@ static int log2_exact(int v)
 int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const l1_env *env,
                const param_set *p, char *err, size_t errlen)
 {
+    if (cfg->ways < 1 || cfg->ways > 64) { /* l1d.ways allows no more: way sets are masks */
+        snprintf(err, errlen, "L1D associativity must be 1 to 64 ways");
+        return -1;
+    }
     l1d *c = calloc(1, sizeof *c);
     if (!c) {
         snprintf(err, errlen, "out of memory");
@@ -114,11 +118,6 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     memset(c->fp, fingerprint(0), (size_t)cfg->sets * (size_t)c->fp_stride); /* tags start at 0 */
     for (int m = 0; m < cfg->mshrs; m++)
         c->mshr_free[m >> 6] |= 1ull << (m & 63);
-    if (cfg->ways < 1 || cfg->ways > 64) { /* l1d.ways allows no more: way sets are masks */
-        snprintf(err, errlen, "L1D associativity must be 1 to 64 ways");
-        l1d_destroy(c);
-        return -1;
-    }
     if (c->line_shift < 0 || (cfg->hash == 1 && c->set_bits < 0)) {
         snprintf(err, errlen, "L1D line size and (with the xor hash) sets must be powers of two");
         l1d_destroy(c);
