@@ -40,15 +40,29 @@ typedef struct gpu {
     uint64_t *wake;
     uint64_t min_wake; /* the earliest of them, valid unless wake_dirty */
     bool wake_dirty;
+    /* bit set of the SMs whose wake is not UINT64_MAX: the passes over the wakes skip the SMs
+     * with nothing to do (most of them on kernels of few CTAs) */
+    uint64_t *armed;
     uint64_t *due; /* scratch bit set of the SMs to run this cycle */
     int due_words;
 } gpu;
 
 /* SM i's wake may have changed outside the cycle loop's own refresh: mirror it, and let the
  * loop search the earliest again. */
+static inline uint64_t set_wake(gpu *g, int i)
+{
+    uint64_t wk = g->wake[i] = sm_wake(g->sms[i]);
+    uint64_t bit = (uint64_t)1 << (i & 63);
+    if (wk == UINT64_MAX)
+        g->armed[i >> 6] &= ~bit;
+    else
+        g->armed[i >> 6] |= bit;
+    return wk;
+}
+
 static void wake_changed(gpu *g, int i)
 {
-    g->wake[i] = sm_wake(g->sms[i]);
+    set_wake(g, i);
     g->wake_dirty = true;
 }
 
@@ -63,6 +77,7 @@ static void gpu_free(gpu *g)
     free(g->busy);
     free(g->wake);
     free(g->due);
+    free(g->armed);
     if (g->cta_self) g->cta->destroy(g->cta_self);
     if (g->src.ops) g->src.ops->destroy(g->src.self);
     memsys_destroy(g->mem);
@@ -97,8 +112,9 @@ static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
     g->wake = calloc((size_t)c->num_sms, sizeof *g->wake);
     g->due_words = (c->num_sms + 63) / 64;
     g->due = calloc((size_t)g->due_words, sizeof *g->due);
+    g->armed = calloc((size_t)g->due_words, sizeof *g->armed);
     g->cta_trace = opt ? opt->cta_trace : NULL;
-    if (!g->sms || !g->limit || !g->limit_since || !g->busy || !g->wake || !g->due) {
+    if (!g->sms || !g->limit || !g->limit_since || !g->busy || !g->wake || !g->due || !g->armed) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -214,7 +230,7 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     g->last_issue = now;
     uint64_t next_sample = g->cta_period ? now + g->cta_period : UINT64_MAX;
     const uint64_t *replies = memsys_reply_mask(g->mem);
-    const uint64_t *wake = g->wake;
+    const uint64_t *wake = g->wake, *armed = g->armed;
     const int nsms = c->num_sms, words = g->due_words;
     uint64_t *due = g->due;
     /* the memory system's next event as of the end of the last cycle: nothing sends between
@@ -231,9 +247,10 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
         int any = g->wake_dirty || now >= g->min_wake; /* else only the memory has work */
         for (int w = 0; w < words; w++) {
             uint64_t d = c->skip_idle ? replies[w] : ~0ull;
-            int end = nsms - w * 64 < 64 ? nsms - w * 64 : 64;
-            for (int b = 0; any && b < end; b++) /* in a register: no store-load chain */
+            for (uint64_t a = any ? armed[w] : 0; a; a &= a - 1) {
+                int b = __builtin_ctzll(a);
                 d |= (uint64_t)(wake[w * 64 + b] <= now) << b;
+            }
             due[w] = d;
         }
         /* Each SM takes its replies, then runs, in index order. An SM's sends cannot reach
@@ -251,7 +268,7 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
                 int issued = sm_cycle(s, now, err, errlen);
                 if (issued < 0) return -1;
                 if (issued) g->last_issue = now;
-                uint64_t wk = g->wake[i] = sm_wake(s);
+                uint64_t wk = set_wake(g, i);
                 ran_min = wk < ran_min ? wk : ran_min;
                 ran = true;
                 int done = sm_take_finished(s);
@@ -276,8 +293,11 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
             g->min_wake = now + 1;
         } else if (g->wake_dirty || ran) {
             uint64_t m = UINT64_MAX;
-            for (int i = 0; i < nsms; i++)
-                m = wake[i] < m ? wake[i] : m;
+            for (int w = 0; w < words; w++)
+                for (uint64_t a = armed[w]; a; a &= a - 1) {
+                    uint64_t wk = wake[w * 64 + __builtin_ctzll(a)];
+                    m = wk < m ? wk : m;
+                }
             g->min_wake = m;
             g->wake_dirty = false;
         }
