@@ -135,36 +135,41 @@ uint64_t ms_eq_next(const memsys *m)
     return m->heap_n ? m->heap[0].time : MS_NEVER;
 }
 
-/* Pops the next event if it is due at or before now. */
-int ms_eq_pop_due(memsys *m, uint64_t now, ms_event *out)
+/* Takes every event of the earliest pending cycle if that cycle is at or before now: returns
+ * the first node of the bucket's chain (linked by en[].next, ending at MS_NIL, in insertion
+ * order), or MS_NIL when nothing is due. Events pushed for that cycle while the caller walks
+ * the chain start a new chain in the emptied bucket, which the next call takes: the order is
+ * still first in, first out. The caller hands the walked chain back with ms_eq_recycle. */
+uint32_t ms_eq_take_due(memsys *m, uint64_t now, uint32_t *tail)
 {
-    /* Every pending event is at or after cur: events left in cur's bucket are the earliest,
-     * with no search (the common case while a cycle's events are processed). */
+    /* Every pending event is at or after cur: events in cur's bucket are the earliest, with
+     * no search (the common case while a cycle's events are processed). */
     uint64_t t = m->cur;
     uint32_t b = (uint32_t)(t & (MS_WHEEL - 1));
     if (m->bhead[b] == MS_NIL) {
         t = ms_eq_next(m);
         if (t == MS_NEVER || t > now) {
             m->next_ev = t; /* nothing due: t is the earliest pending event */
-            return 0;
+            return MS_NIL;
         }
         if (t != m->cur) set_cur(m, t);
         b = (uint32_t)(t & (MS_WHEEL - 1));
     } else if (t > now) {
         m->next_ev = t; /* cur's bucket holds the earliest pending events */
-        return 0;
+        return MS_NIL;
     }
-    uint32_t n = m->bhead[b];
-    *out = m->en[n].ev;
-    m->bhead[b] = m->en[n].next;
-    if (m->bhead[b] == MS_NIL) {
-        m->btail[b] = MS_NIL;
-        m->bits[b >> 6] &= ~(1ull << (b & 63));
-    }
-    m->en[n].next = m->en_free;
-    m->en_free = n;
-    m->wheel_n--;
-    return 1;
+    uint32_t head = m->bhead[b];
+    *tail = m->btail[b];
+    m->bhead[b] = m->btail[b] = MS_NIL;
+    m->bits[b >> 6] &= ~(1ull << (b & 63));
+    return head;
+}
+
+/* Returns a chain taken with ms_eq_take_due, walked, to the node pool. */
+void ms_eq_recycle(memsys *m, uint32_t head, uint32_t tail)
+{
+    m->en[tail].next = m->en_free;
+    m->en_free = head;
 }
 
 /* Everything up to now is done: slide the window so it covers the future. */

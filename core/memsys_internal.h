@@ -143,7 +143,8 @@ struct memsys {
     uint32_t en_cap, en_free;
     uint64_t wheel_n;
     /* The earliest pending event, kept exact without a search: a push lowers it, and the pops
-     * (only in memsys_tick, which stops at a failed ms_eq_pop_due) end by setting it. */
+     * (only in memsys_tick, which stops when ms_eq_take_due finds nothing due) end by setting it.
+     */
     uint64_t next_ev;
     ms_event *heap; /* events at or beyond cur + MS_WHEEL */
     size_t heap_n, heap_cap;
@@ -157,7 +158,8 @@ int ms_eq_init(memsys *m);
 void ms_eq_free(memsys *m);
 void ms_push_slow(memsys *m, const ms_event *e);
 uint64_t ms_eq_next(const memsys *m);
-int ms_eq_pop_due(memsys *m, uint64_t now, ms_event *out);
+uint32_t ms_eq_take_due(memsys *m, uint64_t now, uint32_t *tail);
+void ms_eq_recycle(memsys *m, uint32_t head, uint32_t tail);
 void ms_eq_advance(memsys *m, uint64_t now);
 
 /* Appends e to its cycle's bucket of the wheel (e->time inside the window) in a node from the
