@@ -2,6 +2,7 @@
  * and the L1D live in sm_mem.c. */
 #include "core/sm.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,6 +159,7 @@ void sm_fetch_next(sm *s, int wi)
     warp *w = &s->warps[wi];
     w->next = s->src->ops->peek(s->src->self, s->id, wi);
     set_need(w);
+    sm_refresh_view(s, wi);
 }
 
 void sm_release(sm *s, int wi, const uint64_t m[2])
@@ -181,7 +183,7 @@ int sm_warp_priority(const sm *s, int wi)
     return rank;
 }
 
-warp_view sm_view_of(const sm *s, int wi)
+static warp_view build_view(const sm *s, int wi)
 {
     const warp *w = &s->warps[wi];
     return (warp_view){wi,
@@ -195,6 +197,24 @@ warp_view sm_view_of(const sm *s, int wi)
                        w->oracle};
 }
 
+void sm_refresh_view(sm *s, int wi)
+{
+    s->warps[wi].view = build_view(s, wi);
+}
+
+warp_view sm_view_of(const sm *s, int wi)
+{
+    const warp_view *v = &s->warps[wi].view;
+#ifndef NDEBUG
+    warp_view fresh = build_view(s, wi);
+    assert(v->slot == fresh.slot && v->cta_slot == fresh.cta_slot && v->cta_id == fresh.cta_id &&
+           v->warp_in_cta == fresh.warp_in_cta && v->age == fresh.age && v->pc == fresh.pc &&
+           v->cls == fresh.cls && v->paused == fresh.paused &&
+           v->oracle_cycles == fresh.oracle_cycles);
+#endif
+    return *v;
+}
+
 /* ----------------------------------------------------------------------- issue ---- */
 
 static bool is_mem_class(int cls)
@@ -202,8 +222,8 @@ static bool is_mem_class(int cls)
     return cls >= IC_LD_GLOBAL && cls <= IC_ATOMIC;
 }
 
-/* Why warp w cannot issue now, or ST_EXEC if it can. */
-static int classify(sm *s, int wi, uint64_t now, uint64_t *wake)
+/* Why warp wi (of scheduler k) cannot issue now, or ST_EXEC if it can. */
+static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
 {
     warp *w = &s->warps[wi];
     if (w->at_barrier) return ST_SYNC;
@@ -217,14 +237,14 @@ static int classify(sm *s, int wi, uint64_t now, uint64_t *wake)
     if (is_mem_class(cls)) {
         if (s->stage.busy) return ST_STAGE; /* the unit wakes the SM when it frees */
         if (cls == IC_LD_GLOBAL && s->sched->may_issue_load &&
-            !s->sched->may_issue_load(s->sched_self[sm_sched_of(s, wi)], wi)) {
+            !s->sched->may_issue_load(s->sched_self[k], wi)) {
             *wake = now + 1; /* a veto may lift with time */
             return ST_STRUCT;
         }
         return ST_EXEC;
     }
     uint64_t free_at = cls == IC_SFU                     ? s->unit_free[0][IC_SFU]
-                       : (cls == IC_INT || cls == IC_FP) ? s->unit_free[sm_sched_of(s, wi)][cls]
+                       : (cls == IC_INT || cls == IC_FP) ? s->unit_free[k][cls]
                                                          : 0;
     if (free_at > now) {
         if (free_at < *wake) *wake = free_at;
@@ -343,14 +363,14 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
                 s->recheck &= ~((uint64_t)1 << wi);
                 continue;
             }
-            int st = classify(s, wi, now, wake);
+            int st = classify(s, wi, k, now, wake);
             counts[w->stall]--;
             if (st == ST_SYNC || st == ST_MEM || st == ST_DATA || st == ST_STAGE)
                 s->recheck &= ~((uint64_t)1 << wi);
             if (st == ST_STAGE) s->stage_waiters |= (uint64_t)1 << wi;
             if (st == ST_EXEC) {
                 st = ST_SCHED;
-                if (s->ctas[w->cta_slot].paused)
+                if (w->view.paused)
                     paused[npaused++] = sm_view_of(s, wi);
                 else
                     ready[nready++] = sm_view_of(s, wi);

@@ -79,6 +79,8 @@ void sm_set_cta_limit(sm *s, int limit, uint64_t now)
         int rank = sm_resident_ctas(s) - newer; /* 1 = oldest */
         c->paused = rank > limit;
     }
+    for (int wi = 0; wi < s->cfg->max_warps; wi++)
+        if (s->warps[wi].live) sm_refresh_view(s, wi);
     s->live_unpaused = 0;
     for (int i = 0; i < s->cfg->max_ctas; i++)
         if (s->ctas[i].used && !s->ctas[i].paused)
@@ -119,6 +121,7 @@ void sm_warp_exit(sm *s, int wi, uint64_t now)
         warp_profile_add(s->profile_out, s->kernels - 1, w->cta_id, w->warp_in_cta, t);
     w->live = false;
     w->next = NULL;
+    sm_refresh_view(s, wi);
     cpl_warp_exit(s->cpl, wi, now);
     s->live_warps--;
     s->stall_count[w->stall]--;

@@ -29,6 +29,9 @@ typedef struct warp {
     uint64_t oracle;       /* its time in the oracle profile, 0 without one */
     const inst_info *next; /* NULL once the warp has exited */
     uint8_t stall;         /* stall_kind of the last cycle it was classified */
+    /* what the schedulers see of it, kept current where any of it changes (start, next
+     * instruction, exit, CTA pause) so the issue scan copies it instead of building it */
+    warp_view view;
 } warp;
 
 typedef struct cta {
@@ -174,6 +177,7 @@ static inline void sm_account_to(sm *s, uint64_t now)
 /* sm.c */
 void sm_fetch_next(sm *s, int wi);
 warp_view sm_view_of(const sm *s, int wi);
+void sm_refresh_view(sm *s, int wi);
 void sm_ev_grow(ev_fifo *f);
 void sm_release(sm *s, int w, const uint64_t m[2]);
 int sm_warp_priority(const sm *s, int w);
