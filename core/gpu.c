@@ -210,6 +210,13 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
 {
     const gpu_config *c = &g->cfg;
     uint64_t now = *now_io;
+    /* Kernels that each end in their first pass of the loop below never reach its check: a
+     * host loop launching them must still stop at the cap. */
+    if (now > c->max_cycles) {
+        snprintf(err, errlen, "kernel %s: reached the cycle cap sim.max_cycles=%llu", g->k.name,
+                 (unsigned long long)c->max_cycles);
+        return -1;
+    }
     g->n_max = ctas_per_sm(c, &g->k);
     if (g->n_max < 1) {
         snprintf(err, errlen,

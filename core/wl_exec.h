@@ -30,7 +30,9 @@ typedef struct wl_instance {
     uint32_t shared_words;
     /* host program */
     size_t host_pc;
-    uint32_t *iters; /* per host op: iterations done by a HOST_DO */
+    uint32_t *iters;         /* per host op: iterations done by a HOST_DO */
+    uint64_t launches;       /* kernels launched so far */
+    uint64_t *iter_launches; /* per HOST_DO: `launches` when its current iteration began */
     const wl_kernel *k;
     uint32_t grid, block;
 } wl_instance;

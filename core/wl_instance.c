@@ -27,6 +27,7 @@ static int next_kernel(void *self, kernel_launch *kl, char *err, size_t errlen)
             kl->regs_per_thread = k->regs;
             kl->shared_bytes = k->shared;
             kl->num_insts = k->ninsts;
+            I->launches++;
             I->host_pc++;
             return 1;
         }
@@ -36,16 +37,23 @@ static int next_kernel(void *self, kernel_launch *kl, char *err, size_t errlen)
             break;
         case HOST_DO:
             I->iters[I->host_pc] = 0;
+            I->iter_launches[I->host_pc] = I->launches;
             I->host_pc++;
             break;
         case HOST_WHILE: {
             uint32_t d = h->match;
             I->iters[d]++;
             int cond = (I->mem[h->word] != h->value) == (h->ne != 0);
-            if (cond && I->iters[d] < w->host[d].max)
+            /* An iteration that launched nothing only repeated its `set`s: every later one
+             * would leave memory, and so the condition, exactly as they are, so the loop ends
+             * as running out its max would (without spinning through up to 2^31 of them). */
+            int changed = I->launches != I->iter_launches[d];
+            if (cond && changed && I->iters[d] < w->host[d].max) {
                 I->host_pc = d + 1;
-            else
+                I->iter_launches[d] = I->launches;
+            } else {
                 I->host_pc++;
+            }
             break;
         }
         }
@@ -109,6 +117,7 @@ static void destroy(void *self)
     free(I->stacks);
     free(I->shared);
     free(I->iters);
+    free(I->iter_launches);
     free(I);
 }
 
@@ -142,7 +151,10 @@ int workload_instance(const workload *w, int num_sms, int max_warps, int max_cta
     I->stacks = calloc(nwarps * (size_t)I->stack_cap, sizeof *I->stacks);
     I->shared = calloc((size_t)num_sms * (size_t)max_ctas * I->shared_words + 1, 4);
     I->iters = calloc(w->nhost + 1, sizeof *I->iters);
-    if (!I->mem || !I->warps || !I->regfile || !I->stacks || !I->shared || !I->iters) goto oom;
+    I->iter_launches = calloc(w->nhost + 1, sizeof *I->iter_launches);
+    if (!I->mem || !I->warps || !I->regfile || !I->stacks || !I->shared || !I->iters ||
+        !I->iter_launches)
+        goto oom;
     if (w->image_words) memcpy(I->mem, w->image, w->image_words * 4);
     for (size_t i = 0; i < nwarps; i++) {
         I->warps[i].regs = I->regfile + i * regs * WT_WARP_SIZE;

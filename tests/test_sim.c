@@ -199,6 +199,53 @@ static void test_barrier_never_reached_is_an_error(void **state)
     assert_true(m.cycles <= 20001);
 }
 
+/* Kernels that each finish in one cycle, launched by a host loop that would run ~2^62 times:
+ * the cycle cap still ends the run, after about sim.max_cycles launches. */
+static void test_cycle_cap_counts_across_launches(void **state)
+{
+    (void)state;
+    const char *wl = ".array a i32 [1] zero\n"
+                     ".kernel k block=32\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    set a[0] = 1\n"
+                     "    do max=2147483647\n"
+                     "    do max=2147483647\n"
+                     "        launch k grid=1\n"
+                     "    while a[0] != 0\n"
+                     "    while a[0] != 0\n";
+    const char *sets[] = {TINY, "sim.max_cycles=1000", NULL};
+    sim_metrics m;
+    char err[1024];
+    assert_int_equal(test_sim(wl, sets, NULL, &m, err, sizeof err), SIM_FAILED);
+    assert_non_null(strstr(err, "sim.max_cycles"));
+    assert_true(m.kernels >= 900 && m.kernels <= 1001);
+}
+
+/* Host loops whose iterations launch nothing cannot change the memory their condition reads:
+ * they end after one iteration, as running out their (here ~2^62) iterations would, and the
+ * launch before them is the only kernel. */
+static void test_host_loop_without_launch_ends(void **state)
+{
+    (void)state;
+    const char *wl = ".array a i32 [1] zero\n"
+                     ".kernel k block=32\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n"
+                     "    do max=2147483647\n"
+                     "    do max=2147483647\n"
+                     "        set a[0] = 1\n"
+                     "    while a[0] != 0\n"
+                     "    while a[0] != 0\n"
+                     "    launch k grid=2\n";
+    const char *sets[] = {TINY, "sim.max_cycles=100000", NULL};
+    sim_metrics m;
+    run_ok(wl, sets, NULL, &m);
+    assert_int_equal((int)m.kernels, 2);
+    assert_int_equal((int)m.ctas, 3);
+}
+
 /* A workload runtime error (an address outside every array) ends the run with a message. */
 static void test_out_of_bounds_is_an_error(void **state)
 {
@@ -314,6 +361,8 @@ int main(void)
         cmocka_unit_test(test_divergent_load_accesses),
         cmocka_unit_test(test_barrier_waits_for_all_warps),
         cmocka_unit_test(test_barrier_never_reached_is_an_error),
+        cmocka_unit_test(test_cycle_cap_counts_across_launches),
+        cmocka_unit_test(test_host_loop_without_launch_ends),
         cmocka_unit_test(test_out_of_bounds_is_an_error),
         cmocka_unit_test(test_bad_config_is_rejected),
         cmocka_unit_test(test_deterministic_and_skip_exact),
