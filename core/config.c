@@ -84,7 +84,8 @@ static const param_def core_defs[] = {
     P_INT("l2.mshrs", 32, 1, 4096, "", "outstanding L2 misses per partition"),
     P_INT("dram.banks", 16, 1, 256, "", "banks per channel"),
     P_INT("dram.row_bytes", 2048, 128, 65536, "bytes", "row (page) size"),
-    P_INT("dram.queue", 32, 1, 4096, "", "request queue per channel (FR-FCFS window)"),
+    /* at least 2: a miss that evicts a dirty line needs two slots at once (fill and write) */
+    P_INT("dram.queue", 32, 2, 4096, "", "request queue per channel (FR-FCFS window)"),
     P_INT("dram.bytes_per_cycle", 21, 1, 4096, "bytes/cycle",
           "data-bus bandwidth per channel (GTX480: 177.4 GB/s over 6 channels at 1.4 GHz)"),
     P_INT("dram.t_cl", 18, 1, 1000, "cycles", "CAS latency"),
@@ -212,6 +213,29 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     if (c->bypass_segment > c->l1d_line) {
         snprintf(err, errlen, "l1d.bypass_segment (%d) exceeds l1d.line (%d)", c->bypass_segment,
                  c->l1d_line);
+        return -1;
+    }
+    /* a load's sectors are a 32-bit mask of the line's segments */
+    if (!is_pow2(c->bypass_segment) || c->l1d_line / c->bypass_segment > 32) {
+        snprintf(err, errlen,
+                 "l1d.bypass_segment must be a power of two of at least l1d.line/32 = %d bytes "
+                 "(got %d)",
+                 c->l1d_line / 32 > 4 ? c->l1d_line / 32 : 4, c->bypass_segment);
+        return -1;
+    }
+    if (!is_pow2(m->l2_sets)) {
+        snprintf(err, errlen, "l2.sets must be a power of two (got %d)", m->l2_sets);
+        return -1;
+    }
+    if (!is_pow2(m->dram_banks)) {
+        snprintf(err, errlen, "dram.banks must be a power of two (got %d)", m->dram_banks);
+        return -1;
+    }
+    if (!is_pow2(m->dram_row_bytes) || m->dram_row_bytes < m->l2_line) {
+        snprintf(err, errlen,
+                 "dram.row_bytes must be a power of two of at least l2.line = %d "
+                 "bytes (got %d)",
+                 m->l2_line, m->dram_row_bytes);
         return -1;
     }
     return 0;

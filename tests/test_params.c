@@ -463,6 +463,39 @@ static void test_default_config(void **state)
     param_set_free(p);
 }
 
+/* Settings inside their ranges that still cannot be simulated are refused by name: the
+ * sectors of a line must fit a 32-bit mask, the L2 and DRAM indexes need powers of two. */
+static void test_config_refuses_inconsistent_settings(void **state)
+{
+    (void)state;
+    static const char *const bad[][4] = {
+        {"l1d.line", "256", "l1d.bypass_segment", "4"},  /* 64 sectors */
+        {"l1d.line", "128", "l1d.bypass_segment", "24"}, /* not a power of two */
+        {"l2.sets", "48", NULL, NULL},
+        {"dram.banks", "12", NULL, NULL},
+        {"l2.line", "256", "dram.row_bytes", "128"}, /* a row smaller than a line */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        param_set *p = param_set_new();
+        gpu_config c;
+        char err[512] = "";
+        for (int k = 0; k < 4 && bad[i][k]; k += 2)
+            assert_int_equal(param_set_parse(p, bad[i][k], bad[i][k + 1], err, sizeof err), 0);
+        assert_int_equal(gpu_config_from_params(p, &c, err, sizeof err), -1);
+        assert_contains(err, bad[i][bad[i][2] ? 2 : 0]);
+        param_set_free(p);
+    }
+    /* the smallest segment a 128-byte line allows is fine */
+    param_set *p = param_set_new();
+    gpu_config c;
+    char err[512] = "";
+    assert_int_equal(param_set_parse(p, "l1d.bypass_segment", "4", err, sizeof err), 0);
+    assert_int_equal(gpu_config_from_params(p, &c, err, sizeof err), 0);
+    /* a queue of one cannot take a fill and a write-back at once */
+    assert_int_not_equal(param_set_parse(p, "dram.queue", "1", err, sizeof err), 0);
+    param_set_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +511,7 @@ int main(void)
         cmocka_unit_test(test_hash),
         cmocka_unit_test(test_clone_independent),
         cmocka_unit_test(test_default_config),
+        cmocka_unit_test(test_config_refuses_inconsistent_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
