@@ -48,6 +48,13 @@ static void print_param(const param_def *d)
 int cli_params(int argc, char **argv)
 {
     const char *prefix = argc > 1 ? argv[1] : "";
+    size_t matches = 0;
+    for (size_t id = 0; id < param_count(); id++)
+        matches += strncmp(param_def_at(id)->name, prefix, strlen(prefix)) == 0;
+    if (!matches) {
+        fprintf(stderr, "warptune params: no parameter name starts with '%s'\n", prefix);
+        return WT_EXIT_BAD_INPUT;
+    }
     printf("%-28s %-6s %-12s %-22s %-12s %s\n", "name", "type", "default", "range", "unit", "doc");
     for (size_t id = 0; id < param_count(); id++) {
         const param_def *d = param_def_at(id);

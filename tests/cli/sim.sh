@@ -40,6 +40,7 @@ expect 2 "record one workload" -- "$WT" sim --workload kmeans --workload bfs --p
 
 # listings
 expect 0 '^l1d.ways +int +16' -- "$WT" params l1d.
+expect 2 "no parameter name starts with 'zzz'" -- "$WT" params zzz
 expect 0 'fermi-gtx480 .*\[default\]' -- "$WT" presets
 expect 0 'dyncta-pact13' -- "$WT" presets
 expect 0 '^kmeans ' -- "$WT" workloads
