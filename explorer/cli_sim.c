@@ -215,6 +215,14 @@ int cli_sim(int argc, char **argv)
         r[i].status = tr ? sim_run_source(p, trace_isource_factory, tr, &opt, &r[i].m, r[i].error,
                                           sizeof r[i].error)
                          : sim_run(p, w, &opt, &r[i].m, r[i].error, sizeof r[i].error);
+        /* A malformed kernel file stops the run like a runtime failure would; reading the
+         * whole trace again tells the two apart (only after a failure, so a good run pays
+         * nothing), and a format error is bad input. */
+        int bad_trace = 0;
+        if (tr && r[i].status == SIM_FAILED) {
+            trace_scan_stats ss;
+            bad_trace = trace_scan(tr, &ss, err, sizeof err) != 0;
+        }
         workload_free(w);
         trace_close(tr);
         if (a.belady && r[i].status == SIM_OK) {
@@ -231,7 +239,10 @@ int cli_sim(int argc, char **argv)
         side_close(&l1, r[i].status == SIM_OK);
         side_close(&cta, r[i].status == SIM_OK);
         side_close(&per_sm, r[i].status == SIM_OK);
-        if (r[i].status == SIM_BAD_CONFIG) {
+        if (bad_trace) {
+            fprintf(stderr, "warptune sim: %s\n", err);
+            rc = WT_EXIT_BAD_INPUT;
+        } else if (r[i].status == SIM_BAD_CONFIG) {
             fprintf(stderr, "warptune sim: %s: %s\n", a.workloads[i], r[i].error);
             rc = WT_EXIT_BAD_INPUT;
         } else if (r[i].status == SIM_FAILED) {

@@ -249,6 +249,10 @@ evaluator *evaluator_new(const space *s, const char *journal_path, int threads, 
                 ? trace_open(sw->name, &e->tr[w], err, errlen) != 0
                 : workload_load(sw->name, sw->ov, sw->nov, &e->wl[w], err, errlen) != 0)
             goto bad;
+        /* A malformed kernel file is bad input, as a workload that does not parse is: found
+         * here, before the study starts, rather than recorded as a failed point per run. */
+        trace_scan_stats ts;
+        if (e->tr[w] && trace_scan(e->tr[w], &ts, err, errlen) != 0) goto bad;
         if (workload_identity(sw, e->wl[w], e->tr[w], &e->wid[w], err, errlen) != 0) goto bad;
     }
     e->cap = 4096;
