@@ -1,5 +1,6 @@
 #include "explorer/cli_common.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,4 +55,15 @@ int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg)
     *eq = '\0';
     wp->items[wp->n++] = (wl_override){buf, eq + 1};
     return 0;
+}
+
+int cli_stdout_check(const char *cmd)
+{
+    errno = 0;
+    int flushed = fflush(stdout) == 0;
+    if (flushed && !ferror(stdout)) return 0;
+    /* an earlier failed write leaves only the error flag: its errno is gone */
+    fprintf(stderr, "warptune %s: cannot write the standard output: %s\n", cmd,
+            !flushed && errno ? strerror(errno) : "write error");
+    return -1;
 }

@@ -30,4 +30,9 @@ typedef struct cli_wparams {
  * "warptune CMD: --wparam ARG: expected name=value" when there is no '=' or no name. */
 int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg);
 
+/* Flushes stdout and checks that everything written to it got out (a full disk, a closed
+ * pipe). Returns 0, or -1 after printing "warptune CMD: cannot write the standard output:
+ * <reason>" on stderr. */
+int cli_stdout_check(const char *cmd);
+
 #endif

@@ -1,5 +1,6 @@
 /* warptune sim: one configuration, one or more workloads, every metric. */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,13 +161,32 @@ static int side_open(side_file *sf, const char *path, const char *header)
     return 0;
 }
 
-static void side_close(side_file *sf, int keep)
+/* Closes the file; with keep, renames it into place. Returns 0, or -1 after printing
+ * "PATH: write failed: <reason>" (a full disk) with the temporary removed. */
+static int side_close(side_file *sf, int keep)
 {
-    if (!sf->f) return;
-    int bad = fclose(sf->f) != 0;
+    if (!sf->f) return 0;
+    int e = 0;
+    if (fflush(sf->f) != 0) e = errno;
+    if (ferror(sf->f) && !e) e = EIO; /* a failed write whose errno is gone */
+    if (fclose(sf->f) != 0 && !e) e = errno;
     sf->f = NULL;
-    if (keep && !bad && rename(sf->tmp, sf->path) == 0) return;
-    remove(sf->tmp);
+    if (!keep) {
+        remove(sf->tmp);
+        return 0;
+    }
+    if (e) {
+        fprintf(stderr, "warptune sim: %s: write failed: %s\n", sf->path, strerror(e));
+        remove(sf->tmp);
+        return -1;
+    }
+    if (rename(sf->tmp, sf->path) != 0) {
+        fprintf(stderr, "warptune sim: %s: cannot rename into place: %s\n", sf->path,
+                strerror(errno));
+        remove(sf->tmp);
+        return -1;
+    }
+    return 0;
 }
 
 int cli_sim(int argc, char **argv)
@@ -236,9 +256,11 @@ int cli_sim(int argc, char **argv)
             }
         }
         belady_recorder_free(rec);
-        side_close(&l1, r[i].status == SIM_OK);
-        side_close(&cta, r[i].status == SIM_OK);
-        side_close(&per_sm, r[i].status == SIM_OK);
+        int keep = r[i].status == SIM_OK, lost = 0;
+        lost |= side_close(&l1, keep) != 0;
+        lost |= side_close(&cta, keep) != 0;
+        lost |= side_close(&per_sm, keep) != 0;
+        if (lost) rc = WT_EXIT_INTERNAL;
         if (bad_trace) {
             fprintf(stderr, "warptune sim: %s\n", err);
             rc = WT_EXIT_BAD_INPUT;
@@ -258,6 +280,7 @@ int cli_sim(int argc, char **argv)
         for (int i = 0; i < a.nworkloads; i++)
             if (r[i].status != SIM_OK) rc = WT_EXIT_INTERNAL;
     }
+    if (cli_stdout_check("sim") != 0 && rc == WT_EXIT_OK) rc = WT_EXIT_INTERNAL;
     free(r);
     param_set_free(p);
     return rc;

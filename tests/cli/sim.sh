@@ -31,6 +31,18 @@ want=$(sed -n 's/.*"l1d_hits":[[:space:]]*\([0-9]*\).*/\1/p' "$tmp/out.json")
 if [ "$hits" = "$want" ]; then ok; else bad "trace hits $hits != metric l1d_hits $want"; fi
 if [ ! -e "$tmp/l1.csv.tmp" ]; then ok; else bad "temporary trace left behind"; fi
 
+# a trace that cannot be written (its temporary is a link to a full device) is an error, exit
+# 1, and nothing is left behind; the same for the standard output
+ln -s /dev/full "$tmp/full.csv.tmp"
+expect 1 "full.csv: write failed: No space left on device" -- "$WT" sim --workload kmeans \
+    "${small[@]}" --l1-trace "$tmp/full.csv"
+check '[ ! -e "$tmp/full.csv" ] && [ ! -L "$tmp/full.csv.tmp" ]' "a failed trace left a file"
+out=$("$WT" sim --workload kmeans "${small[@]}" 2>&1 >/dev/full); rc=$?
+check '[ $rc = 1 ] && grep -q "cannot write the standard output" <<<"$out"' "sim >/dev/full: exit $rc: $out"
+out=$("$WT" export-trace --workload stream --wparam n=256 --out "$tmp/ex" 2>&1 >/dev/full); rc=$?
+check '[ $rc = 1 ] && grep -q "cannot write the standard output" <<<"$out"' \
+    "export-trace >/dev/full: exit $rc: $out"
+
 # the CTA limit over time and the per-SM statistics
 "$WT" sim --workload kmeans "${small[@]}" --set cta.policy=dyncta --cta-trace "$tmp/cta.csv" \
     --per-sm "$tmp/sm.csv" >/dev/null 2>&1
