@@ -139,22 +139,33 @@ static void print_json(const sim_args *a, const param_set *p, const run_result *
 }
 
 /* A file written beside a run (a trace, a table): to a temporary name, renamed into place
- * only when the run succeeded, so no half-written file is left behind. */
+ * only when the run succeeded, so no half-written file is left behind. A link is followed to
+ * its file, and a device or FIFO is written in place (cli_out_target). */
 typedef struct side_file {
     const char *path;
+    char *target; /* the file written: path, or what its links name */
     char tmp[4096];
+    int direct; /* target is not a regular file: written in place */
     FILE *f;
 } side_file;
 
 static int side_open(side_file *sf, const char *path, const char *header)
 {
+    memset(sf, 0, sizeof *sf);
     sf->path = path;
-    sf->f = NULL;
     if (!path) return 0;
-    snprintf(sf->tmp, sizeof sf->tmp, "%s.tmp", path);
-    sf->f = fopen(sf->tmp, "w");
+    char err[4200];
+    sf->target = cli_out_target(path, &sf->direct, err, sizeof err);
+    if (!sf->target) {
+        fprintf(stderr, "warptune sim: %s\n", err);
+        return -1;
+    }
+    snprintf(sf->tmp, sizeof sf->tmp, "%s.tmp", sf->target);
+    sf->f = fopen(sf->direct ? sf->target : sf->tmp, "w");
     if (!sf->f) {
-        fprintf(stderr, "warptune sim: %s: cannot write it\n", path);
+        fprintf(stderr, "warptune sim: %s: cannot write it: %s\n", path, strerror(errno));
+        free(sf->target);
+        sf->target = NULL;
         return -1;
     }
     if (header) fputs(header, sf->f);
@@ -166,27 +177,23 @@ static int side_open(side_file *sf, const char *path, const char *header)
 static int side_close(side_file *sf, int keep)
 {
     if (!sf->f) return 0;
-    int e = 0;
+    int e = 0, rc = 0;
     if (fflush(sf->f) != 0) e = errno;
     if (ferror(sf->f) && !e) e = EIO; /* a failed write whose errno is gone */
     if (fclose(sf->f) != 0 && !e) e = errno;
     sf->f = NULL;
-    if (!keep) {
-        remove(sf->tmp);
-        return 0;
-    }
-    if (e) {
+    if (keep && e) {
         fprintf(stderr, "warptune sim: %s: write failed: %s\n", sf->path, strerror(e));
-        remove(sf->tmp);
-        return -1;
-    }
-    if (rename(sf->tmp, sf->path) != 0) {
+        rc = -1;
+    } else if (keep && !sf->direct && rename(sf->tmp, sf->target) != 0) {
         fprintf(stderr, "warptune sim: %s: cannot rename into place: %s\n", sf->path,
                 strerror(errno));
-        remove(sf->tmp);
-        return -1;
+        rc = -1;
     }
-    return 0;
+    if ((!keep || rc != 0) && !sf->direct) remove(sf->tmp);
+    free(sf->target);
+    sf->target = NULL;
+    return rc;
 }
 
 int cli_sim(int argc, char **argv)
