@@ -53,6 +53,9 @@ const char *trace_path(const trace_app *t);
 /* Kernel launches and MemcpyHtoD commands in the list. */
 size_t trace_kernel_count(const trace_app *t);
 size_t trace_memcpy_count(const trace_app *t);
+/* A hash of the bytes of the kernelslist and of every kernel file it lists, so that a results
+ * memo notices an edited trace. Reads every file. Returns 0, or -1 with err. */
+int trace_content_hash(const trace_app *t, uint64_t *out, char *err, size_t errlen);
 
 /* A new reader of the application: an instruction source for a GPU of num_sms SMs with
  * max_warps warp and max_ctas CTA slots each. Any number of readers of one trace_app may run

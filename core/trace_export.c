@@ -232,6 +232,14 @@ static int flush_ctas(xrec *X)
     return 0;
 }
 
+/* Kernel file `no` of the export, or its temporary: every file is written under a temporary
+ * name and renamed into place only when the whole export succeeded, so a failed run leaves no
+ * partial file and an older export in the folder intact. */
+static void kernel_path(const char *outdir, int no, int tmp, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/kernel-%d.traceg%s", outdir, no, tmp ? ".tmp" : "");
+}
+
 static int end_kernel(xrec *X)
 {
     if (!X->f) return 0;
@@ -265,9 +273,11 @@ static int begin_kernel(xrec *X, const kernel_launch *kl)
     X->next_flush = 0;
     X->ctas = calloc(X->grid ? X->grid : 1, sizeof *X->ctas);
     if (!X->ctas) return xfail(X, "%s%s", "out of memory", "");
-    snprintf(X->path, sizeof X->path, "%s/kernel-%d.traceg", X->outdir, X->kernel_no);
-    X->f = fopen(X->path, "w");
-    if (!X->f) return xfail(X, "%s: cannot write: %s", X->path, strerror(errno));
+    kernel_path(X->outdir, X->kernel_no, 0, X->path, sizeof X->path);
+    char tmp[sizeof X->path];
+    kernel_path(X->outdir, X->kernel_no, 1, tmp, sizeof tmp);
+    X->f = fopen(tmp, "w");
+    if (!X->f) return xfail(X, "%s: cannot write: %s", tmp, strerror(errno));
     FILE *f = X->f;
     fprintf(f, "-kernel name = %s\n", kl->name);
     fprintf(f, "-kernel id = %d\n", X->kernel_no);
@@ -462,24 +472,56 @@ int trace_export(const param_set *config, const workload *w, const char *outdir,
         snprintf(err, errlen, "%s", X.err);
         rc = -1;
     }
+    char path[4096], tmp[4096 + 8];
+    snprintf(path, sizeof path, "%s/kernelslist.g", outdir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     if (rc == 0) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/kernelslist.g", outdir);
-        FILE *f = fopen(path, "w");
+        FILE *f = fopen(tmp, "w");
         if (!f) {
-            snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-            return -1;
+            snprintf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+            rc = -1;
+        } else {
+            /* the inputs a CUDA program copies to the device before its first launch */
+            for (size_t i = 0; i < w->narrays; i++)
+                fprintf(f, "MemcpyHtoD,0x%016llx,%llu\n", (unsigned long long)w->arrays[i].base,
+                        (unsigned long long)w->arrays[i].count * 4ull);
+            for (int i = 1; i <= X.kernel_no; i++)
+                fprintf(f, "kernel-%d.traceg\n", i);
+            int bad = ferror(f);
+            if (fclose(f) != 0 || bad) {
+                snprintf(err, errlen, "%s: write error: %s", path, strerror(errno));
+                rc = -1;
+            }
         }
-        /* the inputs a CUDA program copies to the device before its first launch */
-        for (size_t i = 0; i < w->narrays; i++)
-            fprintf(f, "MemcpyHtoD,0x%016llx,%llu\n", (unsigned long long)w->arrays[i].base,
-                    (unsigned long long)w->arrays[i].count * 4ull);
-        for (int i = 1; i <= X.kernel_no; i++)
-            fprintf(f, "kernel-%d.traceg\n", i);
-        if (fclose(f) != 0) {
-            snprintf(err, errlen, "%s: write error", path);
-            return -1;
+    }
+    if (rc == 0) {
+        /* The old list goes first: a run killed while renaming leaves no kernelslist.g rather
+         * than one that names a mix of old and new kernel files. */
+        if (remove(path) != 0 && errno != ENOENT) {
+            snprintf(err, errlen, "%s: cannot replace: %s", path, strerror(errno));
+            rc = -1;
         }
+        char kt[4096], kf[4096];
+        for (int i = 1; i <= X.kernel_no && rc == 0; i++) {
+            kernel_path(outdir, i, 1, kt, sizeof kt);
+            kernel_path(outdir, i, 0, kf, sizeof kf);
+            if (rename(kt, kf) != 0) {
+                snprintf(err, errlen, "%s: cannot rename into place: %s", kf, strerror(errno));
+                rc = -1;
+            }
+        }
+        if (rc == 0 && rename(tmp, path) != 0) {
+            snprintf(err, errlen, "%s: cannot rename into place: %s", path, strerror(errno));
+            rc = -1;
+        }
+    }
+    if (rc != 0) { /* nothing half-written stays behind */
+        char kt[4096];
+        for (int i = 1; i <= X.kernel_no; i++) {
+            kernel_path(outdir, i, 1, kt, sizeof kt);
+            remove(kt);
+        }
+        remove(tmp);
     }
     if (st) *st = X.st;
     return rc;

@@ -38,6 +38,10 @@ static int read_edgelist(wl_parser *P, const char *file, edges *e)
     char path[1024];
     FILE *f = wl_data_open(P, file, "edge list", path, sizeof path);
     if (!f) return -1;
+    if (wl_data_hash(P, f, path)) {
+        fclose(f);
+        return -1;
+    }
     int rc = 0;
     char buf[4096];
     int ln = 0;

@@ -89,6 +89,10 @@ static int read_mtx(wl_parser *P, const char *file, triplets *t)
     char path[1024];
     FILE *f = wl_data_open(P, file, "matrix", path, sizeof path);
     if (!f) return -1;
+    if (wl_data_hash(P, f, path)) {
+        fclose(f);
+        return -1;
+    }
     char buf[4096];
     int ln = 0, rc = 0, symmetric = 0, pattern = 0, integer = 0, have_size = 0;
     size_t nnz = 0, seen = 0;

@@ -7,6 +7,7 @@
 #define WT_WORKLOAD_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "isource.h"
 
 typedef struct workload workload;
@@ -31,6 +32,9 @@ int workload_load(const char *name_or_path, const wl_override *ov, size_t nov, w
 
 void workload_free(workload *w);
 const char *workload_name(const workload *w);
+/* A hash of the bytes of every data file (edge lists, matrices) the workload read, so that a
+ * results memo notices a changed file; 0 if it read none. */
+uint64_t workload_data_hash(const workload *w);
 
 /* Built-in workloads, compiled into the binary. */
 size_t workload_builtin_count(void);

@@ -1,7 +1,11 @@
 #include "explorer/cli_common.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/preset.h"
 
@@ -54,4 +58,50 @@ int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg)
     *eq = '\0';
     wp->items[wp->n++] = (wl_override){buf, eq + 1};
     return 0;
+}
+
+int cli_stdout_check(const char *cmd)
+{
+    errno = 0;
+    int flushed = fflush(stdout) == 0;
+    if (flushed && !ferror(stdout)) return 0;
+    /* an earlier failed write leaves only the error flag: its errno is gone */
+    fprintf(stderr, "warptune %s: cannot write the standard output: %s\n", cmd,
+            !flushed && errno ? strerror(errno) : "write error");
+    return -1;
+}
+
+char *cli_out_target(const char *path, int *direct, char *err, size_t errlen)
+{
+    *direct = 0;
+    char *p = strdup(path);
+    for (int hops = 0; p; hops++) {
+        struct stat st;
+        if (lstat(p, &st) != 0) return p; /* a new file (or what a dangling link names) */
+        if (!S_ISLNK(st.st_mode)) {
+            *direct = !S_ISREG(st.st_mode);
+            return p;
+        }
+        char link[4096];
+        ssize_t n = hops < 40 ? readlink(p, link, sizeof link - 1) : -1;
+        if (n < 0) {
+            snprintf(err, errlen, "%s: cannot follow the symbolic link: %s", path,
+                     hops < 40 ? strerror(errno) : "too many levels");
+            free(p);
+            return NULL;
+        }
+        link[n] = '\0';
+        /* a relative link is relative to the folder that holds it */
+        const char *slash = strrchr(p, '/');
+        size_t dir = link[0] == '/' || !slash ? 0 : (size_t)(slash - p) + 1;
+        char *next = malloc(dir + (size_t)n + 1);
+        if (next) {
+            memcpy(next, p, dir);
+            memcpy(next + dir, link, (size_t)n + 1);
+        }
+        free(p);
+        p = next;
+    }
+    snprintf(err, errlen, "%s: out of memory", path);
+    return NULL;
 }

@@ -30,4 +30,16 @@ typedef struct cli_wparams {
  * "warptune CMD: --wparam ARG: expected name=value" when there is no '=' or no name. */
 int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg);
 
+/* Where an output file named `path` is written through a temporary renamed into place. A
+ * symbolic link is followed to the file it names, so that the rename replaces that file and not
+ * the link; *direct is set when that file exists and is not a regular file (a device, a FIFO):
+ * it is then written in place, never renamed over. Returns the path to write (heap; the caller
+ * frees it), or NULL with err. */
+char *cli_out_target(const char *path, int *direct, char *err, size_t errlen);
+
+/* Flushes stdout and checks that everything written to it got out (a full disk, a closed
+ * pipe). Returns 0, or -1 after printing "warptune CMD: cannot write the standard output:
+ * <reason>" on stderr. */
+int cli_stdout_check(const char *cmd);
+
 #endif

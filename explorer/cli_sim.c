@@ -1,5 +1,6 @@
 /* warptune sim: one configuration, one or more workloads, every metric. */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,35 +139,61 @@ static void print_json(const sim_args *a, const param_set *p, const run_result *
 }
 
 /* A file written beside a run (a trace, a table): to a temporary name, renamed into place
- * only when the run succeeded, so no half-written file is left behind. */
+ * only when the run succeeded, so no half-written file is left behind. A link is followed to
+ * its file, and a device or FIFO is written in place (cli_out_target). */
 typedef struct side_file {
     const char *path;
+    char *target; /* the file written: path, or what its links name */
     char tmp[4096];
+    int direct; /* target is not a regular file: written in place */
     FILE *f;
 } side_file;
 
 static int side_open(side_file *sf, const char *path, const char *header)
 {
+    memset(sf, 0, sizeof *sf);
     sf->path = path;
-    sf->f = NULL;
     if (!path) return 0;
-    snprintf(sf->tmp, sizeof sf->tmp, "%s.tmp", path);
-    sf->f = fopen(sf->tmp, "w");
+    char err[4200];
+    sf->target = cli_out_target(path, &sf->direct, err, sizeof err);
+    if (!sf->target) {
+        fprintf(stderr, "warptune sim: %s\n", err);
+        return -1;
+    }
+    snprintf(sf->tmp, sizeof sf->tmp, "%s.tmp", sf->target);
+    sf->f = fopen(sf->direct ? sf->target : sf->tmp, "w");
     if (!sf->f) {
-        fprintf(stderr, "warptune sim: %s: cannot write it\n", path);
+        fprintf(stderr, "warptune sim: %s: cannot write it: %s\n", path, strerror(errno));
+        free(sf->target);
+        sf->target = NULL;
         return -1;
     }
     if (header) fputs(header, sf->f);
     return 0;
 }
 
-static void side_close(side_file *sf, int keep)
+/* Closes the file; with keep, renames it into place. Returns 0, or -1 after printing
+ * "PATH: write failed: <reason>" (a full disk) with the temporary removed. */
+static int side_close(side_file *sf, int keep)
 {
-    if (!sf->f) return;
-    int bad = fclose(sf->f) != 0;
+    if (!sf->f) return 0;
+    int e = 0, rc = 0;
+    if (fflush(sf->f) != 0) e = errno;
+    if (ferror(sf->f) && !e) e = EIO; /* a failed write whose errno is gone */
+    if (fclose(sf->f) != 0 && !e) e = errno;
     sf->f = NULL;
-    if (keep && !bad && rename(sf->tmp, sf->path) == 0) return;
-    remove(sf->tmp);
+    if (keep && e) {
+        fprintf(stderr, "warptune sim: %s: write failed: %s\n", sf->path, strerror(e));
+        rc = -1;
+    } else if (keep && !sf->direct && rename(sf->tmp, sf->target) != 0) {
+        fprintf(stderr, "warptune sim: %s: cannot rename into place: %s\n", sf->path,
+                strerror(errno));
+        rc = -1;
+    }
+    if ((!keep || rc != 0) && !sf->direct) remove(sf->tmp);
+    free(sf->target);
+    sf->target = NULL;
+    return rc;
 }
 
 int cli_sim(int argc, char **argv)
@@ -215,6 +242,14 @@ int cli_sim(int argc, char **argv)
         r[i].status = tr ? sim_run_source(p, trace_isource_factory, tr, &opt, &r[i].m, r[i].error,
                                           sizeof r[i].error)
                          : sim_run(p, w, &opt, &r[i].m, r[i].error, sizeof r[i].error);
+        /* A malformed kernel file stops the run like a runtime failure would; reading the
+         * whole trace again tells the two apart (only after a failure, so a good run pays
+         * nothing), and a format error is bad input. */
+        int bad_trace = 0;
+        if (tr && r[i].status == SIM_FAILED) {
+            trace_scan_stats ss;
+            bad_trace = trace_scan(tr, &ss, err, sizeof err) != 0;
+        }
         workload_free(w);
         trace_close(tr);
         if (a.belady && r[i].status == SIM_OK) {
@@ -228,10 +263,15 @@ int cli_sim(int argc, char **argv)
             }
         }
         belady_recorder_free(rec);
-        side_close(&l1, r[i].status == SIM_OK);
-        side_close(&cta, r[i].status == SIM_OK);
-        side_close(&per_sm, r[i].status == SIM_OK);
-        if (r[i].status == SIM_BAD_CONFIG) {
+        int keep = r[i].status == SIM_OK, lost = 0;
+        lost |= side_close(&l1, keep) != 0;
+        lost |= side_close(&cta, keep) != 0;
+        lost |= side_close(&per_sm, keep) != 0;
+        if (lost) rc = WT_EXIT_INTERNAL;
+        if (bad_trace) {
+            fprintf(stderr, "warptune sim: %s\n", err);
+            rc = WT_EXIT_BAD_INPUT;
+        } else if (r[i].status == SIM_BAD_CONFIG) {
             fprintf(stderr, "warptune sim: %s: %s\n", a.workloads[i], r[i].error);
             rc = WT_EXIT_BAD_INPUT;
         } else if (r[i].status == SIM_FAILED) {
@@ -247,6 +287,7 @@ int cli_sim(int argc, char **argv)
         for (int i = 0; i < a.nworkloads; i++)
             if (r[i].status != SIM_OK) rc = WT_EXIT_INTERNAL;
     }
+    if (cli_stdout_check("sim") != 0 && rc == WT_EXIT_OK) rc = WT_EXIT_INTERNAL;
     free(r);
     param_set_free(p);
     return rc;

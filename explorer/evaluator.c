@@ -100,8 +100,12 @@ static int cmp_override(const void *a, const void *b)
     return strcmp(((const wl_override *)a)->name, ((const wl_override *)b)->name);
 }
 
-/* The identity of a workload: its name, the hash of its text and its sorted overrides. */
-static int workload_identity(const space_workload *w, uint64_t *out, char *err, size_t errlen)
+/* The identity of a workload: its name, the hash of its text and its sorted overrides, and the
+ * bytes of the files it reads (data files of a workload, kernel files of a trace), so that an
+ * edited file is simulated again rather than replayed from the journal. A workload without
+ * data files keeps the identity it had before data files counted. */
+static int workload_identity(const space_workload *w, const workload *wl, const trace_app *tr,
+                             uint64_t *out, char *err, size_t errlen)
 {
     const char *text = NULL;
     char *owned = NULL;
@@ -137,6 +141,9 @@ static int workload_identity(const space_workload *w, uint64_t *out, char *err, 
         h = fnv64(h, ov[i].value, strlen(ov[i].value) + 1);
     }
     free(ov);
+    uint64_t data = wl ? workload_data_hash(wl) : 0;
+    if (tr && trace_content_hash(tr, &data, err, errlen) != 0) return -1;
+    if (data) h = u64_bytes(h, data);
     *out = h;
     return 0;
 }
@@ -242,7 +249,11 @@ evaluator *evaluator_new(const space *s, const char *journal_path, int threads, 
                 ? trace_open(sw->name, &e->tr[w], err, errlen) != 0
                 : workload_load(sw->name, sw->ov, sw->nov, &e->wl[w], err, errlen) != 0)
             goto bad;
-        if (workload_identity(sw, &e->wid[w], err, errlen) != 0) goto bad;
+        /* A malformed kernel file is bad input, as a workload that does not parse is: found
+         * here, before the study starts, rather than recorded as a failed point per run. */
+        trace_scan_stats ts;
+        if (e->tr[w] && trace_scan(e->tr[w], &ts, err, errlen) != 0) goto bad;
+        if (workload_identity(sw, e->wl[w], e->tr[w], &e->wid[w], err, errlen) != 0) goto bad;
     }
     e->cap = 4096;
     e->table = calloc(e->cap, sizeof *e->table);

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "explorer/cli_common.h"
+
 struct table {
     size_t ncols;
     char **header; /* ncols strings */
@@ -122,41 +124,45 @@ int table_write_csv_stream(const table *t, FILE *f)
 
 typedef int (*writer_fn)(FILE *f, const void *data);
 
-/* Opens path.tmp.<pid>, lets fn fill it, flushes, syncs and renames it over path. */
+/* Opens path.tmp.<pid>, lets fn fill it, flushes, syncs and renames it over path. A link is
+ * followed to its file and a device or FIFO is written in place (cli_out_target). */
 static int write_atomic(const char *path, writer_fn fn, const void *data, char *err, size_t errlen)
 {
-    size_t plen = strlen(path);
+    int direct;
+    char *target = cli_out_target(path, &direct, err, errlen);
+    if (!target) return -1;
+    size_t plen = strlen(target);
     char *tmp = malloc(plen + 48);
     if (!tmp) {
         snprintf(err, errlen, "%s: out of memory", path);
+        free(target);
         return -1;
     }
-    snprintf(tmp, plen + 48, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
+    snprintf(tmp, plen + 48, "%s.tmp.%ld", target, (long)getpid());
+    const char *name = direct ? target : tmp;
+    FILE *f = fopen(name, "wb");
     if (!f) {
-        snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
+        snprintf(err, errlen, "%s: cannot create: %s", name, strerror(errno));
         free(tmp);
+        free(target);
         return -1;
     }
     int rc = fn(f, data);
     int saved = errno;
     if (rc == 0 && fflush(f) != 0) rc = -1, saved = errno;
-    if (rc == 0 && fsync(fileno(f)) != 0) rc = -1, saved = errno;
+    if (rc == 0 && !direct && fsync(fileno(f)) != 0) rc = -1, saved = errno;
     if (fclose(f) != 0 && rc == 0) rc = -1, saved = errno;
     if (rc != 0) {
-        snprintf(err, errlen, "%s: write failed: %s", tmp, strerror(saved));
-        remove(tmp);
-        free(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: write failed: %s", name, strerror(saved));
+        if (!direct) remove(tmp);
+    } else if (!direct && rename(tmp, target) != 0) {
         snprintf(err, errlen, "%s: cannot rename into place: %s", path, strerror(errno));
         remove(tmp);
-        free(tmp);
-        return -1;
+        rc = -1;
     }
     free(tmp);
-    return 0;
+    free(target);
+    return rc;
 }
 
 static int write_table(FILE *f, const void *data)

@@ -27,6 +27,11 @@ if grep -q 'worst value of each objective' "$tmp/err.txt"; then ok; else bad "re
 # two objectives, to a file
 expect 0 '^hypervolume 30 ' -- "$WT" front "$tmp/p.csv" --objective ipc:max --objective mpki:min --out "$tmp/f.csv"
 if [ "$(cut -c1 "$tmp/f.csv" | tr -d '\n')" = "nbcel" ]; then ok; else bad "--out rows: $(cat "$tmp/f.csv")"; fi
+# --out through a symbolic link writes the file the link names and keeps the link
+echo old >"$tmp/target.csv"
+ln -s target.csv "$tmp/link.csv"
+expect 0 '^hypervolume 30 ' -- "$WT" front "$tmp/p.csv" --objective ipc:max --objective mpki:min --out "$tmp/link.csv"
+check '[ -L "$tmp/link.csv" ] && cmp -s "$tmp/f.csv" "$tmp/target.csv"' "--out through a link"
 if ! ls "$tmp" | grep -q '\.tmp'; then ok; else bad "temporary file left behind"; fi
 expect 0 '^hypervolume 29 against the reference point \(mpki=1\)' -- "$WT" front "$tmp/p.csv" --objective mpki:max
 

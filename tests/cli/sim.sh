@@ -31,6 +31,33 @@ want=$(sed -n 's/.*"l1d_hits":[[:space:]]*\([0-9]*\).*/\1/p' "$tmp/out.json")
 if [ "$hits" = "$want" ]; then ok; else bad "trace hits $hits != metric l1d_hits $want"; fi
 if [ ! -e "$tmp/l1.csv.tmp" ]; then ok; else bad "temporary trace left behind"; fi
 
+# a trace that cannot be written (its temporary is a link to a full device) is an error, exit
+# 1, and nothing is left behind; the same for the standard output
+ln -s /dev/full "$tmp/full.csv.tmp"
+expect 1 "full.csv: write failed: No space left on device" -- "$WT" sim --workload kmeans \
+    "${small[@]}" --l1-trace "$tmp/full.csv"
+check '[ ! -e "$tmp/full.csv" ] && [ ! -L "$tmp/full.csv.tmp" ]' "a failed trace left a file"
+out=$("$WT" sim --workload kmeans "${small[@]}" 2>&1 >/dev/full); rc=$?
+check '[ $rc = 1 ] && grep -q "cannot write the standard output" <<<"$out"' "sim >/dev/full: exit $rc: $out"
+out=$("$WT" export-trace --workload stream --wparam n=256 --out "$tmp/ex" 2>&1 >/dev/full); rc=$?
+check '[ $rc = 1 ] && grep -q "cannot write the standard output" <<<"$out"' \
+    "export-trace >/dev/full: exit $rc: $out"
+
+# an output named through a symbolic link replaces the file the link names, not the link
+mkdir "$tmp/sub"
+ln -s sub/target.csv "$tmp/link.csv"
+expect 0 '^ipc ' -- "$WT" sim --workload kmeans "${small[@]}" --l1-trace "$tmp/link.csv"
+check '[ -L "$tmp/link.csv" ] && [ "$(head -n 1 "$tmp/sub/target.csv")" = "sm,cycle,warp,pc,line,kind,outcome" ]' \
+    "--l1-trace through a link: link.csv $(ls -l "$tmp/link.csv")"
+check '[ ! -e "$tmp/sub/target.csv.tmp" ] && [ ! -e "$tmp/link.csv.tmp" ]' "a temporary was left"
+# a destination that is not a regular file (here a FIFO) is written in place, not replaced
+mkfifo "$tmp/fifo.csv"
+cat "$tmp/fifo.csv" >"$tmp/fifo.out" &
+reader=$!
+expect 0 '^ipc ' -- "$WT" sim --workload kmeans "${small[@]}" --per-sm "$tmp/fifo.csv"
+if [ -p "$tmp/fifo.csv" ]; then wait $reader; else kill $reader; wait $reader 2>/dev/null; fi
+check '[ -p "$tmp/fifo.csv" ] && [ "$(grep -c . "$tmp/fifo.out")" = 3 ]' "--per-sm into a FIFO"
+
 # the CTA limit over time and the per-SM statistics
 "$WT" sim --workload kmeans "${small[@]}" --set cta.policy=dyncta --cta-trace "$tmp/cta.csv" \
     --per-sm "$tmp/sm.csv" >/dev/null 2>&1

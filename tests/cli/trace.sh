@@ -13,9 +13,61 @@ direct=$("$WT" sim --workload kmeans "${small[@]}" | grep -E '^(cycles|l1d_hits)
 traced=$("$WT" sim --trace "$tmp/km/kernelslist.g" --set gpu.sms=2 | grep -E '^(cycles|l1d_hits) ')
 if [ -n "$direct" ] && [ "$direct" = "$traced" ]; then ok; else bad "direct '$direct' trace '$traced'"; fi
 expect 0 '^ipc ' -- "$WT" sim --trace "$tmp/km/kernelslist.g" --preset qv100-accelsim
+
+# a failed export leaves no partial file, and an earlier export in the folder intact: the
+# second kernel stores out of bounds when sh=20
+cat >"$tmp/two.wl" <<'EOF'
+.param sh 2
+.array a i32 [64] zero
+.kernel one block=32
+        mov     r0, %gtid
+        shl     r1, r0, 2
+        st.i32  [a + r1], 1
+        exit
+.kernel two block=32
+        mov     r0, %gtid
+        shl     r1, r0, sh
+        st.i32  [a + r1], 2
+        exit
+.host
+        launch one grid=2
+        launch two grid=2
+EOF
+expect 1 'outside every array' -- "$WT" export-trace --workload "$tmp/two.wl" --wparam sh=20 \
+    --out "$tmp/fresh"
+check '[ -z "$(ls -A "$tmp/fresh")" ]' "failed export left files: $(ls "$tmp/fresh" | tr '\n' ' ')"
+expect 0 '2 kernels' -- "$WT" export-trace --workload "$tmp/two.wl" --out "$tmp/two"
+cp -r "$tmp/two" "$tmp/two.before"
+expect 1 'outside every array' -- "$WT" export-trace --workload "$tmp/two.wl" --wparam sh=20 \
+    --out "$tmp/two"
+check 'diff -r "$tmp/two.before" "$tmp/two" >/dev/null' "a failed export changed an earlier one"
 expect 2 'usage: warptune export-trace' -- "$WT" export-trace --workload kmeans
 expect 2 "cannot open" -- "$WT" sim --trace "$tmp/none/kernelslist.g"
+# a trace run stopped by the cycle cap is a failed simulation, not bad input
+expect 1 'simulation failed' -- "$WT" sim --trace "$tmp/km/kernelslist.g" --set gpu.sms=2 \
+    --set sim.max_cycles=1000
 printf 'kernel-1.traceg\nbogus line\n' >"$tmp/km/kernelslist.g"
 expect 2 "kernelslist.g:2: unknown command 'bogus'" -- "$WT" sim --trace "$tmp/km/kernelslist.g"
+
+# a malformed kernel file is bad input (exit 2) for sim and explore, naming file and line
+expect 0 'kernelslist.g' -- "$WT" export-trace --workload stream --wparam n=1024 --set gpu.sms=1 \
+    --out "$tmp/st"
+broken() { # broken NAME SED-SCRIPT: a copy of the stream trace with kernel-1.traceg edited
+    cp -r "$tmp/st" "$tmp/$1"
+    sed -i "$2" "$tmp/$1/kernel-1.traceg"
+}
+broken g0 's/^-grid dim = .*/-grid dim = (0,1,1)/'
+expect 2 'g0/kernel-1.traceg:3: -grid dim: expected' -- "$WT" sim --trace "$tmp/g0/kernelslist.g"
+broken bv 's/^-binary version = .*/-binary version = x/'
+expect 2 'bv/kernel-1.traceg:7: -binary version' -- "$WT" sim --trace "$tmp/bv/kernelslist.g"
+broken nh '/^-block dim/d'
+expect 2 'nh/kernel-1.traceg:[0-9]+: the kernel header has no -block dim' -- \
+    "$WT" sim --trace "$tmp/nh/kernelslist.g"
+broken op '0,/LDG.E.SYS/s/LDG.E.SYS/FROB.E/'
+expect 2 "op/kernel-1.traceg:[0-9]+: unknown opcode 'FROB.E'" -- \
+    "$WT" sim --trace "$tmp/op/kernelslist.g" --set gpu.sms=1
+printf '{"workloads": ["%s"], "parameters": {"l1d.ways": [4]}}\n' "$tmp/op/kernelslist.g" \
+    >"$tmp/op.json"
+expect 2 "unknown opcode 'FROB.E'" -- "$WT" explore "$tmp/op.json" --out "$tmp/op-out"
 
 finish
