@@ -20,6 +20,7 @@
 #include "core/textfile.h"
 #include "explorer/cli.h"
 #include "explorer/cli_common.h"
+#include "explorer/table.h"
 
 #define MAX_ITEMS 64
 #define MAX_WL    256
@@ -258,13 +259,18 @@ static void csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* The table is formatted in memory and written through write_file_atomic: a temporary
+ * renamed into place, a link followed to its file, write errors reported. */
 static int write_csv(const char *path, int n, char (*name)[256], char (*cls)[128],
-                     double (*v)[NCOLS], const int *ok)
+                     double (*v)[NCOLS], const int *ok, char *err, size_t errlen)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return -1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
     for (int c = 0; c < NCOLS; c++) {
         if (c) fputc(',', f);
         fputs(col_names[c], f);
@@ -278,11 +284,14 @@ static int write_csv(const char *path, int n, char (*name)[256], char (*cls)[128
             fprintf(f, ",%.6g", v[w][c]);
         fprintf(f, ",%s\n", ok[w] ? "ok" : "failed");
     }
-    if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        remove(tmp);
+    if (fclose(f) != 0) {
+        free(text);
+        snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
-    return 0;
+    int rc = write_file_atomic(path, text, len, err, errlen);
+    free(text);
+    return rc;
 }
 
 int cli_characterize(int argc, char **argv)
@@ -379,9 +388,10 @@ int cli_characterize(int argc, char **argv)
            "c_idle: shares of cycles; "
            "x*: IPC normalised to a 32 KB L1D)\n",
            a.preset);
-    if (a.csv && write_csv(a.csv, n, names, cls, vals, ok) != 0) {
-        fprintf(stderr, "warptune characterize: %s: cannot write the CSV file\n", a.csv);
-        if (rc == WT_EXIT_OK) rc = WT_EXIT_BAD_INPUT;
+    char werr[1024];
+    if (a.csv && write_csv(a.csv, n, names, cls, vals, ok, werr, sizeof werr) != 0) {
+        fprintf(stderr, "warptune characterize: %s\n", werr);
+        if (rc == WT_EXIT_OK) rc = WT_EXIT_INTERNAL;
     }
 out:
     for (int k = 0; jobs && k < n * NRUNS; k++)

@@ -62,7 +62,7 @@ int cli_export_trace(int argc, char **argv)
            (unsigned long long)st.warp_insts, (unsigned long long)st.bytes);
     workload_free(w);
     param_set_free(p);
-    return cli_stdout_check("export-trace") == 0 ? WT_EXIT_OK : WT_EXIT_INTERNAL;
+    return WT_EXIT_OK; /* main checks that the summary reached the standard output */
 bad:
     fprintf(stderr, "warptune export-trace: %s\n", err);
     workload_free(w);

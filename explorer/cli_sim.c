@@ -287,7 +287,6 @@ int cli_sim(int argc, char **argv)
         for (int i = 0; i < a.nworkloads; i++)
             if (r[i].status != SIM_OK) rc = WT_EXIT_INTERNAL;
     }
-    if (cli_stdout_check("sim") != 0 && rc == WT_EXIT_OK) rc = WT_EXIT_INTERNAL;
     free(r);
     param_set_free(p);
     return rc;

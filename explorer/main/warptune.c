@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "explorer/cli.h"
+#include "explorer/cli_common.h"
 #include "explorer/version.h"
 
 static void usage(FILE *f)
@@ -31,12 +32,8 @@ static void usage(FILE *f)
             "130 explore interrupted (outputs written for what finished)\n");
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return WT_EXIT_BAD_INPUT;
-    }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "sim")) return cli_sim(argc - 1, argv + 1);
     if (!strcmp(cmd, "export-trace")) return cli_export_trace(argc - 1, argv + 1);
@@ -58,4 +55,17 @@ int main(int argc, char **argv)
     fprintf(stderr, "warptune: unknown command '%s'\n", cmd);
     usage(stderr);
     return WT_EXIT_BAD_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return WT_EXIT_BAD_INPUT;
+    }
+    int rc = run_command(argc, argv);
+    /* output that never reached the standard output (a full disk, a closed pipe) is a failure
+     * of every command, whatever it printed */
+    if (cli_stdout_check(argv[1]) != 0 && rc == WT_EXIT_OK) rc = WT_EXIT_INTERNAL;
+    return rc;
 }

@@ -42,6 +42,17 @@ check '[ $rc = 1 ] && grep -q "cannot write the standard output" <<<"$out"' "sim
 out=$("$WT" export-trace --workload stream --wparam n=256 --out "$tmp/ex" 2>&1 >/dev/full); rc=$?
 check '[ $rc = 1 ] && grep -q "cannot write the standard output" <<<"$out"' \
     "export-trace >/dev/full: exit $rc: $out"
+out=$("$WT" params l1d. 2>&1 >/dev/full); rc=$?
+check '[ $rc = 1 ] && grep -q "cannot write the standard output" <<<"$out"' "params >/dev/full: exit $rc: $out"
+# characterize's CSV through a link lands in the linked file, and a failed write is reported
+mkdir -p "$tmp/chdir"
+ln -s chdir/ch.csv "$tmp/ch-link.csv"
+"$WT" characterize --workload stream --wparam n=256 --set gpu.sms=1 --csv "$tmp/ch-link.csv" >/dev/null 2>&1
+check '[ -L "$tmp/ch-link.csv" ] && head -n 1 "$tmp/chdir/ch.csv" | grep -q "^workload,"' \
+    "characterize --csv through a link"
+ln -s /dev/full "$tmp/chfull.csv" # written in place through the link (a rename would only replace the link)
+expect 1 "write failed" -- "$WT" characterize --workload stream --wparam n=256 --set gpu.sms=1 \
+    --csv "$tmp/chfull.csv"
 
 # an output named through a symbolic link replaces the file the link names, not the link
 mkdir "$tmp/sub"
