@@ -15,6 +15,7 @@
 #define WL_MAX_BLOCK  1024u      /* largest CTA */
 #define WL_MAX_NEST   16         /* nesting of host do ... while loops */
 #define WL_NAME_MAX   64
+#define WL_EXPR_DEPTH 256 /* nesting of (), calls and signs in an expression: bounds the stack */
 #define WL_EXIT_PC(k) ((k)->ninsts) /* the virtual end node of a kernel's CFG */
 
 /* ---- constant values and symbols ---- */
@@ -186,6 +187,7 @@ typedef struct wl_parser {
     unsigned char *ov_used;
     wl_sym *syms;
     size_t nsyms, capsyms;
+    int depth; /* current expression nesting, against WL_EXPR_DEPTH */
     workload *w;
     size_t caparrays, capwords;
 } wl_parser;

@@ -183,13 +183,57 @@ static void test_error_buffer_edge_cases(void **state)
     assert_true(strncmp(err, "t.wl:1:", 7) == 0);
 }
 
+/* Nesting is bounded (parentheses, calls and signs alike) so that deep input is an error
+ * rather than a stack overflow; 256 levels are still fine. */
+static char *nested(const char *open, size_t n, const char *close)
+{
+    size_t lo = strlen(open), lc = strlen(close);
+    char *s = malloc(256 + n * (lo + lc));
+    assert_non_null(s);
+    char *p = s + sprintf(s, ".kernel k block=32\n  mov r0, ");
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s", open);
+    *p++ = '1';
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s", close);
+    sprintf(p, "\n  exit\n" HOST_OK);
+    return s;
+}
+
+static void test_deep_expressions(void **state)
+{
+    (void)state;
+    const struct {
+        const char *open, *close;
+        size_t n;
+        int ok;
+    } cases[] = {
+        {"(", ")", 256, 1},    {"(", ")", 257, 0},       {"(", ")", 20000, 0},
+        {"min(", ")", 256, 1}, {"min(", ")", 100000, 0}, {"-", "", 256, 1},
+        {"-", "", 200000, 0},  {"+", "", 200000, 0},     {"-(", ")", 200, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = nested(cases[i].open, cases[i].n, cases[i].close);
+        char err[512] = "";
+        workload *w = NULL;
+        int rc = workload_parse(text, "t.wl", NULL, NULL, 0, &w, err, sizeof err);
+        free(text);
+        if (cases[i].ok) {
+            assert_int_equal(rc, 0);
+            workload_free(w);
+        } else {
+            assert_int_equal(rc, -1);
+            assert_string_equal(err, "t.wl:2: expression nested deeper than 256");
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rejected),
-        cmocka_unit_test(test_overrides),
-        cmocka_unit_test(test_bad_edgelist),
-        cmocka_unit_test(test_error_buffer_edge_cases),
+        cmocka_unit_test(test_rejected),         cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_bad_edgelist),     cmocka_unit_test(test_error_buffer_edge_cases),
+        cmocka_unit_test(test_deep_expressions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
