@@ -256,7 +256,10 @@ space *space_parse(const char *text, const char *file, char *err, size_t errlen)
             }
             struct cexpr *e = cexpr_parse(it->valuestring, msg, sizeof msg);
             if (!e) {
-                space_fail(&c, p, "\"%s\": %s", it->valuestring, msg);
+                /* a long condition is quoted by its start: the column locates the problem */
+                int n = (int)strlen(it->valuestring);
+                space_fail(&c, p, "\"%.*s%s\": %s", n > 80 ? 72 : n, it->valuestring,
+                           n > 80 ? " ..." : "", msg);
                 goto bad;
             }
             s->constraints[s->nconstraints].expr = e;

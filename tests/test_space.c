@@ -305,12 +305,72 @@ static void test_malformed(void **state)
     }
 }
 
+/* A condition of `reps` copies of `open`, a parameter, `reps` copies of `close`, then tail. */
+static char *repeated(const char *open, size_t reps, const char *mid, const char *close,
+                      const char *tail)
+{
+    size_t lo = strlen(open), lc = strlen(close);
+    char *s = malloc(strlen(mid) + strlen(tail) + reps * (lo + lc) + 1);
+    assert_non_null(s);
+    char *p = s;
+    for (size_t i = 0; i < reps; i++, p += lo)
+        memcpy(p, open, lo);
+    p += sprintf(p, "%s", mid);
+    for (size_t i = 0; i < reps; i++, p += lc)
+        memcpy(p, close, lc);
+    sprintf(p, "%s", tail);
+    return s;
+}
+
+/* Deep nesting and very long chains are errors naming the constraint, not stack overflows. */
+static void test_deep_constraints(void **state)
+{
+    (void)state;
+    const struct {
+        const char *open, *mid, *close;
+        size_t reps;
+        const char *message; /* NULL: accepted */
+    } cases[] = {
+        {"(", "l1d.ways", ")", 256, NULL},
+        {"(", "l1d.ways", ")", 257, "expression nested deeper than 256"},
+        {"(", "l1d.ways", ")", 50000, "expression nested deeper than 256"},
+        {"min(1, ", "l1d.ways", ")", 100000, "expression nested deeper than 256"},
+        {"-", "l1d.ways", "", 200000, "expression nested deeper than 256"},
+        {"!", "(l1d.ways > 1)", "", 200000, "expression nested deeper than 256"},
+        {"l1d.ways + ", "1", "", 4000, NULL},
+        {"l1d.ways + ", "1", "", 100000, "expression too large (more than 4096 operators"},
+        {"l1d.ways < 99 && ", "l1d.ways > 0", "", 300000, "expression too large"},
+        {"(l1d.ways + ", "1", ")", 200, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *cond =
+            repeated(cases[i].open, cases[i].reps, cases[i].mid, cases[i].close,
+                     strchr(cases[i].open, '!') || strchr(cases[i].open, '&') ? "" : " <= 16");
+        char *text = malloc(strlen(cond) + 128);
+        assert_non_null(text);
+        sprintf(text, "{\"workloads\": [\"stream\"], \"constraints\": [\"%s\"]}", cond);
+        char err[2048] = "";
+        space *s = space_parse(text, "t.json", err, sizeof err);
+        if (cases[i].message) {
+            if (s) fail_msg("case %zu parsed", i);
+            assert_true(strncmp(err, "t.json: constraints[0]: \"", 25) == 0);
+            assert_contains(err, cases[i].message);
+        } else if (!s) {
+            fail_msg("case %zu: unexpected error: %s", i, err);
+        }
+        space_free(s);
+        free(text);
+        free(cond);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fields),      cmocka_unit_test(test_rounding),
-        cmocka_unit_test(test_constraints), cmocka_unit_test(test_overrides),
-        cmocka_unit_test(test_bundled),     cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_fields),           cmocka_unit_test(test_rounding),
+        cmocka_unit_test(test_constraints),      cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_bundled),          cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_deep_constraints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
