@@ -101,10 +101,18 @@ static int apply_named(param_set *p, const char *name, int depth, const char *fr
         snprintf(msg, sizeof msg, "%s: cannot open preset file", name);
         return named_error(from, from_line, err, errlen, msg);
     }
-    char *text = wt_read_stream(fp, NULL);
+    size_t len;
+    char *text = wt_read_stream(fp, &len);
     fclose(fp);
     if (!text) {
         snprintf(err, errlen, "%s: out of memory", name);
+        return -1;
+    }
+    int line;
+    size_t at = wt_find_nul(text, len, &line);
+    if (at < len) {
+        snprintf(err, errlen, "%s:%d: NUL byte at offset %zu (expected JSON text)", name, line, at);
+        free(text);
         return -1;
     }
     int rc = apply_depth(p, text, name, depth, err, errlen);

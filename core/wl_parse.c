@@ -508,12 +508,20 @@ int workload_load(const char *name_or_path, const wl_override *ov, size_t nov, w
         if (err && errlen) snprintf(err, errlen, "%s: cannot open workload file", name_or_path);
         return -1;
     }
-    char *text = wt_read_stream(f, NULL);
+    size_t len;
+    char *text = wt_read_stream(f, &len);
     int bad = ferror(f);
     fclose(f);
     if (!text || bad) {
         free(text);
         if (err && errlen) snprintf(err, errlen, "%s: cannot read workload file", name_or_path);
+        return -1;
+    }
+    int line;
+    if (wt_find_nul(text, len, &line) < len) {
+        free(text);
+        if (err && errlen)
+            snprintf(err, errlen, "%s:%d: NUL byte (expected text)", name_or_path, line);
         return -1;
     }
     char *dir = strdup(name_or_path);

@@ -331,9 +331,18 @@ space *space_load(const char *name_or_path, char *err, size_t errlen)
                  name_or_path, list);
         return NULL;
     }
-    char *text = wt_read_file(name_or_path, NULL);
+    size_t len;
+    char *text = wt_read_file(name_or_path, &len);
     if (!text) {
         snprintf(err, errlen, "%s: cannot read the space file", name_or_path);
+        return NULL;
+    }
+    int line;
+    size_t at = wt_find_nul(text, len, &line);
+    if (at < len) {
+        snprintf(err, errlen, "%s:%d: NUL byte at offset %zu (expected JSON text)", name_or_path,
+                 line, at);
+        free(text);
         return NULL;
     }
     space *s = space_parse(text, name_or_path, err, errlen);
