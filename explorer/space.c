@@ -47,6 +47,19 @@ void space_path_index(char *out, size_t n, const char *base, size_t i)
     snprintf(out, n, "%s[%zu]", base, i);
 }
 
+static int given_twice(space_ctx *c, const char *path, const char *key)
+{
+    char p[512];
+    space_path_key(p, sizeof p, path, key);
+    return space_fail(c, p, "given twice (expected each key once)");
+}
+
+int space_check_unique(space_ctx *c, const cJSON *obj, const char *path)
+{
+    const cJSON *dup = json_first_duplicate(obj);
+    return dup ? given_twice(c, path, dup->string) : 0;
+}
+
 int space_check_keys(space_ctx *c, const cJSON *obj, const char *path, const char *const *allowed)
 {
     for (const cJSON *it = obj->child; it; it = it->next) {
@@ -64,11 +77,7 @@ int space_check_keys(space_ctx *c, const cJSON *obj, const char *path, const cha
             return space_fail(c, p, "unknown key (expected one of: %s)", list);
         }
         for (const cJSON *jt = it->next; jt; jt = jt->next)
-            if (!strcmp(it->string, jt->string)) {
-                char p[512];
-                space_path_key(p, sizeof p, path, it->string);
-                return space_fail(c, p, "given twice (expected each key once)");
-            }
+            if (!strcmp(it->string, jt->string)) return given_twice(c, path, it->string);
     }
     return 0;
 }

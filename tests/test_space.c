@@ -284,6 +284,15 @@ static const bad_case bad_cases[] = {
     {"{\"output\": \"\", " WL "}", "output: expected a folder name"},
     {"{\"output\": 3, " WL "}", "output: expected a string"},
     {"{\"name\": \"a\", \"name\": \"b\", " WL "}", "name: given twice"},
+    {"{\"settings\": {\"gpu.sms\": 1, \"gpu.sms\": 200}, " WL "}",
+     "t.json: settings.\"gpu.sms\": given twice (expected each key once)"},
+    {"{\"workloads\": [{\"name\": \"stream\", \"params\": {\"n\": 1024, \"n\": 2048}}]}",
+     "t.json: workloads[0].params.n: given twice (expected each key once)"},
+    {"{\"workloads\": [\"stream\", {\"name\": \"stream\", \"params\": {\"a\": 1, \"b\": 1, "
+     "\"c\": 1, \"d\": 1, \"e\": 1, \"f\": 1, \"g\": 1, \"h\": 1, \"i\": 1, \"j\": 1, "
+     "\"k\": 1, \"l\": 1, \"m\": 1, \"n\": 1, \"o\": 1, \"p\": 1, \"q\": 1, \"c\": 2, "
+     "\"b\": 2}}]}",
+     "t.json: workloads[1].params.c: given twice (expected each key once)"},
     {"{\"parameters\": {\"l1d.ways\": [1], \"l1d.ways\": [2]}, " WL "}",
      "parameters.\"l1d.ways\": given twice"},
     {"{\"parameters\": {\"l1d.ways\": {\"min\": 1, \"max\": 64}, \"l1d.sets\": {\"min\": 1, "
