@@ -274,7 +274,7 @@ static int primary(wl_parser *P, wl_cur *c, wl_val *out)
     char name[WL_NAME_MAX];
     size_t n = wl_ident(c, name, 0);
     if (n == 0) return wl_error(P, "expected a number or a name, got %s", wl_quote(c, q, sizeof q));
-    if (n >= WL_NAME_MAX) return wl_error(P, "name too long");
+    if (wl_name_fits(P, n)) return -1;
     if (wl_accept(c, '(')) {
         wl_val args[8];
         int na = 0;

@@ -211,6 +211,9 @@ int wl_expect(wl_parser *P, wl_cur *c, char ch, const char *what);
  * none) and copies at most WL_NAME_MAX-1 characters into buf. */
 size_t wl_ident(wl_cur *c, char *buf, int dots);
 size_t wl_peek_ident(const wl_cur *c, char *buf, int dots);
+/* The error for a name of `n` characters that does not fit WL_NAME_MAX (wl_ident truncates it,
+ * and a truncated name could silently match another); 0 when it fits. */
+int wl_name_fits(wl_parser *P, size_t n);
 int wl_is_reg_name(const char *s, int *num);  /* r0..r99... */
 int wl_is_pred_name(const char *s, int *num); /* p0..p9... */
 /* A string literal "..." (no escapes) into buf. */

@@ -302,7 +302,7 @@ int wl_kernel_line(wl_parser *P, wl_kbuild *kb, wl_cur *c)
         size_t n = wl_ident(c, name, 0);
         if (n && *c->p == ':') {
             c->p++;
-            if (n >= WL_NAME_MAX) return wl_error(P, "label too long");
+            if (wl_name_fits(P, n)) return -1;
             for (size_t i = 0; i < kb->nlabels; i++)
                 if (strcmp(kb->labels[i].name, name) == 0)
                     return wl_error(P, "duplicate label '%s' (first defined at line %d)", name,
@@ -368,6 +368,7 @@ int wl_kernel_line(wl_parser *P, wl_kbuild *kb, wl_cur *c)
             size_t ln = wl_ident(c, name, 0);
             if (!ln)
                 return wl_error(P, "expected a label after bra, got %s", wl_quote(c, q, sizeof q));
+            if (wl_name_fits(P, ln)) return -1;
             if (grow(P, (void **)&kb->uses, &kb->capuses, kb->nuses, sizeof *kb->uses)) return -1;
             struct wl_label *u = &kb->uses[kb->nuses++];
             strcpy(u->name, name);

@@ -58,6 +58,29 @@ static const bad CASES[] = {
     {".param n 4\n.param n 5\n" KERNEL_OK HOST_OK, "t.wl:2:", "'n' is already defined"},
     {".param n\n" KERNEL_OK HOST_OK, "t.wl:1:", "expected a value after .param n"},
     {".param r1 4\n" KERNEL_OK HOST_OK, "t.wl:1:", "looks like a register"},
+    /* names longer than 63 characters are refused, not truncated (two would then clash) */
+    {".param aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 4\n" KERNEL_OK
+         HOST_OK,
+     "t.wl:1:", "name too long (at most 63 characters)"},
+    {".param aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 4\n.param "
+     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab 5\n" KERNEL_OK HOST_OK,
+     "t.wl:2:", "name too long (at most 63 characters)"},
+    {".param aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 4\n.array a i32 "
+     "[aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaax] zero\n" KERNEL_OK HOST_OK,
+     "t.wl:2:", "name too long (at most 63 characters)"},
+    {".kernel aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa block=32\n "
+     "exit\n" HOST_OK,
+     "t.wl:1:", "name too long (at most 63"},
+    {".kernel aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa block=32\n "
+     "exit\n.host\n launch aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab "
+     "grid=1\n",
+     "t.wl:4:", "name too long (at most 63"},
+    {".kernel k block=32\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: "
+     "exit\n" HOST_OK,
+     "t.wl:2:", "name too long (at most 63"},
+    {".kernel k block=32\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: bra "
+     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n" HOST_OK,
+     "t.wl:2:", "name too long (at most 63"},
     {".param n 4\n.array a i32 [n*] zero\n" KERNEL_OK HOST_OK,
      "t.wl:2:", "expected a number or a name, got ']'"},
     {".array a i32 [m] zero\n" KERNEL_OK HOST_OK, "t.wl:1:", "unknown name 'm'"},
