@@ -284,6 +284,8 @@ typedef struct wl_kbuild {
         int line;
     } * labels, *uses;
     size_t nlabels, caplabels, nuses, capuses;
+    uint32_t *ltab; /* hash table of labels by name: index + 1, 0 when free */
+    size_t ltabcap; /* a power of two, more than twice nlabels */
     int max_reg;
     int regs_given;
     int header_line;

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
+#include "core/wl_inspect.h"
 #include "core/workload.h"
 #include "tests/support.h"
 
@@ -251,12 +253,48 @@ static void test_deep_expressions(void **state)
     }
 }
 
+/* Many labels and branches: duplicates and undefined labels are still found, and parsing stays
+ * fast (labels are looked up by hash; a search per label took minutes at this size). */
+static void test_many_labels(void **state)
+{
+    (void)state;
+    enum { N = 100000 };
+    char *text = malloc((size_t)N * 40 + 256);
+    assert_non_null(text);
+    const char *tails[] = {"L0: exit\n", "  bra Lnope\n", "  exit\n"};
+    const char *want[] = {"duplicate label 'L0' (first defined at line 2)",
+                          "undefined label 'Lnope' in kernel 'k'", NULL};
+    for (int t = 0; t < 3; t++) {
+        char *p = text + sprintf(text, ".kernel k block=32\n");
+        for (int i = 0; i < N; i++)
+            p += sprintf(p, "L%d: bra L%d\n", i, i + 1);
+        p += sprintf(p, "L%d: %s" HOST_OK, N, tails[t]);
+        char err[512] = "", where[32];
+        workload *w = NULL;
+        clock_t t0 = clock();
+        int rc = workload_parse(text, "t.wl", NULL, NULL, 0, &w, err, sizeof err);
+        double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+        if (secs > 5) fail_msg("%d labels took %.1f s to parse", N, secs);
+        if (want[t]) {
+            assert_int_equal(rc, -1);
+            snprintf(where, sizeof where, "t.wl:%d: ", N + 2);
+            assert_true(strncmp(err, where, strlen(where)) == 0);
+            assert_non_null(strstr(err, want[t]));
+        } else {
+            if (rc) fail_msg("%s", err);
+            assert_int_equal(wl_workload_kernel_count(w), 1);
+            workload_free(w);
+        }
+    }
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rejected),         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_bad_edgelist),     cmocka_unit_test(test_error_buffer_edge_cases),
-        cmocka_unit_test(test_deep_expressions),
+        cmocka_unit_test(test_deep_expressions), cmocka_unit_test(test_many_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
