@@ -27,6 +27,60 @@ int json_line_of(const char *text, const char *key, const char *ptr)
     return line;
 }
 
+typedef struct keyref {
+    const cJSON *item;
+    size_t at; /* position in the object */
+} keyref;
+
+static int keyref_cmp(const void *a, const void *b)
+{
+    const keyref *x = a, *y = b;
+    int c = strcmp(x->item->string, y->item->string);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+const cJSON *json_first_duplicate(const cJSON *obj)
+{
+    size_t n = 0;
+    for (const cJSON *it = obj->child; it; it = it->next)
+        n++;
+    keyref *r = n > 16 ? malloc(n * sizeof *r) : NULL;
+    if (!r) { /* few members (or no memory): compare each with the earlier ones */
+        for (const cJSON *it = obj->child; it; it = it->next)
+            for (const cJSON *jt = obj->child; jt != it; jt = jt->next)
+                if (!strcmp(it->string, jt->string)) return it;
+        return NULL;
+    }
+    /* many: sorted by key then position, every member equal to its predecessor is a repeat;
+     * the earliest of those is the answer */
+    size_t i = 0;
+    for (const cJSON *it = obj->child; it; it = it->next, i++)
+        r[i] = (keyref){it, i};
+    qsort(r, n, sizeof *r, keyref_cmp);
+    const keyref *first = NULL;
+    for (i = 1; i < n; i++)
+        if (!strcmp(r[i].item->string, r[i - 1].item->string) && (!first || r[i].at < first->at))
+            first = &r[i];
+    const cJSON *dup = first ? first->item : NULL;
+    free(r);
+    return dup;
+}
+
+/* Line of the second quoted occurrence of key in text, where a duplicated key repeats; of the
+ * first when there is no second. */
+static int json_line_of_repeat(const char *text, const char *key)
+{
+    size_t n = strlen(key);
+    const char *seen = NULL;
+    for (const char *s = strchr(text, '"'); s; s = strchr(s + 1, '"')) {
+        if (strncmp(s + 1, key, n) != 0 || s[n + 1] != '"') continue;
+        if (seen) return json_line_of(text, NULL, s);
+        seen = s;
+        s += n + 1; /* the closing quote opens nothing */
+    }
+    return json_line_of(text, key, NULL);
+}
+
 static const embedded_file *builtin(const char *name)
 {
     for (size_t i = 0; wt_embedded_presets[i].name; i++)
@@ -101,10 +155,18 @@ static int apply_named(param_set *p, const char *name, int depth, const char *fr
         snprintf(msg, sizeof msg, "%s: cannot open preset file", name);
         return named_error(from, from_line, err, errlen, msg);
     }
-    char *text = wt_read_stream(fp, NULL);
+    size_t len;
+    char *text = wt_read_stream(fp, &len);
     fclose(fp);
     if (!text) {
         snprintf(err, errlen, "%s: out of memory", name);
+        return -1;
+    }
+    int line;
+    size_t at = wt_find_nul(text, len, &line);
+    if (at < len) {
+        snprintf(err, errlen, "%s:%d: NUL byte at offset %zu (expected JSON text)", name, line, at);
+        free(text);
         return -1;
     }
     int rc = apply_depth(p, text, name, depth, err, errlen);
@@ -156,6 +218,12 @@ static int apply_depth(param_set *p, const char *text, const char *filename, int
                  json_line_of(text, NULL, start));
         goto out;
     }
+    const cJSON *dup = json_first_duplicate(root);
+    if (dup) {
+        snprintf(err, errlen, "%s:%d: \"%s\": given twice (expected each key once)", filename,
+                 json_line_of_repeat(text, dup->string), dup->string);
+        goto out;
+    }
     for (const cJSON *it = root->child; it; it = it->next) {
         const char *k = it->string;
         if (strcmp(k, "name") && strcmp(k, "description") && strcmp(k, "source") &&
@@ -180,6 +248,11 @@ static int apply_depth(param_set *p, const char *text, const char *filename, int
     if (!cJSON_IsObject(settings)) {
         snprintf(err, errlen, "%s:%d: \"settings\": expected an object of parameter: value",
                  filename, json_line_of(text, settings ? "settings" : NULL, NULL));
+        goto out;
+    }
+    if ((dup = json_first_duplicate(settings)) != NULL) {
+        snprintf(err, errlen, "%s:%d: settings.\"%s\": given twice (expected each key once)",
+                 filename, json_line_of_repeat(text, dup->string), dup->string);
         goto out;
     }
     for (const cJSON *it = settings->child; it; it = it->next)

@@ -28,4 +28,9 @@ void preset_builtin_describe(size_t i, char *buf, size_t buflen);
 /* Line (1-based) of the first occurrence of "key" (quoted) in text, or of ptr if key is NULL. */
 int json_line_of(const char *text, const char *key, const char *ptr);
 
+struct cJSON;
+/* The first member of a JSON object (in file order) whose key an earlier member already has, or
+ * NULL: cJSON keeps every member of a duplicated key, and lookups would silently take one. */
+const struct cJSON *json_first_duplicate(const struct cJSON *obj);
+
 #endif

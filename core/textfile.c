@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CHUNK 65536
 
@@ -38,4 +39,17 @@ char *wt_read_file(const char *path, size_t *len)
     fclose(f);
     errno = saved;
     return buf;
+}
+
+size_t wt_find_nul(const char *text, size_t len, int *line)
+{
+    const char *z = memchr(text, '\0', len);
+    size_t at = z ? (size_t)(z - text) : len;
+    if (line) {
+        int n = 1;
+        for (const char *s = text; (s = memchr(s, '\n', (size_t)(text + at - s))) != NULL; s++)
+            n++;
+        *line = n;
+    }
+    return at;
 }

@@ -15,4 +15,9 @@ char *wt_read_stream(FILE *f, size_t *len);
  * cannot be opened or memory runs out. */
 char *wt_read_file(const char *path, size_t *len);
 
+/* The byte offset of the first NUL byte in text[0, len), or len when there is none; its line
+ * (1-based) goes to *line if line is not NULL. Text and JSON files may hold no NUL: as a C
+ * string the text would end there, silently dropping the rest of the file. */
+size_t wt_find_nul(const char *text, size_t len, int *line);
+
 #endif

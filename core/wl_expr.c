@@ -274,7 +274,7 @@ static int primary(wl_parser *P, wl_cur *c, wl_val *out)
     char name[WL_NAME_MAX];
     size_t n = wl_ident(c, name, 0);
     if (n == 0) return wl_error(P, "expected a number or a name, got %s", wl_quote(c, q, sizeof q));
-    if (n >= WL_NAME_MAX) return wl_error(P, "name too long");
+    if (wl_name_fits(P, n)) return -1;
     if (wl_accept(c, '(')) {
         wl_val args[8];
         int na = 0;
@@ -298,14 +298,24 @@ static int primary(wl_parser *P, wl_cur *c, wl_val *out)
     return 0;
 }
 
+/* Every nesting (parentheses, a call's arguments, a sign) passes through here once, so the
+ * count bounds the recursion: deep input is an error, not a stack overflow. */
 static int unary(wl_parser *P, wl_cur *c, wl_val *out)
 {
+    if (P->depth > WL_EXPR_DEPTH)
+        return wl_error(P, "expression nested deeper than %d", WL_EXPR_DEPTH);
+    P->depth++;
+    int rc;
     if (wl_accept(c, '-')) {
-        if (unary(P, c, out)) return -1;
-        return arith(P, '-', mk_int(0), *out, out);
+        rc = unary(P, c, out);
+        if (rc == 0) rc = arith(P, '-', mk_int(0), *out, out);
+    } else if (wl_accept(c, '+')) {
+        rc = unary(P, c, out);
+    } else {
+        rc = primary(P, c, out);
     }
-    if (wl_accept(c, '+')) return unary(P, c, out);
-    return primary(P, c, out);
+    P->depth--;
+    return rc;
 }
 
 int wl_expr_term(wl_parser *P, wl_cur *c, wl_val *out)

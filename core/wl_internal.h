@@ -15,6 +15,7 @@
 #define WL_MAX_BLOCK  1024u      /* largest CTA */
 #define WL_MAX_NEST   16         /* nesting of host do ... while loops */
 #define WL_NAME_MAX   64
+#define WL_EXPR_DEPTH 256 /* nesting of (), calls and signs in an expression: bounds the stack */
 #define WL_EXIT_PC(k) ((k)->ninsts) /* the virtual end node of a kernel's CFG */
 
 /* ---- constant values and symbols ---- */
@@ -187,6 +188,7 @@ typedef struct wl_parser {
     unsigned char *ov_used;
     wl_sym *syms;
     size_t nsyms, capsyms;
+    int depth; /* current expression nesting, against WL_EXPR_DEPTH */
     workload *w;
     size_t caparrays, capwords;
 } wl_parser;
@@ -210,6 +212,9 @@ int wl_expect(wl_parser *P, wl_cur *c, char ch, const char *what);
  * none) and copies at most WL_NAME_MAX-1 characters into buf. */
 size_t wl_ident(wl_cur *c, char *buf, int dots);
 size_t wl_peek_ident(const wl_cur *c, char *buf, int dots);
+/* The error for a name of `n` characters that does not fit WL_NAME_MAX (wl_ident truncates it,
+ * and a truncated name could silently match another); 0 when it fits. */
+int wl_name_fits(wl_parser *P, size_t n);
 int wl_is_reg_name(const char *s, int *num);  /* r0..r99... */
 int wl_is_pred_name(const char *s, int *num); /* p0..p9... */
 /* A string literal "..." (no escapes) into buf. */
@@ -283,6 +288,8 @@ typedef struct wl_kbuild {
         int line;
     } * labels, *uses;
     size_t nlabels, caplabels, nuses, capuses;
+    uint32_t *ltab; /* hash table of labels by name: index + 1, 0 when free */
+    size_t ltabcap; /* a power of two, more than twice nlabels */
     int max_reg;
     int regs_given;
     int header_line;

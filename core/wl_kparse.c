@@ -292,6 +292,50 @@ static int grow(wl_parser *P, void **p, size_t *cap, size_t n, size_t size)
     return 0;
 }
 
+/* Labels are found through a hash table: a kernel may have very many, and a search per label
+ * or per branch would make parsing quadratic. */
+static size_t label_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return (size_t)h;
+}
+
+/* The index of the label `name`, or -1. */
+static long label_find(const wl_kbuild *kb, const char *name)
+{
+    if (!kb->ltabcap) return -1;
+    for (size_t i = label_hash(name) & (kb->ltabcap - 1);; i = (i + 1) & (kb->ltabcap - 1)) {
+        uint32_t e = kb->ltab[i];
+        if (!e) return -1;
+        if (strcmp(kb->labels[e - 1].name, name) == 0) return (long)(e - 1);
+    }
+}
+
+static void label_insert(wl_kbuild *kb, size_t idx)
+{
+    size_t i = label_hash(kb->labels[idx].name) & (kb->ltabcap - 1);
+    while (kb->ltab[i])
+        i = (i + 1) & (kb->ltabcap - 1);
+    kb->ltab[i] = (uint32_t)(idx + 1);
+}
+
+/* Makes room in the table for one more label. */
+static int label_reserve(wl_parser *P, wl_kbuild *kb)
+{
+    if (2 * (kb->nlabels + 1) < kb->ltabcap) return 0;
+    size_t cap = kb->ltabcap ? kb->ltabcap * 2 : 64;
+    uint32_t *t = calloc(cap, sizeof *t);
+    if (!t) return wl_error(P, "out of memory");
+    free(kb->ltab);
+    kb->ltab = t;
+    kb->ltabcap = cap;
+    for (size_t i = 0; i < kb->nlabels; i++)
+        label_insert(kb, i);
+    return 0;
+}
+
 int wl_kernel_line(wl_parser *P, wl_kbuild *kb, wl_cur *c)
 {
     wl_kernel *k = kb->k;
@@ -302,17 +346,19 @@ int wl_kernel_line(wl_parser *P, wl_kbuild *kb, wl_cur *c)
         size_t n = wl_ident(c, name, 0);
         if (n && *c->p == ':') {
             c->p++;
-            if (n >= WL_NAME_MAX) return wl_error(P, "label too long");
-            for (size_t i = 0; i < kb->nlabels; i++)
-                if (strcmp(kb->labels[i].name, name) == 0)
-                    return wl_error(P, "duplicate label '%s' (first defined at line %d)", name,
-                                    kb->labels[i].line);
-            if (grow(P, (void **)&kb->labels, &kb->caplabels, kb->nlabels, sizeof *kb->labels))
+            if (wl_name_fits(P, n)) return -1;
+            long d = label_find(kb, name);
+            if (d >= 0)
+                return wl_error(P, "duplicate label '%s' (first defined at line %d)", name,
+                                kb->labels[d].line);
+            if (grow(P, (void **)&kb->labels, &kb->caplabels, kb->nlabels, sizeof *kb->labels) ||
+                label_reserve(P, kb))
                 return -1;
-            struct wl_label *l = &kb->labels[kb->nlabels++];
+            struct wl_label *l = &kb->labels[kb->nlabels];
             strcpy(l->name, name);
             l->pc = k->ninsts;
             l->line = P->line;
+            label_insert(kb, kb->nlabels++);
             continue;
         }
         *c = save;
@@ -368,6 +414,7 @@ int wl_kernel_line(wl_parser *P, wl_kbuild *kb, wl_cur *c)
             size_t ln = wl_ident(c, name, 0);
             if (!ln)
                 return wl_error(P, "expected a label after bra, got %s", wl_quote(c, q, sizeof q));
+            if (wl_name_fits(P, ln)) return -1;
             if (grow(P, (void **)&kb->uses, &kb->capuses, kb->nuses, sizeof *kb->uses)) return -1;
             struct wl_label *u = &kb->uses[kb->nuses++];
             strcpy(u->name, name);
@@ -414,6 +461,7 @@ void wl_kbuild_free(wl_kbuild *kb)
 {
     free(kb->labels);
     free(kb->uses);
+    free(kb->ltab);
     memset(kb, 0, sizeof *kb);
 }
 
@@ -421,10 +469,8 @@ int wl_kernel_finish(wl_parser *P, wl_kbuild *kb)
 {
     wl_kernel *k = kb->k;
     for (size_t u = 0; u < kb->nuses; u++) {
-        size_t i = 0;
-        while (i < kb->nlabels && strcmp(kb->labels[i].name, kb->uses[u].name))
-            i++;
-        if (i == kb->nlabels) {
+        long i = label_find(kb, kb->uses[u].name);
+        if (i < 0) {
             P->line = kb->uses[u].line;
             return wl_error(P, "undefined label '%s' in kernel '%s'", kb->uses[u].name, k->name);
         }

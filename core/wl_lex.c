@@ -87,6 +87,12 @@ size_t wl_ident(wl_cur *c, char *buf, int dots)
     return n;
 }
 
+int wl_name_fits(wl_parser *P, size_t n)
+{
+    if (n < WL_NAME_MAX) return 0;
+    return wl_error(P, "name too long (at most %d characters)", WL_NAME_MAX - 1);
+}
+
 size_t wl_peek_ident(const wl_cur *c, char *buf, int dots)
 {
     const char *p = c->p;

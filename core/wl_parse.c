@@ -71,7 +71,9 @@ static int parse_param(wl_pstate *S, wl_cur *c)
 {
     wl_parser *P = &S->P;
     char name[WL_NAME_MAX], q[40];
-    if (!wl_ident(c, name, 0)) return wl_error(P, "expected a parameter name after .param");
+    size_t n = wl_ident(c, name, 0);
+    if (!n) return wl_error(P, "expected a parameter name after .param");
+    if (wl_name_fits(P, n)) return -1;
     wl_val v;
     if (wl_at_end(c)) return wl_error(P, "expected a value after .param %s", name);
     if (wl_expr(P, c, &v)) return -1;
@@ -98,7 +100,9 @@ static int parse_kernel_header(wl_pstate *S, wl_cur *c)
 {
     wl_parser *P = &S->P;
     char name[WL_NAME_MAX], key[WL_NAME_MAX], q[40];
-    if (!wl_ident(c, name, 0)) return wl_error(P, "expected a kernel name after .kernel");
+    size_t n = wl_ident(c, name, 0);
+    if (!n) return wl_error(P, "expected a kernel name after .kernel");
+    if (wl_name_fits(P, n)) return -1;
     for (size_t i = 0; i < P->w->nkernels; i++)
         if (strcmp(P->w->kernels[i].name, name) == 0)
             return wl_error(P, "duplicate kernel '%s'", name);
@@ -140,9 +144,11 @@ static int parse_kernel_header(wl_pstate *S, wl_cur *c)
 static int host_element(wl_parser *P, wl_cur *c, const wl_array **arr, uint32_t *word)
 {
     char name[WL_NAME_MAX], q[40];
-    if (!wl_ident(c, name, 0))
+    size_t n = wl_ident(c, name, 0);
+    if (!n)
         return wl_error(P, "expected an array element NAME[INDEX], got %s",
                         wl_quote(c, q, sizeof q));
+    if (wl_name_fits(P, n)) return -1;
     const wl_array *a = wl_array_by_name(P->w, name);
     if (!a) return wl_error(P, "unknown array '%s'", name);
     if (wl_expect(P, c, '[', "after the array name")) return -1;
@@ -188,8 +194,9 @@ static int parse_host_line(wl_pstate *S, wl_cur *c)
     int64_t v;
     if (strcmp(kw, "launch") == 0) {
         h->kind = HOST_LAUNCH;
-        if (!wl_ident(c, lr[w->nhost].name, 0))
-            return wl_error(P, "expected a kernel name after launch");
+        size_t n = wl_ident(c, lr[w->nhost].name, 0);
+        if (!n) return wl_error(P, "expected a kernel name after launch");
+        if (wl_name_fits(P, n)) return -1;
         lr[w->nhost].line = P->line;
         int have_grid = 0;
         char key[WL_NAME_MAX];
@@ -508,12 +515,20 @@ int workload_load(const char *name_or_path, const wl_override *ov, size_t nov, w
         if (err && errlen) snprintf(err, errlen, "%s: cannot open workload file", name_or_path);
         return -1;
     }
-    char *text = wt_read_stream(f, NULL);
+    size_t len;
+    char *text = wt_read_stream(f, &len);
     int bad = ferror(f);
     fclose(f);
     if (!text || bad) {
         free(text);
         if (err && errlen) snprintf(err, errlen, "%s: cannot read workload file", name_or_path);
+        return -1;
+    }
+    int line;
+    if (wt_find_nul(text, len, &line) < len) {
+        free(text);
+        if (err && errlen)
+            snprintf(err, errlen, "%s:%d: NUL byte (expected text)", name_or_path, line);
         return -1;
     }
     char *dir = strdup(name_or_path);

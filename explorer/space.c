@@ -47,6 +47,19 @@ void space_path_index(char *out, size_t n, const char *base, size_t i)
     snprintf(out, n, "%s[%zu]", base, i);
 }
 
+static int given_twice(space_ctx *c, const char *path, const char *key)
+{
+    char p[512];
+    space_path_key(p, sizeof p, path, key);
+    return space_fail(c, p, "given twice (expected each key once)");
+}
+
+int space_check_unique(space_ctx *c, const cJSON *obj, const char *path)
+{
+    const cJSON *dup = json_first_duplicate(obj);
+    return dup ? given_twice(c, path, dup->string) : 0;
+}
+
 int space_check_keys(space_ctx *c, const cJSON *obj, const char *path, const char *const *allowed)
 {
     for (const cJSON *it = obj->child; it; it = it->next) {
@@ -64,11 +77,7 @@ int space_check_keys(space_ctx *c, const cJSON *obj, const char *path, const cha
             return space_fail(c, p, "unknown key (expected one of: %s)", list);
         }
         for (const cJSON *jt = it->next; jt; jt = jt->next)
-            if (!strcmp(it->string, jt->string)) {
-                char p[512];
-                space_path_key(p, sizeof p, path, it->string);
-                return space_fail(c, p, "given twice (expected each key once)");
-            }
+            if (!strcmp(it->string, jt->string)) return given_twice(c, path, it->string);
     }
     return 0;
 }
@@ -256,7 +265,10 @@ space *space_parse(const char *text, const char *file, char *err, size_t errlen)
             }
             struct cexpr *e = cexpr_parse(it->valuestring, msg, sizeof msg);
             if (!e) {
-                space_fail(&c, p, "\"%s\": %s", it->valuestring, msg);
+                /* a long condition is quoted by its start: the column locates the problem */
+                int n = (int)strlen(it->valuestring);
+                space_fail(&c, p, "\"%.*s%s\": %s", n > 80 ? 72 : n, it->valuestring,
+                           n > 80 ? " ..." : "", msg);
                 goto bad;
             }
             s->constraints[s->nconstraints].expr = e;
@@ -328,9 +340,18 @@ space *space_load(const char *name_or_path, char *err, size_t errlen)
                  name_or_path, list);
         return NULL;
     }
-    char *text = wt_read_file(name_or_path, NULL);
+    size_t len;
+    char *text = wt_read_file(name_or_path, &len);
     if (!text) {
         snprintf(err, errlen, "%s: cannot read the space file", name_or_path);
+        return NULL;
+    }
+    int line;
+    size_t at = wt_find_nul(text, len, &line);
+    if (at < len) {
+        snprintf(err, errlen, "%s:%d: NUL byte at offset %zu (expected JSON text)", name_or_path,
+                 line, at);
+        free(text);
         return NULL;
     }
     space *s = space_parse(text, name_or_path, err, errlen);

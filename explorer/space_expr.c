@@ -32,10 +32,17 @@ typedef enum cop {
     C_STR, /* a string literal, only while parsing: resolved against a choice parameter */
 } cop;
 
+/* Bounds on what the recursive parser and tree walks may meet, so that deep input is an error
+ * rather than a stack overflow: nesting of (), min/max and unary - and ! (CP_DEPTH), and the
+ * height of the tree, which long chains such as a+a+...+a also raise (CP_HEIGHT). */
+#define CP_DEPTH  256
+#define CP_HEIGHT 4096
+
 struct cexpr {
     cop op;
     double num;
     int param;
+    int height; /* nodes on the longest path down from here */
     char *str;
     struct cexpr *a, *b;
 };
@@ -60,6 +67,7 @@ typedef struct cparser {
     char *err;
     size_t errlen;
     int failed;
+    int depth; /* current nesting, against CP_DEPTH */
 } cparser;
 
 static void cp_error(cparser *c, const char *fmt, ...)
@@ -102,6 +110,20 @@ static struct cexpr *cnode(cop op, struct cexpr *a, struct cexpr *b)
     e->op = op;
     e->a = a;
     e->b = b;
+    int ha = a ? a->height : 0, hb = b ? b->height : 0;
+    e->height = 1 + (ha > hb ? ha : hb);
+    return e;
+}
+
+/* cnode for an operator, refusing a tree taller than CP_HEIGHT. */
+static struct cexpr *cp_node(cparser *c, cop op, struct cexpr *a, struct cexpr *b)
+{
+    struct cexpr *e = cnode(op, a, b);
+    if (e && e->height > CP_HEIGHT) {
+        cp_error(c, "expression too large (more than %d operators chained or nested)", CP_HEIGHT);
+        cexpr_free(e);
+        return NULL;
+    }
     return e;
 }
 
@@ -176,7 +198,7 @@ static struct cexpr *cp_primary(cparser *c)
                 cexpr_free(b);
                 return NULL;
             }
-            return cnode(op, a, b);
+            return cp_node(c, op, a, b);
         }
         int id = param_lookup(name);
         if (id < 0) {
@@ -200,39 +222,54 @@ static struct cexpr *cp_primary(cparser *c)
     return NULL;
 }
 
+/* Every nesting passes through here once: the count bounds the parser's recursion. */
 static struct cexpr *cp_unary(cparser *c)
 {
-    if (cp_accept(c, "-")) return cnode(C_NEG, cp_unary(c), NULL);
-    if (cp_accept(c, "!")) return cnode(C_NOT, cp_unary(c), NULL);
-    return cp_primary(c);
+    if (c->failed) return NULL;
+    if (c->depth > CP_DEPTH) {
+        cp_error(c, "expression nested deeper than %d", CP_DEPTH);
+        return NULL;
+    }
+    c->depth++;
+    struct cexpr *e;
+    if (cp_accept(c, "-"))
+        e = cp_node(c, C_NEG, cp_unary(c), NULL);
+    else if (cp_accept(c, "!"))
+        e = cp_node(c, C_NOT, cp_unary(c), NULL);
+    else
+        e = cp_primary(c);
+    c->depth--;
+    return e;
 }
 
 static struct cexpr *cp_prod(cparser *c)
 {
     struct cexpr *e = cp_unary(c);
-    for (;;) {
+    while (!c->failed) {
         if (cp_accept(c, "*"))
-            e = cnode(C_MUL, e, cp_unary(c));
+            e = cp_node(c, C_MUL, e, cp_unary(c));
         else if (cp_accept(c, "/"))
-            e = cnode(C_DIV, e, cp_unary(c));
+            e = cp_node(c, C_DIV, e, cp_unary(c));
         else if (cp_accept(c, "%"))
-            e = cnode(C_MOD, e, cp_unary(c));
+            e = cp_node(c, C_MOD, e, cp_unary(c));
         else
             return e;
     }
+    return e;
 }
 
 static struct cexpr *cp_sum(cparser *c)
 {
     struct cexpr *e = cp_prod(c);
-    for (;;) {
+    while (!c->failed) {
         if (cp_accept(c, "+"))
-            e = cnode(C_ADD, e, cp_prod(c));
+            e = cp_node(c, C_ADD, e, cp_prod(c));
         else if (cp_accept(c, "-"))
-            e = cnode(C_SUB, e, cp_prod(c));
+            e = cp_node(c, C_SUB, e, cp_prod(c));
         else
             return e;
     }
+    return e;
 }
 
 /* Resolves 'name' against the choice parameter on the other side of == or !=. */
@@ -278,7 +315,7 @@ static struct cexpr *cp_cmp(cparser *c)
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (cp_accept(c, ops[i].tok)) {
             struct cexpr *b = cp_sum(c);
-            struct cexpr *e = cnode(ops[i].op, a, b);
+            struct cexpr *e = cp_node(c, ops[i].op, a, b);
             if (!e || c->failed) {
                 cexpr_free(e);
                 return NULL;
@@ -303,16 +340,16 @@ static struct cexpr *cp_cmp(cparser *c)
 static struct cexpr *cp_and(cparser *c)
 {
     struct cexpr *e = cp_cmp(c);
-    while (cp_accept(c, "&&"))
-        e = cnode(C_AND, e, cp_cmp(c));
+    while (!c->failed && cp_accept(c, "&&"))
+        e = cp_node(c, C_AND, e, cp_cmp(c));
     return e;
 }
 
 static struct cexpr *cp_or(cparser *c)
 {
     struct cexpr *e = cp_and(c);
-    while (cp_accept(c, "||"))
-        e = cnode(C_OR, e, cp_and(c));
+    while (!c->failed && cp_accept(c, "||"))
+        e = cp_node(c, C_OR, e, cp_and(c));
     return e;
 }
 
@@ -323,7 +360,7 @@ static int cexpr_has_str(const struct cexpr *e)
 
 struct cexpr *cexpr_parse(const char *text, char *err, size_t errlen)
 {
-    cparser c = {text, text, err, errlen, 0};
+    cparser c = {text, text, err, errlen, 0, 0};
     struct cexpr *e = cp_or(&c);
     cp_skip(&c);
     if (!c.failed && *c.p) cp_error(&c, "unexpected '%c'", *c.p);

@@ -28,6 +28,8 @@ void space_path_index(char *out, size_t n, const char *base, size_t i);
 /* Checks that obj has only keys of the NULL-terminated list `allowed`, each once. Returns 0 or
  * -1 with the error. */
 int space_check_keys(space_ctx *c, const cJSON *obj, const char *path, const char *const *allowed);
+/* Checks that no key of obj is given twice (any keys allowed). Returns 0 or -1 with the error. */
+int space_check_unique(space_ctx *c, const cJSON *obj, const char *path);
 /* Reads obj.key as a number (an integer when `integer`) in [lo, hi]. Returns 1 when read, 0
  * when absent, -1 with the error. */
 int space_get_number(space_ctx *c, const cJSON *obj, const char *key, const char *path, double *out,

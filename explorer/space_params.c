@@ -260,6 +260,7 @@ int space_parse_settings(space_ctx *c, space *s, const cJSON *settings)
 {
     if (!cJSON_IsObject(settings))
         return space_fail(c, "settings", "expected an object of parameter name: value");
+    if (space_check_unique(c, settings, "settings")) return -1;
     for (const cJSON *it = settings->child; it; it = it->next) {
         char p[512], msg[512];
         space_path_key(p, sizeof p, "settings", it->string);

@@ -49,6 +49,7 @@ int space_parse_workloads(space_ctx *c, space *s, const cJSON *wls)
             space_path_key(pp, sizeof pp, p, "params");
             if (!cJSON_IsObject(params))
                 return space_fail(c, pp, "expected an object of .param name: number");
+            if (space_check_unique(c, params, pp)) return -1;
             size_t np = (size_t)cJSON_GetArraySize(params);
             w->ov = calloc(np ? np : 1, sizeof *w->ov);
             if (!w->ov) return space_fail(c, pp, "out of memory");

@@ -272,6 +272,20 @@ static void test_structure_errors(void **state)
                  "}\n",
                  4, "\"settings\"", "object");
     expect_error("{\n  \"settings\": \"gpu.sms=30\"\n}\n", 2, "\"settings\"", "object");
+    /* a key given twice, at the line of its repeat: the last would otherwise win silently */
+    expect_error("{\n  \"name\": \"x\",\n  \"settings\": {\n    \"gpu.sms\": 1,\n"
+                 "    \"gpu.sms\": 200\n  }\n}\n",
+                 5, "settings.\"gpu.sms\": given twice (expected each key once)", NULL);
+    expect_error("{\"name\": \"x\",\n \"settings\": {},\n \"name\": \"y\"}\n", 3,
+                 "\"name\": given twice (expected each key once)", NULL);
+    /* many keys, the repeat of an early one last */
+    expect_error("{\"settings\": {\"gpu.sms\": 2, \"l1d.ways\": 4, \"l1d.sets\": 32, "
+                 "\"l2.sets\": 64, \"sm.max_ctas\": 4, \"sm.max_warps\": 32, \"l1d.line\": 128,"
+                 "\"l2.ways\": 8, \"l2.partitions\": 2, \"sched.policy\": \"gto\", "
+                 "\"l1d.enabled\": true, \"gpu.clock_mhz\": 700, \"dram.channels\": 2, "
+                 "\"sm.schedulers\": 2, \"sm.max_threads\": 1024, \"l1d.mshrs\": 32, "
+                 "\"l1d.hash\": \"xor\",\n\"l1d.ways\": 8}}\n",
+                 2, "settings.\"l1d.ways\": given twice", NULL);
 }
 
 static void test_setting_errors(void **state)

@@ -284,6 +284,15 @@ static const bad_case bad_cases[] = {
     {"{\"output\": \"\", " WL "}", "output: expected a folder name"},
     {"{\"output\": 3, " WL "}", "output: expected a string"},
     {"{\"name\": \"a\", \"name\": \"b\", " WL "}", "name: given twice"},
+    {"{\"settings\": {\"gpu.sms\": 1, \"gpu.sms\": 200}, " WL "}",
+     "t.json: settings.\"gpu.sms\": given twice (expected each key once)"},
+    {"{\"workloads\": [{\"name\": \"stream\", \"params\": {\"n\": 1024, \"n\": 2048}}]}",
+     "t.json: workloads[0].params.n: given twice (expected each key once)"},
+    {"{\"workloads\": [\"stream\", {\"name\": \"stream\", \"params\": {\"a\": 1, \"b\": 1, "
+     "\"c\": 1, \"d\": 1, \"e\": 1, \"f\": 1, \"g\": 1, \"h\": 1, \"i\": 1, \"j\": 1, "
+     "\"k\": 1, \"l\": 1, \"m\": 1, \"n\": 1, \"o\": 1, \"p\": 1, \"q\": 1, \"c\": 2, "
+     "\"b\": 2}}]}",
+     "t.json: workloads[1].params.c: given twice (expected each key once)"},
     {"{\"parameters\": {\"l1d.ways\": [1], \"l1d.ways\": [2]}, " WL "}",
      "parameters.\"l1d.ways\": given twice"},
     {"{\"parameters\": {\"l1d.ways\": {\"min\": 1, \"max\": 64}, \"l1d.sets\": {\"min\": 1, "
@@ -305,12 +314,72 @@ static void test_malformed(void **state)
     }
 }
 
+/* A condition of `reps` copies of `open`, a parameter, `reps` copies of `close`, then tail. */
+static char *repeated(const char *open, size_t reps, const char *mid, const char *close,
+                      const char *tail)
+{
+    size_t lo = strlen(open), lc = strlen(close);
+    char *s = malloc(strlen(mid) + strlen(tail) + reps * (lo + lc) + 1);
+    assert_non_null(s);
+    char *p = s;
+    for (size_t i = 0; i < reps; i++, p += lo)
+        memcpy(p, open, lo);
+    p += sprintf(p, "%s", mid);
+    for (size_t i = 0; i < reps; i++, p += lc)
+        memcpy(p, close, lc);
+    sprintf(p, "%s", tail);
+    return s;
+}
+
+/* Deep nesting and very long chains are errors naming the constraint, not stack overflows. */
+static void test_deep_constraints(void **state)
+{
+    (void)state;
+    const struct {
+        const char *open, *mid, *close;
+        size_t reps;
+        const char *message; /* NULL: accepted */
+    } cases[] = {
+        {"(", "l1d.ways", ")", 256, NULL},
+        {"(", "l1d.ways", ")", 257, "expression nested deeper than 256"},
+        {"(", "l1d.ways", ")", 50000, "expression nested deeper than 256"},
+        {"min(1, ", "l1d.ways", ")", 100000, "expression nested deeper than 256"},
+        {"-", "l1d.ways", "", 200000, "expression nested deeper than 256"},
+        {"!", "(l1d.ways > 1)", "", 200000, "expression nested deeper than 256"},
+        {"l1d.ways + ", "1", "", 4000, NULL},
+        {"l1d.ways + ", "1", "", 100000, "expression too large (more than 4096 operators"},
+        {"l1d.ways < 99 && ", "l1d.ways > 0", "", 300000, "expression too large"},
+        {"(l1d.ways + ", "1", ")", 200, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *cond =
+            repeated(cases[i].open, cases[i].reps, cases[i].mid, cases[i].close,
+                     strchr(cases[i].open, '!') || strchr(cases[i].open, '&') ? "" : " <= 16");
+        char *text = malloc(strlen(cond) + 128);
+        assert_non_null(text);
+        sprintf(text, "{\"workloads\": [\"stream\"], \"constraints\": [\"%s\"]}", cond);
+        char err[2048] = "";
+        space *s = space_parse(text, "t.json", err, sizeof err);
+        if (cases[i].message) {
+            if (s) fail_msg("case %zu parsed", i);
+            assert_true(strncmp(err, "t.json: constraints[0]: \"", 25) == 0);
+            assert_contains(err, cases[i].message);
+        } else if (!s) {
+            fail_msg("case %zu: unexpected error: %s", i, err);
+        }
+        space_free(s);
+        free(text);
+        free(cond);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fields),      cmocka_unit_test(test_rounding),
-        cmocka_unit_test(test_constraints), cmocka_unit_test(test_overrides),
-        cmocka_unit_test(test_bundled),     cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_fields),           cmocka_unit_test(test_rounding),
+        cmocka_unit_test(test_constraints),      cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_bundled),          cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_deep_constraints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
+#include "core/wl_inspect.h"
 #include "core/workload.h"
 #include "tests/support.h"
 
@@ -58,6 +60,29 @@ static const bad CASES[] = {
     {".param n 4\n.param n 5\n" KERNEL_OK HOST_OK, "t.wl:2:", "'n' is already defined"},
     {".param n\n" KERNEL_OK HOST_OK, "t.wl:1:", "expected a value after .param n"},
     {".param r1 4\n" KERNEL_OK HOST_OK, "t.wl:1:", "looks like a register"},
+    /* names longer than 63 characters are refused, not truncated (two would then clash) */
+    {".param aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 4\n" KERNEL_OK
+         HOST_OK,
+     "t.wl:1:", "name too long (at most 63 characters)"},
+    {".param aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 4\n.param "
+     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab 5\n" KERNEL_OK HOST_OK,
+     "t.wl:2:", "name too long (at most 63 characters)"},
+    {".param aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 4\n.array a i32 "
+     "[aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaax] zero\n" KERNEL_OK HOST_OK,
+     "t.wl:2:", "name too long (at most 63 characters)"},
+    {".kernel aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa block=32\n "
+     "exit\n" HOST_OK,
+     "t.wl:1:", "name too long (at most 63"},
+    {".kernel aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa block=32\n "
+     "exit\n.host\n launch aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab "
+     "grid=1\n",
+     "t.wl:4:", "name too long (at most 63"},
+    {".kernel k block=32\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: "
+     "exit\n" HOST_OK,
+     "t.wl:2:", "name too long (at most 63"},
+    {".kernel k block=32\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: bra "
+     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n" HOST_OK,
+     "t.wl:2:", "name too long (at most 63"},
     {".param n 4\n.array a i32 [n*] zero\n" KERNEL_OK HOST_OK,
      "t.wl:2:", "expected a number or a name, got ']'"},
     {".array a i32 [m] zero\n" KERNEL_OK HOST_OK, "t.wl:1:", "unknown name 'm'"},
@@ -183,13 +208,93 @@ static void test_error_buffer_edge_cases(void **state)
     assert_true(strncmp(err, "t.wl:1:", 7) == 0);
 }
 
+/* Nesting is bounded (parentheses, calls and signs alike) so that deep input is an error
+ * rather than a stack overflow; 256 levels are still fine. */
+static char *nested(const char *open, size_t n, const char *close)
+{
+    size_t lo = strlen(open), lc = strlen(close);
+    char *s = malloc(256 + n * (lo + lc));
+    assert_non_null(s);
+    char *p = s + sprintf(s, ".kernel k block=32\n  mov r0, ");
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s", open);
+    *p++ = '1';
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s", close);
+    sprintf(p, "\n  exit\n" HOST_OK);
+    return s;
+}
+
+static void test_deep_expressions(void **state)
+{
+    (void)state;
+    const struct {
+        const char *open, *close;
+        size_t n;
+        int ok;
+    } cases[] = {
+        {"(", ")", 256, 1},    {"(", ")", 257, 0},       {"(", ")", 20000, 0},
+        {"min(", ")", 256, 1}, {"min(", ")", 100000, 0}, {"-", "", 256, 1},
+        {"-", "", 200000, 0},  {"+", "", 200000, 0},     {"-(", ")", 200, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = nested(cases[i].open, cases[i].n, cases[i].close);
+        char err[512] = "";
+        workload *w = NULL;
+        int rc = workload_parse(text, "t.wl", NULL, NULL, 0, &w, err, sizeof err);
+        free(text);
+        if (cases[i].ok) {
+            assert_int_equal(rc, 0);
+            workload_free(w);
+        } else {
+            assert_int_equal(rc, -1);
+            assert_string_equal(err, "t.wl:2: expression nested deeper than 256");
+        }
+    }
+}
+
+/* Many labels and branches: duplicates and undefined labels are still found, and parsing stays
+ * fast (labels are looked up by hash; a search per label took minutes at this size). */
+static void test_many_labels(void **state)
+{
+    (void)state;
+    enum { N = 100000 };
+    char *text = malloc((size_t)N * 40 + 256);
+    assert_non_null(text);
+    const char *tails[] = {"L0: exit\n", "  bra Lnope\n", "  exit\n"};
+    const char *want[] = {"duplicate label 'L0' (first defined at line 2)",
+                          "undefined label 'Lnope' in kernel 'k'", NULL};
+    for (int t = 0; t < 3; t++) {
+        char *p = text + sprintf(text, ".kernel k block=32\n");
+        for (int i = 0; i < N; i++)
+            p += sprintf(p, "L%d: bra L%d\n", i, i + 1);
+        p += sprintf(p, "L%d: %s" HOST_OK, N, tails[t]);
+        char err[512] = "", where[32];
+        workload *w = NULL;
+        clock_t t0 = clock();
+        int rc = workload_parse(text, "t.wl", NULL, NULL, 0, &w, err, sizeof err);
+        double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+        if (secs > 5) fail_msg("%d labels took %.1f s to parse", N, secs);
+        if (want[t]) {
+            assert_int_equal(rc, -1);
+            snprintf(where, sizeof where, "t.wl:%d: ", N + 2);
+            assert_true(strncmp(err, where, strlen(where)) == 0);
+            assert_non_null(strstr(err, want[t]));
+        } else {
+            if (rc) fail_msg("%s", err);
+            assert_int_equal(wl_workload_kernel_count(w), 1);
+            workload_free(w);
+        }
+    }
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rejected),
-        cmocka_unit_test(test_overrides),
-        cmocka_unit_test(test_bad_edgelist),
-        cmocka_unit_test(test_error_buffer_edge_cases),
+        cmocka_unit_test(test_rejected),         cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_bad_edgelist),     cmocka_unit_test(test_error_buffer_edge_cases),
+        cmocka_unit_test(test_deep_expressions), cmocka_unit_test(test_many_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

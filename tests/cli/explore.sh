@@ -135,5 +135,12 @@ expect 2 "unknown or incomplete option" -- "$WT" explore --frobnicate
 expect 2 "expected an integer in" -- "$WT" explore --threads 0
 expect 2 "nothing to resume" -- "$WT" explore --resume --out "$tmp/empty"
 expect 2 "did you mean: l1d.ways" -- "$WT" explore "$tmp/small.json" --set l1d.wayz=2
+# a NUL byte is an error, not the silent end of the file
+printf '{"workloads": ["stream"]}\0{"x":' >"$tmp/nul.json"
+expect 2 "nul.json:1: NUL byte at offset 25 \(expected JSON text\)" -- \
+    "$WT" explore "$tmp/nul.json" --validate
+printf '.kernel k block=32\n exit\n.host\n launch k grid=1\0\n' >"$tmp/nul.wl"
+printf '{"workloads": ["%s"]}' "$tmp/nul.wl" >"$tmp/nulwl.json"
+expect 2 "workloads\[0\]: .*nul.wl:4: NUL byte" -- "$WT" explore "$tmp/nulwl.json" --validate
 
 finish

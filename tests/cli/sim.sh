@@ -22,6 +22,13 @@ expect 2 "bad.json:4: settings.\"gpu.sms\"" -- "$WT" sim --preset "$tmp/bad.json
 # a workload file with an error names its line
 printf '.kernel k block=32\n    frob r0, r1\n' >"$tmp/bad.wl"
 expect 2 "bad.wl:2:" -- "$WT" sim --workload "$tmp/bad.wl"
+# a NUL byte is an error naming its line, not the silent end of the file
+printf '.array a i32 [64] zero\n.kernel k block=32\n exit\n.host\n launch k grid=1\0\n launch k grid=1\n' \
+    >"$tmp/nul.wl"
+expect 2 "nul.wl:5: NUL byte \(expected text\)" -- "$WT" sim --workload "$tmp/nul.wl"
+printf '{"name": "x",\n "settings": {"gpu.sms": 2}}\0{"x":' >"$tmp/nul.json"
+expect 2 "nul.json:2: NUL byte at offset 42 \(expected JSON text\)" -- \
+    "$WT" sim --preset "$tmp/nul.json"
 
 # the L1D trace: header, one row per attempted access, the run's own counts
 "$WT" sim --workload kmeans "${small[@]}" --l1-trace "$tmp/l1.csv" --json >"$tmp/out.json" 2>&1
