@@ -1,5 +1,6 @@
 /* One text file of a trace, plain or xz-compressed (recognised by its magic bytes), read a
  * line at a time; and the error formatting the reader's files share. */
+#include <sys/stat.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -28,6 +29,12 @@ int tfile_open(tfile *t, const char *path, char *err, size_t errlen)
     memset(t, 0, sizeof *t);
     t->path = path;
     t->f = fopen(path, "rb");
+    struct stat sb;
+    if (t->f && fstat(fileno(t->f), &sb) == 0 && S_ISDIR(sb.st_mode)) { /* fopen takes a folder */
+        fclose(t->f);
+        t->f = NULL;
+        errno = EISDIR;
+    }
     if (!t->f) return trace_failf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     unsigned char magic[6] = {0};
     size_t n = fread(magic, 1, sizeof magic, t->f);

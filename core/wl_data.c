@@ -3,6 +3,7 @@
  * arguments, data files, CSR row pointers. */
 #include "core/wl_internal.h"
 
+#include <sys/stat.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -134,7 +135,9 @@ int wl_gen_int(wl_parser *P, const wl_gen_args *ga, int k, const char *what, int
 int wl_gen_head(wl_parser *P, wl_cur *c, const char *kind, const char *gens, char *name, char *gen)
 {
     char q[40];
-    if (!wl_ident(c, name, 0)) return wl_error(P, "expected a %s name after .%s", kind, kind);
+    size_t n = wl_ident(c, name, 0);
+    if (!n) return wl_error(P, "expected a %s name after .%s", kind, kind);
+    if (wl_name_fits(P, n)) return -1;
     if (!wl_ident(c, gen, 0))
         return wl_error(P, "expected a %s generator (%s), got %s", kind, gens,
                         wl_quote(c, q, sizeof q));
@@ -165,6 +168,12 @@ FILE *wl_data_open(wl_parser *P, const char *file, const char *what, char *path,
     else
         snprintf(path, pathlen, "%s", file);
     FILE *f = fopen(path, "r");
+    struct stat sb;
+    if (f && fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) { /* fopen accepts a folder */
+        fclose(f);
+        f = NULL;
+        errno = EISDIR;
+    }
     if (!f) wl_error(P, "cannot open %s '%s': %s", what, path, strerror(errno));
     return f;
 }
@@ -227,7 +236,9 @@ static int elem_bits(wl_parser *P, int type, wl_val v, const char *what, uint32_
 int wl_parse_array(wl_parser *P, wl_cur *c)
 {
     char name[WL_NAME_MAX], type[WL_NAME_MAX], gen[WL_NAME_MAX], q[40];
-    if (!wl_ident(c, name, 0)) return wl_error(P, "expected an array name after .array");
+    size_t nl = wl_ident(c, name, 0);
+    if (!nl) return wl_error(P, "expected an array name after .array");
+    if (wl_name_fits(P, nl)) return -1;
     size_t tl = wl_ident(c, type, 0);
     int t = !tl                        ? -1
             : strcmp(type, "i32") == 0 ? WL_I32

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <cmocka.h>
 
 #include "core/wl_inspect.h"
@@ -72,6 +71,12 @@ static const bad CASES[] = {
      "t.wl:2:", "name too long (at most 63 characters)"},
     {".kernel aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa block=32\n "
      "exit\n" HOST_OK,
+     "t.wl:1:", "name too long (at most 63"},
+    {".array aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa i32 [4] "
+     "zero\n" KERNEL_OK HOST_OK,
+     "t.wl:1:", "name too long (at most 63"},
+    {".graph aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa rmat(64, 256, "
+     "1)\n" KERNEL_OK HOST_OK,
      "t.wl:1:", "name too long (at most 63"},
     {".kernel aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa block=32\n "
      "exit\n.host\n launch aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab "
@@ -253,8 +258,8 @@ static void test_deep_expressions(void **state)
     }
 }
 
-/* Many labels and branches: duplicates and undefined labels are still found, and parsing stays
- * fast (labels are looked up by hash; a search per label took minutes at this size). */
+/* Many labels and branches: duplicates and undefined labels are still found at this size
+ * (labels are looked up by hash; a search per label made such a kernel take minutes). */
 static void test_many_labels(void **state)
 {
     (void)state;
@@ -271,10 +276,7 @@ static void test_many_labels(void **state)
         p += sprintf(p, "L%d: %s" HOST_OK, N, tails[t]);
         char err[512] = "", where[32];
         workload *w = NULL;
-        clock_t t0 = clock();
         int rc = workload_parse(text, "t.wl", NULL, NULL, 0, &w, err, sizeof err);
-        double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-        if (secs > 5) fail_msg("%d labels took %.1f s to parse", N, secs);
         if (want[t]) {
             assert_int_equal(rc, -1);
             snprintf(where, sizeof where, "t.wl:%d: ", N + 2);

@@ -19,6 +19,11 @@ expect 2 "unknown command" -- "$WT" frobnicate
 # a preset file with a bad value names its line
 printf '{\n  "name": "x",\n  "settings": {\n    "gpu.sms": 0\n  }\n}\n' >"$tmp/bad.json"
 expect 2 "bad.json:4: settings.\"gpu.sms\"" -- "$WT" sim --preset "$tmp/bad.json"
+# a folder where a file is expected says so
+mkdir -p "$tmp/adir"
+expect 2 "adir: cannot open: Is a directory" -- "$WT" sim --trace "$tmp/adir"
+printf '.graph g edgelist("adir")\n.kernel k block=32\n exit\n.host\n launch k grid=1\n' >"$tmp/dirg.wl"
+expect 2 "dirg.wl:1: cannot open edge list .*: Is a directory" -- "$WT" sim --workload "$tmp/dirg.wl"
 # a workload file with an error names its line
 printf '.kernel k block=32\n    frob r0, r1\n' >"$tmp/bad.wl"
 expect 2 "bad.wl:2:" -- "$WT" sim --workload "$tmp/bad.wl"
