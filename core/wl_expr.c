@@ -77,9 +77,13 @@ int wl_val_int(wl_parser *P, wl_val v, int64_t lo, int64_t hi, const char *what,
 {
     int64_t i;
     if (v.isreal) {
-        if (!(v.d == floor(v.d)) || v.d < -9.0e18 || v.d > 9.0e18)
+        if (!(v.d == floor(v.d))) /* NaN too */
             return wl_error(P, "%s must be an integer, got %g (use ceil(), floor() or ceil_div())",
                             what, v.d);
+        /* a whole number out of range (the +-9e18 keeps the conversion below defined) */
+        if (v.d < -9.0e18 || v.d > 9.0e18 || v.d < (double)lo || v.d > (double)hi)
+            return wl_error(P, "%s must be in [%lld, %lld], got %g", what, (long long)lo,
+                            (long long)hi, v.d);
         i = (int64_t)v.d;
     } else {
         i = v.i;

@@ -35,6 +35,8 @@ static const bad CASES[] = {
     {".kernel k block=32\n  add r1, r1\n" HOST_OK, "t.wl:2:", "expected ',' between operands"},
     {".kernel k block=32\n  add r1, r1, 2 3\n" HOST_OK, "t.wl:2:", "unexpected '3'"},
     {".kernel k block=32\n  add r1, r1, 1.5\n" HOST_OK, "t.wl:2:", "must be an integer"},
+    /* a whole number too large is out of range, not "not an integer" */
+    {".array a i32 [1e300] zero\n" KERNEL_OK HOST_OK, "t.wl:1:", "must be in [1, "},
     {".kernel k block=32\nl: mov r1, 1\n  bra nowhere\n" HOST_OK,
      "t.wl:3:", "undefined label 'nowhere'"},
     {".kernel k block=32\nl: mov r1, 1\nl: mov r1, 2\n" HOST_OK,
