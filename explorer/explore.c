@@ -112,7 +112,8 @@ static space *load_saved(const char *folder, study_sets *ss, char *err, size_t e
     return s;
 }
 
-static int validate_bundled(void)
+/* Every bundled space, with the command line's --set applied to each as a run would. */
+static int validate_bundled(const explore_options *o)
 {
     int rc = WT_EXIT_OK;
     char err[2048];
@@ -120,6 +121,11 @@ static int validate_bundled(void)
         char file[256];
         snprintf(file, sizeof file, "spaces/%s.json", space_builtin_name(i));
         space *s = space_parse(space_builtin_text(i), file, err, sizeof err);
+        for (size_t k = 0; s && k < o->nsets; k++)
+            if (space_override(s, o->sets[k], err, sizeof err) != 0) {
+                space_free(s);
+                s = NULL;
+            }
         if (!s) {
             fprintf(stderr, "warptune explore: %s\n", err);
             rc = WT_EXIT_BAD_INPUT;
@@ -148,7 +154,7 @@ int explore_main(const explore_options *o)
     search_info info;
     memset(&info, 0, sizeof info);
 
-    if (o->validate && !o->space) return validate_bundled();
+    if (o->validate && !o->space) return validate_bundled(o);
     /* the space: the one named, or with --resume and none named, the folder's own */
     if (!o->space && o->resume) {
         const char *folder = o->out ? o->out : "results/default";

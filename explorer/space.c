@@ -381,6 +381,7 @@ int space_override(space *s, const char *kv, char *err, size_t errlen)
         return 0;
     }
     if (!strcmp(key, "output")) {
+        if (!*val) return space_fail(&c, key, "expected a folder name"); /* as in the file */
         free(s->output);
         s->output = strdup(val);
         return s->output ? 0 : space_fail(&c, key, "out of memory");

@@ -120,6 +120,9 @@ grep -q 'failed,.*cycle' "$tmp/fail/evaluations.csv" && ok || bad "no failure re
 # 5. every bundled space validates; the default one too by name
 expect 0 "default.json: ok" -- "$WT" explore --validate
 expect 0 "default.json: ok" -- "$WT" explore default --validate
+# --set applies when validating, named space or all of them; an empty output folder is refused
+expect 2 "gpu.sms: expected a value in" -- "$WT" explore --validate --set gpu.sms=0
+expect 2 "output: expected a folder name" -- "$WT" explore default --validate --set output=
 
 # 6. bad input: exit 2, naming the file, the JSON path and what was expected
 printf '{"workloads": ["stream"], "parameters": {"l1d.wayz": [1, 2]}}' >"$tmp/bad1.json"
