@@ -1,5 +1,6 @@
 #include "core/preset.h"
 
+#include <errno.h>
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,9 +158,10 @@ static int apply_named(param_set *p, const char *name, int depth, const char *fr
     }
     size_t len;
     char *text = wt_read_stream(fp, &len);
+    int saved = errno;
     fclose(fp);
     if (!text) {
-        snprintf(err, errlen, "%s: out of memory", name);
+        snprintf(err, errlen, "%s: cannot read: %s", name, strerror(saved));
         return -1;
     }
     int line;

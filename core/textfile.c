@@ -25,6 +25,12 @@ char *wt_read_stream(FILE *f, size_t *len)
         n += got;
         if (got < CHUNK) break;
     }
+    if (ferror(f)) { /* a folder opens, then fails to read (EISDIR): not an empty file */
+        int saved = errno ? errno : EIO;
+        free(buf);
+        errno = saved;
+        return NULL;
+    }
     buf[n] = '\0';
     if (len) *len = n;
     return buf;

@@ -2,6 +2,7 @@
  * entry points of core/workload.h that build and free programs. */
 #include "core/wl_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -517,11 +518,12 @@ int workload_load(const char *name_or_path, const wl_override *ov, size_t nov, w
     }
     size_t len;
     char *text = wt_read_stream(f, &len);
-    int bad = ferror(f);
+    int saved = errno;
     fclose(f);
-    if (!text || bad) {
-        free(text);
-        if (err && errlen) snprintf(err, errlen, "%s: cannot read workload file", name_or_path);
+    if (!text) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: cannot read workload file: %s", name_or_path,
+                     strerror(saved));
         return -1;
     }
     int line;

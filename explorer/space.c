@@ -2,6 +2,7 @@
  * overrides, and the errors that name the file and the JSON path (explorer/space_internal.h). */
 #include "explorer/space_internal.h"
 
+#include <errno.h>
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <nlopt.h>
@@ -343,7 +344,7 @@ space *space_load(const char *name_or_path, char *err, size_t errlen)
     size_t len;
     char *text = wt_read_file(name_or_path, &len);
     if (!text) {
-        snprintf(err, errlen, "%s: cannot read the space file", name_or_path);
+        snprintf(err, errlen, "%s: cannot read the space file: %s", name_or_path, strerror(errno));
         return NULL;
     }
     int line;

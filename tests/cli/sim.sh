@@ -24,6 +24,10 @@ mkdir -p "$tmp/adir"
 expect 2 "adir: cannot open: Is a directory" -- "$WT" sim --trace "$tmp/adir"
 printf '.graph g edgelist("adir")\n.kernel k block=32\n exit\n.host\n launch k grid=1\n' >"$tmp/dirg.wl"
 expect 2 "dirg.wl:1: cannot open edge list .*: Is a directory" -- "$WT" sim --workload "$tmp/dirg.wl"
+mkdir -p "$tmp/p.json" "$tmp/w.wl"
+expect 2 "p.json: cannot read: Is a directory" -- "$WT" sim --preset "$tmp/p.json"
+expect 2 "w.wl: cannot read workload file: Is a directory" -- "$WT" sim --workload "$tmp/w.wl"
+expect 2 "p.json: cannot read the space file: Is a directory" -- "$WT" explore "$tmp/p.json" --validate
 # a workload file with an error names its line
 printf '.kernel k block=32\n    frob r0, r1\n' >"$tmp/bad.wl"
 expect 2 "bad.wl:2:" -- "$WT" sim --workload "$tmp/bad.wl"
