@@ -226,14 +226,22 @@ static bool is_mem_class(int cls)
 static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
 {
     warp *w = &s->warps[wi];
-    if (w->at_barrier) return ST_SYNC;
-    if (w->ready_at > now) {
-        if (w->ready_at < *wake) *wake = w->ready_at;
-        return ST_CTRL;
+    /* Last found ready, or waiting only for a unit or the load/store unit (or new): its
+     * barrier, branch latency and scoreboard have not changed since (only its own issue sets
+     * them, and a release can only clear a hazard), so only the unit is left to check. */
+    if (w->stall != ST_SCHED && w->stall != ST_STRUCT && w->stall != ST_STAGE) {
+        if (w->at_barrier) return ST_SYNC;
+        if (w->ready_at > now) {
+            if (w->ready_at < *wake) *wake = w->ready_at;
+            return ST_CTRL;
+        }
+        uint64_t h0 = w->pending[0] & w->need[0], h1 = w->pending[1] & w->need[1];
+        if (h0 | h1) return (h0 & w->pending_mem[0]) | (h1 & w->pending_mem[1]) ? ST_MEM : ST_DATA;
+    } else {
+        assert(!w->at_barrier && w->ready_at <= now &&
+               !((w->pending[0] & w->need[0]) | (w->pending[1] & w->need[1])));
     }
-    uint64_t h0 = w->pending[0] & w->need[0], h1 = w->pending[1] & w->need[1];
-    if (h0 | h1) return (h0 & w->pending_mem[0]) | (h1 & w->pending_mem[1]) ? ST_MEM : ST_DATA;
-    int cls = w->next->cls;
+    int cls = w->view.cls;
     if (is_mem_class(cls)) {
         if (s->stage.busy) return ST_STAGE; /* the unit wakes the SM when it frees */
         if (cls == IC_LD_GLOBAL && s->sched->may_issue_load &&
