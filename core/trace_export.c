@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "core/sim.h"
@@ -234,10 +235,14 @@ static int flush_ctas(xrec *X)
 
 /* Kernel file `no` of the export, or its temporary: every file is written under a temporary
  * name and renamed into place only when the whole export succeeded, so a failed run leaves no
- * partial file and an older export in the folder intact. */
+ * partial file and an older export in the folder intact. The temporaries carry the process id:
+ * two exports into one folder at once do not write into each other's. */
 static void kernel_path(const char *outdir, int no, int tmp, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s/kernel-%d.traceg%s", outdir, no, tmp ? ".tmp" : "");
+    if (tmp)
+        snprintf(buf, n, "%s/kernel-%d.traceg.tmp.%ld", outdir, no, (long)getpid());
+    else
+        snprintf(buf, n, "%s/kernel-%d.traceg", outdir, no);
 }
 
 static int end_kernel(xrec *X)
@@ -472,9 +477,9 @@ int trace_export(const param_set *config, const workload *w, const char *outdir,
         snprintf(err, errlen, "%s", X.err);
         rc = -1;
     }
-    char path[4096], tmp[4096 + 8];
+    char path[4096], tmp[4096 + 32];
     snprintf(path, sizeof path, "%s/kernelslist.g", outdir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     if (rc == 0) {
         FILE *f = fopen(tmp, "w");
         if (!f) {

@@ -41,6 +41,12 @@ cp -r "$tmp/two" "$tmp/two.before"
 expect 1 'outside every array' -- "$WT" export-trace --workload "$tmp/two.wl" --wparam sh=20 \
     --out "$tmp/two"
 check 'diff -r "$tmp/two.before" "$tmp/two" >/dev/null' "a failed export changed an earlier one"
+# another export's temporaries in the same folder are not this one's
+printf 'another run\n' >"$tmp/two/kernel-1.traceg.tmp"
+printf 'another run\n' >"$tmp/two/kernelslist.g.tmp"
+expect 0 '2 kernels' -- "$WT" export-trace --workload "$tmp/two.wl" --out "$tmp/two"
+check 'grep -q "^another run$" "$tmp/two/kernel-1.traceg.tmp" &&
+    grep -q "^another run$" "$tmp/two/kernelslist.g.tmp"' "an export wrote into another's temporaries"
 expect 2 'usage: warptune export-trace' -- "$WT" export-trace --workload kmeans
 expect 2 "cannot open" -- "$WT" sim --trace "$tmp/none/kernelslist.g"
 # a trace run stopped by the cycle cap is a failed simulation, not bad input
