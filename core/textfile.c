@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
+
 #define CHUNK 65536
 
 char *wt_read_stream(FILE *f, size_t *len)
@@ -45,6 +47,19 @@ char *wt_read_file(const char *path, size_t *len)
     fclose(f);
     errno = saved;
     return buf;
+}
+
+int wt_hash_stream(FILE *f, uint64_t *h)
+{
+    unsigned char buf[1 << 14];
+    uint64_t v = *h;
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        v = wt_fnv1a(v, buf, n);
+    if (ferror(f)) return -1;
+    const unsigned char boundary = 0xFF;
+    *h = wt_fnv1a(v, &boundary, 1);
+    return 0;
 }
 
 size_t wt_find_nul(const char *text, size_t len, int *line)

@@ -3,6 +3,7 @@
 #define WT_TEXTFILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Reads f from its current position to the end into a NUL-terminated heap buffer; the length
@@ -14,6 +15,11 @@ char *wt_read_stream(FILE *f, size_t *len);
 /* Reads the file at path, as wt_read_stream does. Returns NULL, errno preserved, when the file
  * cannot be opened or memory runs out. */
 char *wt_read_file(const char *path, size_t *len);
+
+/* Extends the FNV-1a chain *h (core/hash.h) by the bytes of f from its position to the end,
+ * then by a file-boundary byte (so that bytes moved from one file to the next change a chain
+ * over several files). Returns 0, or -1 on a read error (*h unchanged). */
+int wt_hash_stream(FILE *f, uint64_t *h);
 
 /* The byte offset of the first NUL byte in text[0, len), or len when there is none; its line
  * (1-based) goes to *line if line is not NULL. Text and JSON files may hold no NUL: as a C

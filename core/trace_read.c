@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
+#include "core/textfile.h"
 #include "core/trace_internal.h"
 
 /* ------------------------------------------------------------------ kernelslist ---- */
@@ -44,27 +46,14 @@ static int hash_file(const char *path, uint64_t *h, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return trace_failf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-    unsigned char buf[1 << 16];
-    uint64_t v = *h;
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        for (size_t i = 0; i < n; i++) {
-            v ^= buf[i];
-            v *= 1099511628211ULL;
-        }
-    int bad = ferror(f);
+    int bad = wt_hash_stream(f, h);
     fclose(f);
-    if (bad) return trace_failf(err, errlen, "%s: read error", path);
-    /* a file boundary, so that bytes moved from one file to the next change the hash */
-    v ^= 0xFF;
-    v *= 1099511628211ULL;
-    *h = v;
-    return 0;
+    return bad ? trace_failf(err, errlen, "%s: read error", path) : 0;
 }
 
 int trace_content_hash(const trace_app *t, uint64_t *out, char *err, size_t errlen)
 {
-    uint64_t h = 14695981039346656037ULL; /* FNV-1a */
+    uint64_t h = WT_FNV_INIT;
     if (hash_file(t->path, &h, err, errlen)) return -1;
     for (size_t i = 0; i < t->ncmds; i++)
         if (t->cmds[i].kind == TCMD_KERNEL && hash_file(t->cmds[i].file, &h, err, errlen))

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/hash.h"
 #include "core/rng.h"
+#include "core/textfile.h"
 
 const wl_array *wl_array_by_name(const workload *w, const char *name)
 {
@@ -176,6 +178,16 @@ FILE *wl_data_open(wl_parser *P, const char *file, const char *what, char *path,
     }
     if (!f) wl_error(P, "cannot open %s '%s': %s", what, path, strerror(errno));
     return f;
+}
+
+int wl_data_hash(wl_parser *P, FILE *f, const char *path)
+{
+    /* chained over the files in the order the workload reads them; 0 means "none read" */
+    uint64_t h = P->w->data_hash ? P->w->data_hash : WT_FNV_INIT;
+    if (wt_hash_stream(f, &h)) return wl_error(P, "cannot read '%s'", path);
+    rewind(f);
+    P->w->data_hash = h ? h : 1;
+    return 0;
 }
 
 int wl_data_error(wl_parser *P, const char *path, int ln, const char *what, const char *msg,

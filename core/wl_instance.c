@@ -210,28 +210,6 @@ long wl_kernel_reconv(const workload *w, const char *kernel, uint32_t pc)
     return -1;
 }
 
-/* ---- data file hashes ---- */
-
-int wl_data_hash(wl_parser *P, FILE *f, const char *path)
-{
-    /* FNV-1a, chained over the files in the order the workload reads them */
-    uint64_t h = P->w->data_hash ? P->w->data_hash : 14695981039346656037ULL;
-    unsigned char buf[1 << 14];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        for (size_t i = 0; i < n; i++) {
-            h ^= buf[i];
-            h *= 1099511628211ULL;
-        }
-    if (ferror(f)) return wl_error(P, "cannot read '%s'", path);
-    rewind(f);
-    /* a file boundary, so that moving bytes from one file to the next changes the hash */
-    h ^= 0xFF;
-    h *= 1099511628211ULL;
-    P->w->data_hash = h ? h : 1;
-    return 0;
-}
-
 uint64_t workload_data_hash(const workload *w)
 {
     return w->data_hash;

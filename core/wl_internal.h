@@ -269,8 +269,8 @@ FILE *wl_data_open(wl_parser *P, const char *file, const char *what, char *path,
  * if not NULL, is quoted as what was found. */
 int wl_data_error(wl_parser *P, const char *path, int ln, const char *what, const char *msg,
                   const char *text);
-/* Adds the bytes of an opened data file to the workload's data hash and rewinds it
- * (core/wl_instance.c). Returns 0, or -1 after wl_error. */
+/* Adds the bytes of an opened data file to the workload's data hash and rewinds it. Returns 0,
+ * or -1 after wl_error. */
 int wl_data_hash(wl_parser *P, FILE *f, const char *path);
 /* The arrays NAME_rowptr (filled: n entries, entry i in row row[i]) and NAME_col (n words) of
  * a CSR structure; `kind` names it in messages. Their word offsets in the image go to rpoff and

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "core/hash.h"
 #include "core/wl_cfg.h"
 
 /* Signature letters: d destination register, P destination predicate, s value source,
@@ -296,10 +297,7 @@ static int grow(wl_parser *P, void **p, size_t *cap, size_t n, size_t size)
  * or per branch would make parsing quadratic. */
 static size_t label_hash(const char *s)
 {
-    uint64_t h = 1469598103934665603u; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return (size_t)h;
+    return (size_t)wt_fnv1a(WT_FNV_INIT, s, strlen(s));
 }
 
 /* The index of the label `name`, or -1. */

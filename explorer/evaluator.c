@@ -8,6 +8,7 @@
 #include <omp.h>
 #endif
 
+#include "core/hash.h"
 #include "core/textfile.h"
 #include "core/trace.h"
 #include "explorer/journal.h"
@@ -69,29 +70,17 @@ static double now(void)
 #endif
 }
 
-static uint64_t fnv64(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-#define FNV64_INIT 14695981039346656037ULL
-
 static uint64_t u64_bytes(uint64_t h, uint64_t v)
 {
     unsigned char b[8];
     for (int i = 0; i < 8; i++)
         b[i] = (unsigned char)(v >> (8 * i));
-    return fnv64(h, b, 8);
+    return wt_fnv1a(h, b, 8);
 }
 
 uint64_t evaluator_key(const evaluator *e, const param_set *cfg, size_t w)
 {
-    uint64_t h = u64_bytes(FNV64_INIT, param_set_hash(cfg));
+    uint64_t h = u64_bytes(WT_FNV_INIT, param_set_hash(cfg));
     return u64_bytes(h, e->wid[w]);
 }
 
@@ -126,8 +115,8 @@ static int workload_identity(const space_workload *w, const workload *wl, const 
             return -1;
         }
     }
-    uint64_t h = fnv64(FNV64_INIT, w->name, strlen(w->name) + 1);
-    h = fnv64(h, text, strlen(text) + 1);
+    uint64_t h = wt_fnv1a(WT_FNV_INIT, w->name, strlen(w->name) + 1);
+    h = wt_fnv1a(h, text, strlen(text) + 1);
     free(owned);
     wl_override *ov = malloc((w->nov ? w->nov : 1) * sizeof *ov);
     if (!ov) {
@@ -137,8 +126,8 @@ static int workload_identity(const space_workload *w, const workload *wl, const 
     if (w->nov) memcpy(ov, w->ov, w->nov * sizeof *ov); /* w->ov is NULL without params */
     qsort(ov, w->nov, sizeof *ov, cmp_override);
     for (size_t i = 0; i < w->nov; i++) {
-        h = fnv64(h, ov[i].name, strlen(ov[i].name) + 1);
-        h = fnv64(h, ov[i].value, strlen(ov[i].value) + 1);
+        h = wt_fnv1a(h, ov[i].name, strlen(ov[i].name) + 1);
+        h = wt_fnv1a(h, ov[i].value, strlen(ov[i].value) + 1);
     }
     free(ov);
     uint64_t data = wl ? workload_data_hash(wl) : 0;
@@ -398,7 +387,7 @@ int evaluator_point(evaluator *e, const param_set *cfg, const eval_entry **out)
     int claimed[64];
     int *cl = e->nw <= 64 ? claimed : malloc(e->nw * sizeof *cl);
     if (!cl) return 1;
-    uint64_t h = u64_bytes(FNV64_INIT, param_set_hash(cfg));
+    uint64_t h = u64_bytes(WT_FNV_INIT, param_set_hash(cfg));
     for (size_t w = 0; w < e->nw; w++) {
         out[w] = lookup_or_claim(e, u64_bytes(h, e->wid[w]), &cl[w]);
         if (!out[w]) {
@@ -430,7 +419,7 @@ size_t evaluator_batch(evaluator *e, param_set *const *cfgs, size_t n, const eva
     unsigned char *cl = calloc(total ? total : 1, 1);
     if (!cl) return n;
     for (size_t i = 0; i < n; i++) {
-        uint64_t h = u64_bytes(FNV64_INIT, param_set_hash(cfgs[i]));
+        uint64_t h = u64_bytes(WT_FNV_INIT, param_set_hash(cfgs[i]));
         for (size_t w = 0; w < e->nw; w++) {
             int c;
             out[i * e->nw + w] = lookup_or_claim(e, u64_bytes(h, e->wid[w]), &c);
