@@ -38,9 +38,26 @@ struct l1d {
     void *policy;
 };
 
+/* Bit 0 of each byte of x (the other bits clear) gathered into the low byte: byte i's bit goes
+ * to bit i. */
+static inline uint64_t gather_byte_flags(uint64_t x)
+{
+    return (x * 0x0102040810204080ull) >> 56;
+}
+
 int l1_first_free_way(const l1_set_view *s)
 {
-    for (int w = 0; w < s->ways; w++)
+    /* eight ways per word: the flags are 0 or 1, so a way is used when bit 0 of either is set */
+    const uint64_t ones = 0x0101010101010101ull;
+    int w = 0;
+    for (; w + 8 <= s->ways; w += 8) {
+        uint64_t v, r;
+        memcpy(&v, s->valid + w, 8);
+        memcpy(&r, s->reserved + w, 8);
+        uint64_t free8 = gather_byte_flags(((v | r) & ones) ^ ones);
+        if (free8) return w + __builtin_ctzll(free8);
+    }
+    for (; w < s->ways; w++)
         if (!s->valid[w] && !s->reserved[w]) return w;
     return -1;
 }
@@ -64,8 +81,7 @@ static uint64_t fingerprint_matches(const uint8_t *fp, int ways, uint8_t f)
         memcpy(&x, fp + w, 8);
         x ^= pat;
         uint64_t zero = ~(((x & lo7) + lo7) | x | lo7); /* 0x80 in each byte of x that is 0 */
-        /* gather the eight flags into one byte: flag i lands on bit 56 + i */
-        match |= (((zero >> 7) * 0x0102040810204080ull) >> 56) << w;
+        match |= gather_byte_flags(zero >> 7) << w;
     }
     return ways < 64 ? match & ((1ull << ways) - 1) : match;
 }

@@ -91,32 +91,12 @@ static void touch(lru *l, const l1_set_view *s, int way)
     l->tail[s->set] = (uint8_t)way;
 }
 
-/* Bit w set for each way neither valid nor reserved, eight ways per 64-bit word. */
-static uint64_t free_ways(const l1_set_view *s)
-{
-    const uint64_t ones = 0x0101010101010101ull;
-    uint64_t mask = 0;
-    int w = 0;
-    for (; w + 8 <= s->ways; w += 8) {
-        uint64_t v, r;
-        memcpy(&v, s->valid + w, 8);
-        memcpy(&r, s->reserved + w, 8);
-        uint64_t used = (v | r) & ones; /* the flags are 0 or 1: bit 0 of each byte */
-        /* gather bit 0 of each byte into one byte (see l1d.c's fingerprint_matches) */
-        mask |= ((((used ^ ones) * 0x0102040810204080ull) >> 56) & 0xff) << w;
-    }
-    for (; w < s->ways; w++)
-        mask |= (uint64_t)(!s->valid[w] && !s->reserved[w]) << w;
-    return mask;
-}
-
 static int lru_victim(void *self, const l1_request *r, const l1_set_view *s)
 {
     (void)r;
     lru *l = self;
-    /* The first way neither valid nor reserved (l1_first_free_way) wins. */
-    uint64_t free_mask = free_ways(s);
-    if (free_mask) return __builtin_ctzll(free_mask); /* rare once the cache is warm */
+    int way = l1_first_free_way(s);
+    if (way >= 0) return way; /* rare once the cache is warm */
     uint8_t h;
     while ((h = l->head[s->set]) != LRU_NONE && s->reserved[h])
         unlink_way(l, s, h);
