@@ -164,10 +164,7 @@ static int apply_named(param_set *p, const char *name, int depth, const char *fr
         snprintf(err, errlen, "%s: cannot read: %s", name, strerror(saved));
         return -1;
     }
-    int line;
-    size_t at = wt_find_nul(text, len, &line);
-    if (at < len) {
-        snprintf(err, errlen, "%s:%d: NUL byte at offset %zu (expected JSON text)", name, line, at);
+    if (wt_json_refuse_nul(name, text, len, err, errlen)) {
         free(text);
         return -1;
     }

@@ -62,6 +62,15 @@ int wt_hash_stream(FILE *f, uint64_t *h)
     return 0;
 }
 
+int wt_json_refuse_nul(const char *name, const char *text, size_t len, char *err, size_t errlen)
+{
+    int line;
+    size_t at = wt_find_nul(text, len, &line);
+    if (at == len) return 0;
+    snprintf(err, errlen, "%s:%d: NUL byte at offset %zu (expected JSON text)", name, line, at);
+    return -1;
+}
+
 size_t wt_find_nul(const char *text, size_t len, int *line)
 {
     const char *z = memchr(text, '\0', len);

@@ -347,11 +347,7 @@ space *space_load(const char *name_or_path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot read the space file: %s", name_or_path, strerror(errno));
         return NULL;
     }
-    int line;
-    size_t at = wt_find_nul(text, len, &line);
-    if (at < len) {
-        snprintf(err, errlen, "%s:%d: NUL byte at offset %zu (expected JSON text)", name_or_path,
-                 line, at);
+    if (wt_json_refuse_nul(name_or_path, text, len, err, errlen)) {
         free(text);
         return NULL;
     }
