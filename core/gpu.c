@@ -47,8 +47,7 @@ typedef struct gpu {
     int due_words;
 } gpu;
 
-/* SM i's wake may have changed outside the cycle loop's own refresh: mirror it, and let the
- * loop search the earliest again. */
+/* Mirrors SM i's wake (and whether it has one) and returns it. */
 static inline uint64_t set_wake(gpu *g, int i)
 {
     uint64_t wk = g->wake[i] = sm_wake(g->sms[i]);
@@ -60,6 +59,8 @@ static inline uint64_t set_wake(gpu *g, int i)
     return wk;
 }
 
+/* SM i's wake may have changed outside the cycle loop's own refresh: mirror it, and let the
+ * loop search the earliest again. */
 static void wake_changed(gpu *g, int i)
 {
     set_wake(g, i);

@@ -218,7 +218,12 @@ static l1_outcome fail(l1d *c, l1_fail why)
     return L1_RESFAIL;
 }
 
-/* The way holding line valid (*way) or reserved for it (*m, its MSHR), -1 for neither. */
+/* The way holding line valid (*way) or reserved for it (*m, its MSHR), -1 for neither. A
+ * valid way with the tag is a hit; a reserved one is the line's outstanding miss (a line has an
+ * MSHR exactly while its reserved way waits for it). A line is valid or reserved in at most one
+ * way (it is reserved only when it is neither, and becomes valid only from its reservation), so
+ * the first such way ends the search; ways invalidated by a store keep stale tags and are
+ * passed over. */
 static inline void lookup(const l1d *c, int set, uint64_t line, int *way, int *m)
 {
     size_t base = (size_t)set * (size_t)c->cfg.ways;
@@ -260,11 +265,6 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     int set = l1d_set_of(c, r->line_addr);
     size_t base = (size_t)set * (size_t)c->cfg.ways;
     *evicted_warp = -1;
-    /* One pass over the set: a valid way with the tag is a hit; a reserved one is the line's
-     * outstanding miss (a line has an MSHR exactly while its reserved way waits for it). A line
-     * is valid or reserved in at most one way (it is reserved only when it is neither, and
-     * becomes valid only from its reservation), so the first such way ends the search; ways
-     * invalidated by a store keep stale tags and are passed over. */
     int way, m;
     lookup(c, set, r->line_addr, &way, &m);
     if (way >= 0) {

@@ -142,7 +142,7 @@ struct memsys {
     ms_enode *en;
     uint32_t en_cap, en_free;
     uint64_t wheel_n;
-    /* The earliest pending event, kept exact without a search: a push lowers it, and the pops
+    /* The earliest pending event, kept exact without a search: a push lowers it, and the takes
      * (only in memsys_tick, which stops when ms_eq_take_due finds nothing due) end by setting it.
      */
     uint64_t next_ev;
