@@ -16,6 +16,23 @@ int coalesce(const uint32_t *addr, uint32_t mask, int line_bytes, int sector_byt
     /* Line -> access index, open addressing over 64 slots (at most 32 lines): the lanes of a
      * divergent load touch up to 32 lines, and a linear search would be quadratic. */
     if (!mask) return 0;
+    /* A full warp whose addresses rise by at most a sector from lane to lane, first and last in
+     * one line (coherent accesses of 4- or 8-byte words): one access touching every sector from
+     * the first lane's to the last's. The test has no per-lane branch, so it vectorizes. */
+    if (mask == ~0u) {
+        uint32_t far = 0;
+        for (int l = 0; l + 1 < 32; l++)
+            far |= (uint32_t)(addr[l + 1] - addr[l]) > (uint32_t)sector_bytes;
+        uint64_t first = addr[0], last = addr[31];
+        if (!far && (first & line_mask) == (last & line_mask)) {
+            uint64_t line = first & line_mask;
+            int s0 = (int)((first - line) >> sector_shift),
+                s1 = (int)((last - line) >> sector_shift);
+            uint32_t upto = s1 == 31 ? ~0u : (1u << (s1 + 1)) - 1;
+            out[0] = (line_access){line, mask, upto & ~((1u << s0) - 1)};
+            return 1;
+        }
+    }
     /* The leading lanes that share the first lane's line (every lane, for a coherent access)
      * need no table: a run of plain comparisons, then the table for whatever is left. */
     uint64_t line0 = addr[__builtin_ctz(mask)] & line_mask;
