@@ -98,6 +98,12 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
     m->cfg = *cfg;
     m->line_shift = log2i((uint64_t)cfg->l2_line);
     m->set_mask = (uint64_t)cfg->l2_sets - 1;
+    /* About two hints per line of a slice, capped: a hint is only a guess, checked by its tag */
+    uint64_t lines = (uint64_t)cfg->l2_sets * (uint64_t)cfg->l2_ways * 2;
+    m->hint_mask = 1;
+    while (m->hint_mask < lines && m->hint_mask < (1u << 16))
+        m->hint_mask <<= 1;
+    m->hint_mask--;
     m->lines_per_row = (uint64_t)(cfg->dram_row_bytes / cfg->l2_line);
     m->row_shift = log2i(m->lines_per_row);
     m->bank_mask = (uint64_t)cfg->dram_banks - 1;
@@ -250,42 +256,60 @@ int memsys_send(memsys *m, const mem_packet *p, uint64_t now)
 
 void memsys_tick(memsys *m, uint64_t now)
 {
-    uint32_t head, tail;
-    /* a cycle's events in one chain: no queue search between them */
-    while ((head = ms_eq_take_due(m, now, &tail)) != MS_NIL) {
-        for (uint32_t n = head; n != MS_NIL;) {
-            ms_event e = m->en[n].ev; /* a push below may move the node pool */
-            n = m->en[n].next;
-            m->wheel_n--;
+    /* next_ev is exact on entry (a push lowers it, the loop below sets it), so the cycle to
+     * take is known without a search; only after a cycle's events does the wheel get scanned. */
+    for (;;) {
+        uint64_t t = m->next_ev;
+        if (t > now || t == MS_NEVER) break;
+        if (t != m->cur) ms_eq_set_cur(m, t); /* t >= cur: every pending event is */
+        uint32_t b = (uint32_t)(t & (MS_WHEEL - 1));
+        /* The cycle's events as one chain, the bucket emptied: events pushed for t while it is
+         * walked form a new chain, taken next, so the order stays first in, first out. */
+        uint32_t head = m->bhead[b], tail = m->btail[b];
+        m->bhead[b] = m->btail[b] = MS_NIL;
+        m->bits[b >> 6] &= ~(1ull << (b & 63));
+        uint64_t taken = 0;
+        for (uint32_t n = head; n != MS_NIL; taken++) {
+            ms_enode e = m->en[n]; /* a push below may move the node pool */
+            n = e.next;
             switch ((ms_ev_type)e.type) {
             case EV_WAKE:
                 break;
             case EV_PART_ARRIVE:
-                ms_icnt_part_arrive(m, e.a, e.time);
+                ms_icnt_part_arrive(m, e.a, t);
                 break;
             case EV_L2_PROCESS:
-                ms_l2_process(m, e.a, e.time);
+                ms_l2_process(m, e.a, t);
                 break;
             case EV_DRAM_SCHED:
-                ms_dram_sched(m, e.a, e.b, e.time);
+                ms_dram_sched(m, e.a, e.b, t);
                 break;
             case EV_DRAM_DONE:
-                ms_l2_fill(m, e.a, e.b, e.time);
+                ms_l2_fill(m, e.a, e.b, t);
                 break;
             case EV_REPLY_READY:
-                ms_icnt_reply_ready(m, e.a, e.time);
+                ms_icnt_reply_ready(m, e.a, t);
                 break;
             case EV_SM_ARRIVE:
-                ms_icnt_sm_arrive(m, e.a, e.time);
+                ms_icnt_sm_arrive(m, e.a, t);
                 break;
             case EV_DELIVER:
                 ms_icnt_deliver(m, e.a);
                 break;
             }
         }
-        ms_eq_recycle(m, head, tail);
+        m->wheel_n -= taken;
+        m->en[tail].next = m->en_free; /* the walked chain back to the node pool */
+        m->en_free = head;
+        m->next_ev = m->bhead[b] != MS_NIL ? t : ms_eq_next(m);
     }
-    ms_eq_advance(m, now);
+    /* Everything up to now is done: slide the window so it covers the future. */
+    if (now != MS_NEVER && now + 1 > m->cur) {
+        if (m->heap_n)
+            ms_eq_set_cur(m, now + 1);
+        else
+            m->cur = now + 1;
+    }
 }
 
 int memsys_pop_reply(memsys *m, int sm, uint64_t now, mem_packet *p)

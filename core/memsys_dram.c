@@ -35,9 +35,13 @@ int ms_dram_init(memsys *m, ms_part *p)
 {
     p->dq = calloc((size_t)m->cfg.dram_queue, sizeof *p->dq);
     p->banks = calloc((size_t)m->cfg.dram_banks, sizeof *p->banks);
-    if (!p->dq || !p->banks) return -1;
-    for (int b = 0; b < m->cfg.dram_banks; b++)
+    p->bank_q = calloc(((size_t)m->cfg.dram_banks + 63) / 64, sizeof *p->bank_q);
+    p->bank_h = calloc(((size_t)m->cfg.dram_banks + 63) / 64, sizeof *p->bank_h);
+    if (!p->dq || !p->banks || !p->bank_q || !p->bank_h) return -1;
+    for (int b = 0; b < m->cfg.dram_banks; b++) {
         p->banks[b].open_row = MS_ROW_NONE;
+        p->banks[b].own = MS_NEVER;
+    }
     p->last_cmd = MS_NEVER;
     p->sched_time = MS_NEVER;
     return 0;
@@ -47,6 +51,8 @@ void ms_dram_free(ms_part *p)
 {
     free(p->dq);
     free(p->banks);
+    free(p->bank_q);
+    free(p->bank_h);
 }
 
 int ms_dram_space(const memsys *m, uint32_t part)
@@ -71,18 +77,37 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-/* Earliest cycle the bank's next command may issue, given the bank and bus state now: a column
- * for its queued row hits, else a precharge (or activation) for its other queued requests.
- * MS_NEVER when nothing is queued for it. */
-static uint64_t bank_earliest(const memsys *m, const ms_part *p, const ms_bank *b)
+/* Earliest cycle bank k's next command may issue as far as the bank alone goes: a column for
+ * its queued row hits, else a precharge (or activation) for its other queued requests;
+ * MS_NEVER when nothing is queued for it. Kept in own, with the bank's bits in bank_q and
+ * bank_h, by calling this wherever the bank changes. A column also waits for the data bus
+ * (bus_col). */
+static void bank_update(const memsys *m, ms_part *p, uint32_t k)
 {
-    if (!b->queued) return MS_NEVER;
-    if (b->hits) {
-        uint64_t t_cl = (uint64_t)m->cfg.dram_t_cl;
-        return max_u64(b->ready_col, p->bus_free > t_cl ? p->bus_free - t_cl : 0);
+    ms_bank *b = &p->banks[k];
+    uint64_t bit = 1ull << (k & 63);
+    p->bank_q[k >> 6] &= ~bit;
+    p->bank_h[k >> 6] &= ~bit;
+    if (!b->queued) {
+        b->own = MS_NEVER;
+        return;
     }
-    if (b->open_row == MS_ROW_NONE) return b->ready_act;
-    return max_u64(b->act_time + (uint64_t)m->cfg.dram_t_ras, b->ready_pre);
+    p->bank_q[k >> 6] |= bit;
+    if (b->hits) {
+        p->bank_h[k >> 6] |= bit;
+        b->own = b->ready_col;
+    } else if (b->open_row == MS_ROW_NONE) {
+        b->own = b->ready_act;
+    } else {
+        b->own = max_u64(b->act_time + (uint64_t)m->cfg.dram_t_ras, b->ready_pre);
+    }
+}
+
+/* Earliest cycle the data bus lets a column command issue: its data starts t_cl later. */
+static uint64_t bus_col(const memsys *m, const ms_part *p)
+{
+    uint64_t t_cl = (uint64_t)m->cfg.dram_t_cl;
+    return p->bus_free > t_cl ? p->bus_free - t_cl : 0;
 }
 
 void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr, uint64_t t)
@@ -101,9 +126,11 @@ void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32
     ms_bank *b = &p->banks[d->bank];
     b->queued++;
     if (b->open_row == row) b->hits++;
+    bank_update(m, p, d->bank);
     /* Only the newcomer's bank can make a command possible earlier than already planned (it
      * may also block a planned precharge; the step then finds nothing and replans). */
-    request_sched(m, part, max_u64(bank_earliest(m, p, b), t));
+    uint64_t e = b->hits ? max_u64(b->own, bus_col(m, p)) : b->own;
+    request_sched(m, part, max_u64(e, t));
 }
 
 static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
@@ -117,6 +144,7 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
     b->ready_pre = t + m->burst;
     b->hits--;
     b->queued--;
+    bank_update(m, p, d.bank);
     memmove(&p->dq[i], &p->dq[i + 1], (size_t)(p->dq_n - i - 1) * sizeof *p->dq);
     p->dq_n--;
     m->dram_queued--;
@@ -141,25 +169,22 @@ void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t t)
     ms_part *p = &m->parts[part];
     if (gen != p->sched_gen) return; /* superseded by an earlier step */
     p->sched_time = MS_NEVER;
-    const int nb = m->cfg.dram_banks;
-    int any = 0;
-    for (int k = 0; k < nb; k++) {
-        ms_bank *b = &p->banks[k];
-        b->ok = 0;
-        if (bank_earliest(m, p, b) <= t) {
-            b->ok = b->hits ? 1 : 2;
-            any = 1;
-        }
-    }
+    /* A bank may issue now when its own time has come; a column also needs the bus. */
+    const int cols = bus_col(m, p) <= t;
     int n = p->dq_n, prep = -1, col = -1;
-    for (int i = 0; any && i < n; i++) {
+    for (int i = 0; i < n; i++) {
         const ms_dreq *d = &p->dq[i];
         const ms_bank *b = &p->banks[d->bank];
-        if (b->ok == 1 && b->open_row == d->row) {
-            col = i; /* first ready: the oldest row hit that can move its data now */
-            break;
+        if (b->own > t) continue;
+        if (b->hits) {
+            if (cols && b->open_row == d->row) {
+                col = i; /* first ready: the oldest row hit that can move its data now */
+                break;
+            }
+        } else if (prep < 0) {
+            prep = i;         /* first come: the oldest bank to prepare */
+            if (!cols) break; /* no column can win over it */
         }
-        if (b->ok == 2 && prep < 0) prep = i; /* first come: the oldest bank to prepare */
     }
     if (col >= 0) {
         issue_column(m, part, col, t);
@@ -179,12 +204,25 @@ void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t t)
             b->open_row = MS_ROW_NONE;
             b->ready_act = t + (uint64_t)m->cfg.dram_t_rp;
         }
+        bank_update(m, p, d->bank);
     }
     if (col >= 0 || prep >= 0) p->last_cmd = t;
-    uint64_t next = MS_NEVER;
-    for (int k = 0; k < nb; k++) {
-        uint64_t c = bank_earliest(m, p, &p->banks[k]);
-        if (c < next) next = c;
+    /* The first cycle any bank may issue: banks with row hits wait for the bus too, and
+     * max(x, bus) is monotone in x, so the bus applies once to their smallest own time. */
+    uint64_t hit_min = MS_NEVER, other_min = MS_NEVER;
+    const int words = (m->cfg.dram_banks + 63) / 64;
+    for (int w = 0; w < words; w++) {
+        uint64_t h = p->bank_h[w];
+        for (uint64_t q = h; q; q &= q - 1) {
+            uint64_t c = p->banks[w * 64 + __builtin_ctzll(q)].own;
+            hit_min = c < hit_min ? c : hit_min;
+        }
+        for (uint64_t q = p->bank_q[w] & ~h; q; q &= q - 1) {
+            uint64_t c = p->banks[w * 64 + __builtin_ctzll(q)].own;
+            other_min = c < other_min ? c : other_min;
+        }
     }
+    if (hit_min != MS_NEVER) hit_min = max_u64(hit_min, bus_col(m, p));
+    uint64_t next = hit_min < other_min ? hit_min : other_min;
     if (next != MS_NEVER) request_sched(m, part, max_u64(next, t + 1));
 }

@@ -6,7 +6,8 @@
  * finding the next event skips idle cycles a word at a time. Events beyond the window wait in a
  * binary heap keyed by (cycle, seq) and move into the wheel as soon as the window reaches them,
  * always before anything later-inserted for the same cycle can be pushed, so the order is
- * exactly (cycle, insertion). Push and pop are O(1) in the wheel, O(log n) in the heap. */
+ * exactly (cycle, insertion). Push and pop are O(1) in the wheel, O(log n) in the heap. The
+ * takes are memsys_tick's (memsys.c): a cycle's whole bucket at once, as one chain. */
 #include "core/memsys_internal.h"
 
 #include <stdio.h>
@@ -42,8 +43,9 @@ void ms_eq_free(memsys *m)
     free(m->heap);
 }
 
-/* Appends e to the wheel, growing the node pool first if it is empty. */
-static void wheel_append(memsys *m, const ms_event *e)
+/* Appends an event at time t (inside the window) to the wheel, growing the node pool first if
+ * it is empty. */
+static void wheel_append(memsys *m, uint64_t t, uint32_t a, uint32_t b, uint8_t type)
 {
     if (m->en_free == MS_NIL) {
         uint32_t old = m->en_cap, cap = old ? old * 2 : 1024;
@@ -54,7 +56,7 @@ static void wheel_append(memsys *m, const ms_event *e)
         }
         m->en_cap = cap;
     }
-    ms_wheel_append(m, e);
+    ms_wheel_append(m, (uint32_t)(t & (MS_WHEEL - 1)), a, b, type);
 }
 
 static int ev_less(const ms_event *x, const ms_event *y)
@@ -95,24 +97,28 @@ static ms_event heap_pop(memsys *m)
     return top;
 }
 
-/* Moves the window start to t (>= cur) and pulls in the far events it now covers. */
-static void set_cur(memsys *m, uint64_t t)
+/* Moves the window start to t (>= cur) and pulls in the far events it now covers. Heap events
+ * for a cycle enter its bucket before any other event for it: while they wait beyond the window
+ * nothing for their cycle can be pushed into the wheel. */
+void ms_eq_set_cur(memsys *m, uint64_t t)
 {
     m->cur = t;
     while (m->heap_n && m->heap[0].time - t < MS_WHEEL) {
         ms_event e = heap_pop(m);
-        wheel_append(m, &e);
+        wheel_append(m, e.time, e.a, e.b, e.type);
     }
 }
 
 /* ms_push's other cases: the node pool is empty (it grows) or the event is beyond the wheel's
- * window (the heap). e->time is at or after cur and e->seq is assigned. */
-void ms_push_slow(memsys *m, const ms_event *e)
+ * window (the heap). time is at or after cur. */
+void ms_push_slow(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b)
 {
-    if (e->time - m->cur < MS_WHEEL)
-        wheel_append(m, e);
-    else
-        heap_push(m, e);
+    if (time - m->cur < MS_WHEEL) {
+        wheel_append(m, time, a, b, (uint8_t)type);
+    } else {
+        ms_event e = {time, m->seq++, a, b, (uint8_t)type};
+        heap_push(m, &e);
+    }
 }
 
 /* Earliest pending event time, or MS_NEVER. */
@@ -133,47 +139,4 @@ uint64_t ms_eq_next(const memsys *m)
         }
     }
     return m->heap_n ? m->heap[0].time : MS_NEVER;
-}
-
-/* Takes every event of the earliest pending cycle if that cycle is at or before now: returns
- * the first node of the bucket's chain (linked by en[].next, ending at MS_NIL, in insertion
- * order), or MS_NIL when nothing is due. Events pushed for that cycle while the caller walks
- * the chain start a new chain in the emptied bucket, which the next call takes: the order is
- * still first in, first out. The caller hands the walked chain back with ms_eq_recycle. */
-uint32_t ms_eq_take_due(memsys *m, uint64_t now, uint32_t *tail)
-{
-    /* Every pending event is at or after cur: events in cur's bucket are the earliest, with
-     * no search (the common case while a cycle's events are processed). */
-    uint64_t t = m->cur;
-    uint32_t b = (uint32_t)(t & (MS_WHEEL - 1));
-    if (m->bhead[b] == MS_NIL) {
-        t = ms_eq_next(m);
-        if (t == MS_NEVER || t > now) {
-            m->next_ev = t; /* nothing due: t is the earliest pending event */
-            return MS_NIL;
-        }
-        if (t != m->cur) set_cur(m, t);
-        b = (uint32_t)(t & (MS_WHEEL - 1));
-    } else if (t > now) {
-        m->next_ev = t; /* cur's bucket holds the earliest pending events */
-        return MS_NIL;
-    }
-    uint32_t head = m->bhead[b];
-    *tail = m->btail[b];
-    m->bhead[b] = m->btail[b] = MS_NIL;
-    m->bits[b >> 6] &= ~(1ull << (b & 63));
-    return head;
-}
-
-/* Returns a chain taken with ms_eq_take_due, walked, to the node pool. */
-void ms_eq_recycle(memsys *m, uint32_t head, uint32_t tail)
-{
-    m->en[tail].next = m->en_free;
-    m->en_free = head;
-}
-
-/* Everything up to now is done: slide the window so it covers the future. */
-void ms_eq_advance(memsys *m, uint64_t now)
-{
-    if (now != MS_NEVER && now + 1 > m->cur) set_cur(m, now + 1);
 }

@@ -22,6 +22,7 @@ uint64_t ms_icnt_inject(memsys *m, uint32_t r, uint64_t now)
     ms_sm *s = &m->sms[q->pkt.sm];
     uint32_t data = ms_req_bytes(&q->pkt);
     uint64_t ser = ms_ser(m, data);
+    q->ser = ser; /* again at the partition's input port */
     uint64_t start = max_u64(now, s->inj_free);
     s->inj_free = start + ser;
     m->st.icnt_packets++;
@@ -36,7 +37,7 @@ void ms_icnt_part_arrive(memsys *m, uint32_t r, uint64_t t)
     ms_req *q = &m->reqs[r];
     ms_part *p = &m->parts[q->part];
     uint64_t rx = max_u64(t, p->in_free);
-    p->in_free = rx + ms_ser(m, ms_req_bytes(&q->pkt));
+    p->in_free = rx + q->ser;
     q->ready = p->in_free;
     ms_l2_input(m, q->part, r);
 }
@@ -48,7 +49,8 @@ void ms_icnt_reply_ready(memsys *m, uint32_t r, uint64_t t)
     ms_part *p = &m->parts[q->part];
     uint32_t data = ms_reply_bytes(&q->pkt);
     uint64_t tx = max_u64(t, p->out_free);
-    p->out_free = tx + ms_ser(m, data);
+    q->ser = ms_ser(m, data); /* again at the SM's ejection port */
+    p->out_free = tx + q->ser;
     m->st.icnt_packets++;
     m->st.icnt_bytes += (uint64_t)m->cfg.icnt_header_bytes + data;
     ms_push(m, tx + (uint64_t)m->cfg.icnt_latency, EV_SM_ARRIVE, r, 0);
@@ -60,7 +62,7 @@ void ms_icnt_sm_arrive(memsys *m, uint32_t r, uint64_t t)
     ms_req *q = &m->reqs[r];
     ms_sm *s = &m->sms[q->pkt.sm];
     uint64_t rx = max_u64(t, s->ej_free);
-    s->ej_free = rx + ms_ser(m, ms_reply_bytes(&q->pkt));
+    s->ej_free = rx + q->ser;
     q->ready = s->ej_free;
     /* Delivering through an event keeps memsys_next_event exact for the SM's pop. */
     ms_push(m, q->ready, EV_DELIVER, r, 0);

@@ -2,15 +2,17 @@
  * memsys_icnt.c (interconnect ports), memsys_l2.c (L2 slices) and memsys_dram.c (DRAM channels).
  *
  * Everything is indexed (no pointers into growable arrays), so pools can grow by realloc. In
- * steady state nothing is allocated: requests come from a free list, events live in a binary
- * heap that only grows, and every per-partition structure is sized at creation. */
+ * steady state nothing is allocated: requests come from a free list, events live in a timing
+ * wheel's node pool and a heap that only grow, and every per-partition structure is sized at
+ * creation. */
 #ifndef WT_MEMSYS_INTERNAL_H
 #define WT_MEMSYS_INTERNAL_H
 
 #include "core/memsys.h"
 
-#define MS_NIL   UINT32_MAX
-#define MS_NEVER UINT64_MAX
+#define MS_NIL    UINT32_MAX
+#define MS_NEVER  UINT64_MAX
+#define MS_NO_TAG UINT64_MAX /* no line number is this large (addresses are shifted right) */
 
 /* A request in flight: the SM's packet plus where it goes. Linked through `next` into exactly
  * one list at a time (a partition's input queue, an MSHR's waiters, an SM's reply queue). */
@@ -19,6 +21,7 @@ typedef struct ms_req {
     uint64_t line;  /* global L2 line number: addr >> log2(l2_line) */
     uint64_t local; /* line number inside its partition (set index and DRAM address source) */
     uint64_t ready; /* input queue: cycle it finished arriving at the partition */
+    uint64_t ser;   /* cycles a port is busy with it: the request, then its reply (ms_ser) */
     uint32_t next;
     uint32_t part;
 } ms_req;
@@ -34,23 +37,28 @@ typedef enum ms_ev_type {
     EV_DELIVER      /* a reply is fully received: it becomes poppable; a = req */
 } ms_ev_type;
 
+/* An event beyond the wheel's window, in the heap: ordered by (time, seq). */
 typedef struct ms_event {
     uint64_t time;
-    uint64_t seq; /* insertion order: ties at one cycle resolve first in, first out */
+    uint64_t seq; /* heap insertion order: ties at one cycle resolve first in, first out */
     uint32_t a, b;
     uint8_t type;
 } ms_event;
 
 #define MS_WHEEL 2048 /* timing-wheel window in cycles (power of two, multiple of 64) */
 
+/* An event in the wheel. Its cycle is its bucket's (a bucket holds one cycle of the window) and
+ * its order is its place in the bucket's chain, so neither time nor seq is stored. */
 typedef struct ms_enode {
-    ms_event ev;
+    uint32_t a, b;
     uint32_t next;
+    uint8_t type;
 } ms_enode;
 
 typedef struct ms_line {
-    uint64_t tag; /* global line number */
+    uint64_t tag; /* global line number; MS_NO_TAG unless valid or pending */
     uint64_t lru; /* last-touch stamp; smallest is least recently used */
+    uint64_t key; /* replacement order (set_key): 0 free, lru valid, MS_NEVER pending */
     uint32_t mshr;
     uint8_t valid, dirty, pending; /* pending: reserved for a fill in flight */
 } ms_line;
@@ -80,9 +88,9 @@ typedef struct ms_bank {
     uint64_t ready_col; /* earliest column command to the open row */
     uint64_t ready_act; /* earliest activation (after precharge) */
     uint64_t ready_pre; /* earliest precharge because of the last column command */
+    uint64_t own;       /* bank_update: earliest next command but for the data bus */
     uint32_t hits;      /* queued requests for the open row (a precharge waits for them) */
     uint32_t queued;    /* queued requests for this bank */
-    uint8_t ok;         /* scratch: 1 a column may issue now, 2 a precharge/activate may */
 } ms_bank;
 
 typedef struct ms_part {
@@ -92,6 +100,7 @@ typedef struct ms_part {
     uint32_t in_head, in_tail;
     /* L2 slice */
     ms_line *lines; /* sets * ways */
+    uint16_t *hint; /* way a line was last placed in, by local & hint_mask: tried first */
     ms_mshr *mshrs;
     uint32_t *mshr_free; /* stack of free MSHR indices */
     int mshr_nfree;
@@ -99,10 +108,14 @@ typedef struct ms_part {
     uint64_t l2_next;     /* earliest cycle the slice accepts another input (one per cycle) */
     uint8_t proc_pending; /* an EV_L2_PROCESS is queued */
     uint8_t stalled;      /* head of the input queue waits: MS_STALL_FILL or MS_STALL_DRAM */
+    int32_t retry_way;    /* a head stalled for DRAM slots: its victim way, still right until a
+                           * fill (-1: none; only a fill changes the slice while the head waits) */
     /* DRAM channel */
     ms_dreq *dq; /* oldest first */
     int dq_n;
     ms_bank *banks;
+    uint64_t *bank_q;  /* bit per bank: it has queued requests (the banks a step plans for) */
+    uint64_t *bank_h;  /* bit per bank: queued requests hit its open row (a subset of bank_q) */
     uint64_t bus_free; /* data bus free from this cycle */
     uint64_t last_cmd; /* one command per cycle; MS_NEVER before the first */
     uint64_t sched_time;
@@ -121,6 +134,7 @@ struct memsys {
     /* derived */
     int line_shift;
     uint64_t set_mask;
+    uint64_t hint_mask; /* L2 way hints per partition, minus one */
     uint64_t lines_per_row;
     int row_shift; /* log2(lines_per_row): both sizes are powers of two */
     uint64_t bank_mask;
@@ -136,14 +150,14 @@ struct memsys {
     uint32_t req_cap, req_free;
     /* event queue (memsys_events.c) */
     uint64_t cur; /* window start: every pending event is at or after it */
-    uint64_t seq;
+    uint64_t seq; /* heap pushes so far (the wheel's order is its chains') */
     uint64_t bits[MS_WHEEL / 64];
     uint32_t *bhead, *btail;
     ms_enode *en;
     uint32_t en_cap, en_free;
     uint64_t wheel_n;
-    /* The earliest pending event, kept exact without a search: a push lowers it, and the takes
-     * (only in memsys_tick, which stops when ms_eq_take_due finds nothing due) end by setting it.
+    /* The earliest pending event, kept exact without a search: a push lowers it, and
+     * memsys_tick (the only place events are taken) sets it after each cycle's chain it takes.
      */
     uint64_t next_ev;
     ms_event *heap; /* events at or beyond cur + MS_WHEEL */
@@ -156,21 +170,21 @@ struct memsys {
 /* memsys_events.c */
 int ms_eq_init(memsys *m);
 void ms_eq_free(memsys *m);
-void ms_push_slow(memsys *m, const ms_event *e);
+void ms_push_slow(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b);
 uint64_t ms_eq_next(const memsys *m);
-uint32_t ms_eq_take_due(memsys *m, uint64_t now, uint32_t *tail);
-void ms_eq_recycle(memsys *m, uint32_t head, uint32_t tail);
-void ms_eq_advance(memsys *m, uint64_t now);
+void ms_eq_set_cur(memsys *m, uint64_t t);
 
-/* Appends e to its cycle's bucket of the wheel (e->time inside the window) in a node from the
+/* Appends an event to bucket b of the wheel (its time inside the window) in a node from the
  * free pool, which must not be empty. */
-static inline void ms_wheel_append(memsys *m, const ms_event *e)
+static inline void ms_wheel_append(memsys *m, uint32_t b, uint32_t a, uint32_t bb, uint8_t type)
 {
     uint32_t n = m->en_free;
-    m->en_free = m->en[n].next;
-    m->en[n].ev = *e;
-    m->en[n].next = MS_NIL;
-    uint32_t b = (uint32_t)(e->time & (MS_WHEEL - 1));
+    ms_enode *e = &m->en[n];
+    m->en_free = e->next;
+    e->a = a;
+    e->b = bb;
+    e->next = MS_NIL;
+    e->type = type;
     if (m->btail[b] == MS_NIL) {
         m->bhead[b] = n;
         m->bits[b >> 6] |= 1ull << (b & 63);
@@ -188,11 +202,10 @@ static inline void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a
 {
     if (time < m->cur) time = m->cur; /* only a caller going back in time gets here */
     if (time < m->next_ev) m->next_ev = time;
-    ms_event e = {time, m->seq++, a, b, (uint8_t)type};
     if (time - m->cur >= MS_WHEEL || m->en_free == MS_NIL)
-        ms_push_slow(m, &e);
+        ms_push_slow(m, time, type, a, b);
     else
-        ms_wheel_append(m, &e);
+        ms_wheel_append(m, (uint32_t)(time & (MS_WHEEL - 1)), a, b, (uint8_t)type);
 }
 
 #define MS_SER_TAB 1024

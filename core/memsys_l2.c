@@ -28,10 +28,14 @@ int ms_l2_init(memsys *m, ms_part *p)
     p->lines = calloc((size_t)c->l2_sets * (size_t)c->l2_ways, sizeof *p->lines);
     p->mshrs = calloc((size_t)c->l2_mshrs, sizeof *p->mshrs);
     p->mshr_free = calloc((size_t)c->l2_mshrs, sizeof *p->mshr_free);
-    if (!p->lines || !p->mshrs || !p->mshr_free) return -1;
+    p->hint = calloc(m->hint_mask + 1, sizeof *p->hint);
+    if (!p->lines || !p->mshrs || !p->mshr_free || !p->hint) return -1;
+    for (size_t i = 0; i < (size_t)c->l2_sets * (size_t)c->l2_ways; i++)
+        p->lines[i].tag = MS_NO_TAG;
     for (int i = 0; i < c->l2_mshrs; i++)
         p->mshr_free[i] = (uint32_t)(c->l2_mshrs - 1 - i);
     p->mshr_nfree = c->l2_mshrs;
+    p->retry_way = -1;
     return 0;
 }
 
@@ -40,6 +44,7 @@ void ms_l2_free(ms_part *p)
     free(p->lines);
     free(p->mshrs);
     free(p->mshr_free);
+    free(p->hint);
 }
 
 static void schedule_process(memsys *m, uint32_t part, uint64_t t)
@@ -75,23 +80,39 @@ void ms_l2_wake(memsys *m, uint32_t part, int why, uint64_t t)
     schedule_process(m, part, t);
 }
 
-/* Victim way in a set: a free way first, else the least recently used line not reserved for a
- * fill; -1 when every way is reserved. */
-static int find_victim(const ms_line *set, int ways)
+/* A line's replacement key, kept in l->key wherever its state or stamp changes: the victim is
+ * the first way of smallest key (a free way first, else the least recently used line), and a
+ * line reserved for a fill is never one. Stamps of touched lines are unique, above 0 and below
+ * MS_NEVER. */
+static void set_key(ms_line *l)
 {
-    int v = -1;
-    for (int w = 0; w < ways; w++) {
-        const ms_line *l = &set[w];
-        if (l->pending) continue;
-        if (!l->valid) return w;
-        if (v < 0 || l->lru < set[v].lru) v = w;
-    }
-    return v;
+    l->key = l->pending ? MS_NEVER : l->valid ? l->lru : 0;
+}
+
+/* Finds line `line` in a set: returns its way (valid, or reserved for a fill), or -1 with
+ * *victim the way to replace: a free way first, else the least recently used line not reserved
+ * for a fill; -1 when every way is reserved. A line is in at most one way, so the way hint is
+ * tried first: on a hit it usually saves the search. */
+static int lookup(const ms_line *set, int ways, uint64_t line, uint32_t hint, int *victim)
+{
+    if (hint < (uint32_t)ways && set[hint].tag == line) return (int)hint;
+    for (int w = 0; w < ways; w++)
+        if (set[w].tag == line) return w; /* lines neither valid nor pending hold MS_NO_TAG */
+    int v = 0;
+    uint64_t best = set[0].key;
+    for (int w = 1; w < ways; w++)
+        if (set[w].key < best) {
+            best = set[w].key;
+            v = w;
+        }
+    *victim = best == MS_NEVER ? -1 : v;
+    return -1;
 }
 
 static void touch(ms_part *p, ms_line *l)
 {
     l->lru = ++p->lru_clock;
+    set_key(l);
 }
 
 /* Evicts line l (if valid and dirty, as a DRAM write) before it is reused. */
@@ -102,6 +123,8 @@ static void evict(memsys *m, uint32_t part, ms_line *l, uint64_t t)
         ms_dram_enqueue(m, part, ms_div_part(m, l->tag), 1, MS_NIL, t);
     }
     l->valid = l->dirty = l->pending = 0;
+    l->tag = MS_NO_TAG;
+    set_key(l);
 }
 
 static void append_waiter(memsys *m, ms_mshr *ms, uint32_t r)
@@ -122,22 +145,22 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t)
     ms_req *q = &m->reqs[r];
     const int ways = m->cfg.l2_ways;
     ms_line *set = &p->lines[(size_t)(q->local & m->set_mask) * (size_t)ways];
-    ms_line *hit = NULL;
-    for (int w = 0; w < ways; w++)
-        if (set[w].tag == q->line && (set[w].valid || set[w].pending)) { /* tag first: rare */
-            hit = &set[w];
-            break;
-        }
+    uint16_t *hint = &p->hint[q->local & m->hint_mask];
+    int v = p->retry_way, hw = v >= 0 ? -1 : lookup(set, ways, q->line, *hint, &v);
+    ms_line *hit = hw >= 0 ? &set[hw] : NULL;
     int kind = q->pkt.kind;
     ms_line *victim = NULL;
     if (!hit) {
         if (kind != MEM_WRITE && p->mshr_nfree == 0) return MS_STALL_FILL;
-        int v = find_victim(set, ways);
         if (v < 0) return MS_STALL_FILL;
         victim = &set[v];
         int need = (kind != MEM_WRITE) + (victim->valid && victim->dirty);
-        if (ms_dram_space(m, part) < need) return MS_STALL_DRAM;
+        if (ms_dram_space(m, part) < need) {
+            p->retry_way = v;
+            return MS_STALL_DRAM;
+        }
     }
+    p->retry_way = -1;
     /* accepted: dequeue */
     p->in_head = q->next;
     if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
@@ -165,10 +188,12 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t)
     m->st.l2_misses++;
     evict(m, part, victim, t);
     victim->tag = q->line;
+    *hint = (uint16_t)v;
     touch(p, victim);
     if (kind == MEM_WRITE) {
         victim->valid = 1;
         victim->dirty = 1;
+        set_key(victim);
         ms_req_free(m, r);
         return 0;
     }
@@ -178,6 +203,7 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t)
     ms->line = (uint32_t)(victim - p->lines);
     append_waiter(m, ms, r);
     victim->pending = 1;
+    set_key(victim);
     victim->dirty = kind == MEM_ATOMIC;
     victim->mshr = mi;
     ms_dram_enqueue(m, part, q->local, 0, mi, t);
@@ -211,6 +237,8 @@ void ms_l2_fill(memsys *m, uint32_t part, uint32_t mi, uint64_t t)
     ms_line *l = &p->lines[ms->line];
     l->pending = 0;
     l->valid = 1;
+    set_key(l);
+    p->retry_way = -1; /* the stalled head's lookup may differ now */
     uint64_t reply_at = t + (uint64_t)m->cfg.l2_hit_latency;
     for (uint32_t r = ms->head; r != MS_NIL;) {
         uint32_t next = m->reqs[r].next;
