@@ -14,25 +14,6 @@ void wt_rng_seed(wt_rng *r, uint64_t seed)
         r->s[i] = splitmix64(&seed);
 }
 
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-uint64_t wt_rng_next(wt_rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
 uint64_t wt_rng_below(wt_rng *r, uint64_t n)
 {
     uint64_t limit = UINT64_MAX - UINT64_MAX % n;
@@ -41,9 +22,4 @@ uint64_t wt_rng_below(wt_rng *r, uint64_t n)
         x = wt_rng_next(r);
     while (x >= limit);
     return x % n;
-}
-
-double wt_rng_unit(wt_rng *r)
-{
-    return (double)(wt_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
 }

@@ -10,10 +10,34 @@ typedef struct wt_rng {
 } wt_rng;
 
 void wt_rng_seed(wt_rng *r, uint64_t seed);
-uint64_t wt_rng_next(wt_rng *r);
 /* Uniform in [0, n), n > 0, without modulo bias. */
 uint64_t wt_rng_below(wt_rng *r, uint64_t n);
+
+static inline uint64_t wt_rng_rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+/* The next 64 random bits. Inline: data generators draw one per element. */
+static inline uint64_t wt_rng_next(wt_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = wt_rng_rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = wt_rng_rotl(s[3], 45);
+    return result;
+}
+
 /* Uniform in [0, 1). */
-double wt_rng_unit(wt_rng *r);
+static inline double wt_rng_unit(wt_rng *r)
+{
+    /* 53 bits: the signed conversion is exact and a single instruction */
+    return (double)(int64_t)(wt_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
 
 #endif

@@ -20,8 +20,9 @@ const wl_array *wl_array_by_name(const workload *w, const char *name)
     return NULL;
 }
 
-/* Reserves an array of `count` words; returns a pointer to its words in the image. */
-uint32_t *wl_alloc_array(wl_parser *P, const char *name, int type, uint64_t count)
+/* Reserves an array of `count` words; returns a pointer to its words in the image. Its words
+ * are zeroed when `zero`; otherwise the caller writes every one. */
+static uint32_t *alloc_array(wl_parser *P, const char *name, int type, uint64_t count, int zero)
 {
     workload *w = P->w;
     if (count == 0) {
@@ -48,7 +49,8 @@ uint32_t *wl_alloc_array(wl_parser *P, const char *name, int type, uint64_t coun
         w->image = img;
         P->capwords = cap;
     }
-    memset(w->image + w->image_words, 0, (words - w->image_words) * 4);
+    size_t first = (size_t)((base - WL_MEM_BASE) / 4); /* the padding before it is zeroed */
+    memset(w->image + w->image_words, 0, ((zero ? words : first) - w->image_words) * 4);
     w->image_words = words;
     if (w->narrays == P->caparrays) {
         size_t cap = P->caparrays ? P->caparrays * 2 : 8;
@@ -69,7 +71,12 @@ uint32_t *wl_alloc_array(wl_parser *P, const char *name, int type, uint64_t coun
     wl_val v = {0, (int64_t)base, 0};
     if (wl_sym_add(P, name, v, 0)) return NULL;
     w->narrays++;
-    return w->image + (base - WL_MEM_BASE) / 4;
+    return w->image + first;
+}
+
+uint32_t *wl_alloc_array(wl_parser *P, const char *name, int type, uint64_t count)
+{
+    return alloc_array(P, name, type, count, 1);
 }
 
 /* ---- generator arguments ---- */
@@ -313,31 +320,30 @@ int wl_parse_array(wl_parser *P, wl_cur *c)
             if (!(i_lo < i_hi)) return wl_error(P, "uniform() needs lo < hi");
         }
     }
-    uint32_t *m = wl_alloc_array(P, name, t, (uint64_t)count);
+    uint32_t *m = alloc_array(P, name, t, (uint64_t)count, g == 0);
     if (!m) return -1;
+    size_t n = (size_t)count;
     wt_rng rng;
     wt_rng_seed(&rng, (uint64_t)seed);
-    for (int64_t i = 0; i < count; i++) {
-        switch (g) {
-        case 0:
-            m[i] = 0;
-            break;
-        case 1:
+    /* one loop per generator and type, each free of the choice */
+    if (g == 1) {
+        for (size_t i = 0; i < n; i++)
             m[i] = bits;
-            break;
-        case 2:
-            if (t == WL_F32)
-                m[i] = wl_f32_bits(start + step * (double)i);
-            else
-                m[i] = (uint32_t)((uint64_t)(int64_t)start + (uint64_t)(int64_t)step * (uint64_t)i);
-            break;
-        case 3:
-            if (t == WL_F32)
-                m[i] = wl_f32_bits(r_lo + (r_hi - r_lo) * wt_rng_unit(&rng));
-            else
-                m[i] = (uint32_t)(i_lo + (int64_t)wt_rng_below(&rng, (uint64_t)(i_hi - i_lo)));
-            break;
-        }
+    } else if (g == 2 && t == WL_F32) {
+        for (size_t i = 0; i < n; i++)
+            m[i] = wl_f32_bits(start + step * (double)(int64_t)i);
+    } else if (g == 2) {
+        uint64_t a0 = (uint64_t)(int64_t)start, d = (uint64_t)(int64_t)step;
+        for (size_t i = 0; i < n; i++)
+            m[i] = (uint32_t)(a0 + d * (uint64_t)i);
+    } else if (g == 3 && t == WL_F32) {
+        double span = r_hi - r_lo;
+        for (size_t i = 0; i < n; i++)
+            m[i] = wl_f32_bits(r_lo + span * wt_rng_unit(&rng));
+    } else if (g == 3) {
+        uint64_t span = (uint64_t)(i_hi - i_lo);
+        for (size_t i = 0; i < n; i++)
+            m[i] = (uint32_t)(i_lo + (int64_t)wt_rng_below(&rng, span));
     }
     return 0;
 }

@@ -7,13 +7,30 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Runs the statement that follows for each active lane l of m, in lane order. A full warp
- * (the common case) counts l from 0 to 31, a loop the compiler can unswitch and vectorise;
- * otherwise the set bits are visited one by one. */
-#define LANES(m, l)                                                                                \
-    for (uint32_t _m = (m), _full = _m == ~0u, l = 0;                                              \
-         _full ? l < WT_WARP_SIZE : (_m && ((l = (uint32_t)__builtin_ctz(_m)), 1));                \
-         _full ? (void)++l : (void)(_m &= _m - 1))
+/* Runs the statement `...` for each active lane l of m, in lane order. A full warp (the
+ * common case) takes a plain counted loop the compiler can vectorise; otherwise the set bits
+ * are visited one by one, so inactive lanes are neither read nor written. */
+#define LANES(m, l, ...)                                                                           \
+    do {                                                                                           \
+        uint32_t _m = (m);                                                                         \
+        if (_m == ~0u) {                                                                           \
+            for (uint32_t l = 0; l < WT_WARP_SIZE; l++) {                                          \
+                __VA_ARGS__;                                                                       \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (; _m; _m &= _m - 1) {                                                             \
+                uint32_t l = (uint32_t)__builtin_ctz(_m);                                          \
+                __VA_ARGS__;                                                                       \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+/* 1 << l, for loops that vectorise without a shift by a per-lane amount. */
+static const uint32_t lane_bit[WT_WARP_SIZE] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
 
 static inline float F(uint32_t u)
 {
@@ -54,23 +71,18 @@ static inline uint32_t srem(uint32_t a, uint32_t b)
 }
 
 /* A value source as 32 lanes: a register row, or `buf` filled with the immediate or the
- * special register. */
+ * special register (all 32 lanes: the operations read only the active ones). */
 static const uint32_t *source(const wl_instance *I, const wl_warp *W, const wl_operand *o,
-                              uint32_t act, uint32_t *buf)
+                              uint32_t *buf)
 {
     if (o->kind == WL_OPND_REG) return W->regs + (size_t)o->reg * WT_WARP_SIZE;
-    if (o->kind == WL_OPND_IMM) {
-        for (int l = 0; l < WT_WARP_SIZE; l++)
-            buf[l] = o->imm;
-        return buf;
-    }
-    uint32_t base = W->warp_in_cta * WT_WARP_SIZE;
-    LANES(act, l)
-    {
-        uint32_t v = 0;
+    uint32_t v = o->imm, step = 0; /* lane l gets v + (l & step): step is 0 or ~0 */
+    if (o->kind == WL_OPND_SPECIAL) {
+        uint32_t base = W->warp_in_cta * WT_WARP_SIZE;
         switch (o->reg) {
         case WL_SR_TID:
-            v = base + l;
+            v = base;
+            step = ~0u;
             break;
         case WL_SR_NTID:
             v = I->block;
@@ -82,17 +94,23 @@ static const uint32_t *source(const wl_instance *I, const wl_warp *W, const wl_o
             v = I->grid;
             break;
         case WL_SR_GTID:
-            v = W->cta_id * I->block + base + l;
+            v = W->cta_id * I->block + base;
+            step = ~0u;
             break;
         case WL_SR_LANEID:
-            v = l;
+            v = 0;
+            step = ~0u;
             break;
         case WL_SR_WARPID:
             v = W->warp_in_cta;
             break;
+        default:
+            v = 0;
+            break;
         }
-        buf[l] = v;
     }
+    for (uint32_t l = 0; l < WT_WARP_SIZE; l++)
+        buf[l] = v + (l & step);
     return buf;
 }
 
@@ -148,50 +166,61 @@ static int addresses(const wl_instance *I, const wl_warp *W, const wl_inst *in, 
     const uint32_t *r0 = W->regs + (size_t)in->areg[0] * WT_WARP_SIZE;
     const uint32_t *r1 = W->regs + (size_t)in->areg[1] * WT_WARP_SIZE;
     uint32_t s0 = in->nareg > 0 ? in->ascale[0] : 0, s1 = in->nareg > 1 ? in->ascale[1] : 0;
+    uint32_t off = in->aoff, *addr = out->addr;
     out->access_size = 4;
-    LANES(act, l) out->addr[l] = in->aoff + r0[l] * s0 + r1[l] * s1;
+    if (!act) return 0;
+    /* The space the first active lane's address falls in: [base, base + size), size a multiple
+     * of 4 (an aligned address below it has its 4 bytes inside). Every lane aligned and inside
+     * it is the usual case and needs no more; anything else takes the checks below, to find
+     * the lane to report. */
+    const wl_array *arr = I->w->arrays;
+    size_t na = I->w->narrays, ai = 0;
+    uint32_t f = (uint32_t)__builtin_ctz(act), base = 0, size = 0;
+    if (shared) {
+        size = I->k->shared & ~3u;
+    } else if (na) {
+        ai = array_at(arr, na, off + r0[f] * s0 + r1[f] * s1);
+        base = arr[ai].base;
+        size = arr[ai].count * 4u;
+    }
+    uint32_t bits = 0, out_of = 0;
+#define ADDRESSES(expr)                                                                            \
+    LANES(act, l, {                                                                                \
+        uint32_t a = (expr);                                                                       \
+        addr[l] = a;                                                                               \
+        bits |= a;                                                                                 \
+        out_of |= a - base >= size;                                                                \
+    })
+    if (in->nareg == 1 && s0 && !(s0 & (s0 - 1))) { /* one register times 2^k: a shift */
+        uint32_t k = (uint32_t)__builtin_ctz(s0);
+        ADDRESSES(off + (r0[l] << k));
+    } else {
+        ADDRESSES(off + r0[l] * s0 + r1[l] * s1);
+    }
+#undef ADDRESSES
+    if (!(bits & 3) && !out_of) return 0;
     if (shared) {
         uint32_t lim = I->k->shared;
-        LANES(act, l)
-        {
-            uint32_t a = out->addr[l];
+        LANES(act, l, {
+            uint32_t a = addr[l];
             if (a & 3)
                 return mem_error(I, in, pc, what, l, a, "is not 4-byte aligned", err, errlen);
             if (a >= lim || lim - a < 4)
                 return mem_error(I, in, pc, what, l, a, "is outside the CTA's shared memory", err,
                                  errlen);
-        }
+        });
         return 0;
     }
-    const wl_array *arr = I->w->arrays;
-    size_t na = I->w->narrays, ai = 0;
-    /* Every lane aligned and the span of the addresses inside one array (the usual case):
-     * each lane passes the checks below, so they are skipped. Anything else takes them, to
-     * find the lane to report. */
-    if (act && na) {
-        uint32_t lo = UINT32_MAX, hi = 0, bits = 0;
-        LANES(act, l)
-        {
-            uint32_t a = out->addr[l];
-            bits |= a;
-            lo = a < lo ? a : lo;
-            hi = a > hi ? a : hi;
-        }
-        if (!(bits & 3)) {
-            size_t first = array_at(arr, na, lo);
-            if (lo >= arr[first].base && hi - arr[first].base < arr[first].count * 4u) return 0;
-        }
-    }
-    LANES(act, l)
-    {
-        uint32_t a = out->addr[l];
+    ai = 0;
+    LANES(act, l, {
+        uint32_t a = addr[l];
         if (a & 3) return mem_error(I, in, pc, what, l, a, "is not 4-byte aligned", err, errlen);
         if (a - arr[ai].base >= arr[ai].count * 4u || a < arr[ai].base) {
             ai = array_at(arr, na, a);
             if (a < arr[ai].base || a - arr[ai].base >= arr[ai].count * 4u)
                 return mem_error(I, in, pc, what, l, a, "is outside every array", err, errlen);
         }
-    }
+    });
     return 0;
 }
 
@@ -215,26 +244,32 @@ static uint32_t atom_op(int sub, uint32_t old, uint32_t b)
     }
 }
 
+/* The comparison over all 32 lanes into `res`, for the caller to keep the active ones: a loop
+ * without the mask vectorises, and comparing registers of inactive lanes has no effect. */
+#define CMP_ALL(cond)                                                                              \
+    for (uint32_t l = 0; l < WT_WARP_SIZE; l++)                                                    \
+    res |= (cond) ? lane_bit[l] : 0
+
 #define CMP_LOOP(T, CONV)                                                                          \
     do {                                                                                           \
         switch (in->sub) {                                                                         \
         case CMP_EQ:                                                                               \
-            LANES(act, l) res |= (uint32_t)((T)CONV(a[l]) == (T)CONV(b[l])) << l;                  \
+            CMP_ALL((T)CONV(a[l]) == (T)CONV(b[l]));                                               \
             break;                                                                                 \
         case CMP_NE:                                                                               \
-            LANES(act, l) res |= (uint32_t)((T)CONV(a[l]) != (T)CONV(b[l])) << l;                  \
+            CMP_ALL((T)CONV(a[l]) != (T)CONV(b[l]));                                               \
             break;                                                                                 \
         case CMP_LT:                                                                               \
-            LANES(act, l) res |= (uint32_t)((T)CONV(a[l]) < (T)CONV(b[l])) << l;                   \
+            CMP_ALL((T)CONV(a[l]) < (T)CONV(b[l]));                                                \
             break;                                                                                 \
         case CMP_LE:                                                                               \
-            LANES(act, l) res |= (uint32_t)((T)CONV(a[l]) <= (T)CONV(b[l])) << l;                  \
+            CMP_ALL((T)CONV(a[l]) <= (T)CONV(b[l]));                                               \
             break;                                                                                 \
         case CMP_GT:                                                                               \
-            LANES(act, l) res |= (uint32_t)((T)CONV(a[l]) > (T)CONV(b[l])) << l;                   \
+            CMP_ALL((T)CONV(a[l]) > (T)CONV(b[l]));                                                \
             break;                                                                                 \
         default:                                                                                   \
-            LANES(act, l) res |= (uint32_t)((T)CONV(a[l]) >= (T)CONV(b[l])) << l;                  \
+            CMP_ALL((T)CONV(a[l]) >= (T)CONV(b[l]));                                               \
             break;                                                                                 \
         }                                                                                          \
     } while (0)
@@ -266,78 +301,93 @@ int wl_issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, size_
 
     uint32_t ba[WT_WARP_SIZE], bb[WT_WARP_SIZE], bc[WT_WARP_SIZE];
     const uint32_t *a = NULL, *b = NULL, *c = NULL;
-    if (in->s[0].kind) a = source(I, W, &in->s[0], act, ba);
-    if (in->s[1].kind) b = source(I, W, &in->s[1], act, bb);
-    if (in->s[2].kind) c = source(I, W, &in->s[2], act, bc);
+    if (in->s[0].kind) a = source(I, W, &in->s[0], ba);
+    if (in->s[1].kind) b = source(I, W, &in->s[1], bb);
+    if (in->s[2].kind) c = source(I, W, &in->s[2], bc);
     uint32_t *d = W->regs + (size_t)in->dst * WT_WARP_SIZE;
 
     switch (in->op) {
     case OP_MOV:
-        LANES(act, l) d[l] = a[l];
+        LANES(act, l, d[l] = a[l]);
         break;
     case OP_ADD:
-        LANES(act, l) d[l] = a[l] + b[l];
+        LANES(act, l, d[l] = a[l] + b[l]);
         break;
     case OP_SUB:
-        LANES(act, l) d[l] = a[l] - b[l];
+        LANES(act, l, d[l] = a[l] - b[l]);
         break;
     case OP_MUL:
-        LANES(act, l) d[l] = a[l] * b[l];
+        LANES(act, l, d[l] = a[l] * b[l]);
         break;
     case OP_MAD:
-        LANES(act, l) d[l] = a[l] * b[l] + c[l];
+        LANES(act, l, d[l] = a[l] * b[l] + c[l]);
         break;
     case OP_DIV:
-        LANES(act, l) d[l] = sdiv(a[l], b[l]);
+        LANES(act, l, d[l] = sdiv(a[l], b[l]));
         break;
     case OP_DIVU:
-        LANES(act, l) d[l] = b[l] ? a[l] / b[l] : 0xFFFFFFFFu;
+        LANES(act, l, d[l] = b[l] ? a[l] / b[l] : 0xFFFFFFFFu);
         break;
     case OP_REM:
-        LANES(act, l) d[l] = srem(a[l], b[l]);
+        LANES(act, l, d[l] = srem(a[l], b[l]));
         break;
     case OP_REMU:
-        LANES(act, l) d[l] = b[l] ? a[l] % b[l] : a[l];
+        LANES(act, l, d[l] = b[l] ? a[l] % b[l] : a[l]);
         break;
     case OP_MIN:
-        LANES(act, l) d[l] = (int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l];
+        LANES(act, l, d[l] = (int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l]);
         break;
     case OP_MINU:
-        LANES(act, l) d[l] = a[l] < b[l] ? a[l] : b[l];
+        LANES(act, l, d[l] = a[l] < b[l] ? a[l] : b[l]);
         break;
     case OP_MAX:
-        LANES(act, l) d[l] = (int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l];
+        LANES(act, l, d[l] = (int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l]);
         break;
     case OP_MAXU:
-        LANES(act, l) d[l] = a[l] > b[l] ? a[l] : b[l];
+        LANES(act, l, d[l] = a[l] > b[l] ? a[l] : b[l]);
         break;
     case OP_AND:
-        LANES(act, l) d[l] = a[l] & b[l];
+        LANES(act, l, d[l] = a[l] & b[l]);
         break;
     case OP_OR:
-        LANES(act, l) d[l] = a[l] | b[l];
+        LANES(act, l, d[l] = a[l] | b[l]);
         break;
     case OP_XOR:
-        LANES(act, l) d[l] = a[l] ^ b[l];
+        LANES(act, l, d[l] = a[l] ^ b[l]);
         break;
     case OP_NOT:
-        LANES(act, l) d[l] = ~a[l];
+        LANES(act, l, d[l] = ~a[l]);
         break;
+    /* An immediate amount is one count for every lane: a shift the compiler can vectorise. */
     case OP_SHL:
-        LANES(act, l) d[l] = b[l] >= 32 ? 0 : a[l] << b[l];
+        if (in->s[1].kind == WL_OPND_IMM) {
+            uint32_t n = in->s[1].imm;
+            LANES(act, l, d[l] = n >= 32 ? 0 : a[l] << n);
+        } else {
+            LANES(act, l, d[l] = b[l] >= 32 ? 0 : a[l] << b[l]);
+        }
         break;
     case OP_SHR:
-        LANES(act, l) d[l] = b[l] >= 32 ? 0 : a[l] >> b[l];
+        if (in->s[1].kind == WL_OPND_IMM) {
+            uint32_t n = in->s[1].imm;
+            LANES(act, l, d[l] = n >= 32 ? 0 : a[l] >> n);
+        } else {
+            LANES(act, l, d[l] = b[l] >= 32 ? 0 : a[l] >> b[l]);
+        }
         break;
     case OP_SRA:
-        LANES(act, l)
-        d[l] = (uint32_t)((int32_t)a[l] >> (b[l] >= 31 ? 31 : b[l]));
+        if (in->s[1].kind == WL_OPND_IMM) {
+            uint32_t n = in->s[1].imm >= 31 ? 31 : in->s[1].imm;
+            LANES(act, l, d[l] = (uint32_t)((int32_t)a[l] >> n));
+        } else {
+            LANES(act, l, d[l] = (uint32_t)((int32_t)a[l] >> (b[l] >= 31 ? 31 : b[l])));
+        }
         break;
     case OP_ABS:
-        LANES(act, l) d[l] = (int32_t)a[l] < 0 ? 0u - a[l] : a[l];
+        LANES(act, l, d[l] = (int32_t)a[l] < 0 ? 0u - a[l] : a[l]);
         break;
     case OP_NEG:
-        LANES(act, l) d[l] = 0u - a[l];
+        LANES(act, l, d[l] = 0u - a[l]);
         break;
     case OP_SETP_S:
     case OP_SETP_U:
@@ -349,75 +399,78 @@ int wl_issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, size_
             CMP_LOOP(uint32_t, NOCONV);
         else
             CMP_LOOP(float, F);
-        W->pred[in->dst] = (W->pred[in->dst] & ~act) | res;
+        W->pred[in->dst] = (W->pred[in->dst] & ~act) | (res & act);
         break;
     }
     case OP_SELP: {
         uint32_t p = W->pred[in->psrc];
-        LANES(act, l) d[l] = (p >> l) & 1 ? a[l] : b[l];
+        LANES(act, l, {
+            uint32_t x = a[l], y = b[l]; /* both loaded: a select the compiler can vectorise */
+            d[l] = p & lane_bit[l] ? x : y;
+        });
         break;
     }
     case OP_FADD:
-        LANES(act, l) d[l] = U(F(a[l]) + F(b[l]));
+        LANES(act, l, d[l] = U(F(a[l]) + F(b[l])));
         break;
     case OP_FSUB:
-        LANES(act, l) d[l] = U(F(a[l]) - F(b[l]));
+        LANES(act, l, d[l] = U(F(a[l]) - F(b[l])));
         break;
     case OP_FMUL:
-        LANES(act, l) d[l] = U(F(a[l]) * F(b[l]));
+        LANES(act, l, d[l] = U(F(a[l]) * F(b[l])));
         break;
     case OP_FFMA:
-        LANES(act, l) d[l] = U(fmaf(F(a[l]), F(b[l]), F(c[l])));
+        LANES(act, l, d[l] = U(fmaf(F(a[l]), F(b[l]), F(c[l]))));
         break;
     case OP_FMIN:
-        LANES(act, l) d[l] = U(fminf(F(a[l]), F(b[l])));
+        LANES(act, l, d[l] = U(fminf(F(a[l]), F(b[l]))));
         break;
     case OP_FMAX:
-        LANES(act, l) d[l] = U(fmaxf(F(a[l]), F(b[l])));
+        LANES(act, l, d[l] = U(fmaxf(F(a[l]), F(b[l]))));
         break;
     case OP_FABS:
-        LANES(act, l) d[l] = a[l] & 0x7FFFFFFFu;
+        LANES(act, l, d[l] = a[l] & 0x7FFFFFFFu);
         break;
     case OP_FNEG:
-        LANES(act, l) d[l] = a[l] ^ 0x80000000u;
+        LANES(act, l, d[l] = a[l] ^ 0x80000000u);
         break;
     case OP_I2F:
-        LANES(act, l) d[l] = U((float)(int32_t)a[l]);
+        LANES(act, l, d[l] = U((float)(int32_t)a[l]));
         break;
     case OP_F2I:
-        LANES(act, l) d[l] = f2i(F(a[l]));
+        LANES(act, l, d[l] = f2i(F(a[l])));
         break;
     case OP_FDIV:
-        LANES(act, l) d[l] = U(F(a[l]) / F(b[l]));
+        LANES(act, l, d[l] = U(F(a[l]) / F(b[l])));
         break;
     case OP_FSQRT:
-        LANES(act, l) d[l] = U(sqrtf(F(a[l])));
+        LANES(act, l, d[l] = U(sqrtf(F(a[l]))));
         break;
     case OP_FRSQRT:
-        LANES(act, l) d[l] = U(1.0f / sqrtf(F(a[l])));
+        LANES(act, l, d[l] = U(1.0f / sqrtf(F(a[l]))));
         break;
     case OP_FEXP:
-        LANES(act, l) d[l] = U(expf(F(a[l])));
+        LANES(act, l, d[l] = U(expf(F(a[l]))));
         break;
     case OP_FLOG:
-        LANES(act, l) d[l] = U(logf(F(a[l])));
+        LANES(act, l, d[l] = U(logf(F(a[l]))));
         break;
     case OP_FSIN:
-        LANES(act, l) d[l] = U(sinf(F(a[l])));
+        LANES(act, l, d[l] = U(sinf(F(a[l]))));
         break;
     case OP_FCOS:
-        LANES(act, l) d[l] = U(cosf(F(a[l])));
+        LANES(act, l, d[l] = U(cosf(F(a[l]))));
         break;
     case OP_FRCP:
-        LANES(act, l) d[l] = U(1.0f / F(a[l]));
+        LANES(act, l, d[l] = U(1.0f / F(a[l])));
         break;
     case OP_LDG:
         if (addresses(I, W, in, pc, act, 0, "global load", out, err, errlen)) return -1;
-        LANES(act, l) d[l] = I->mem[(out->addr[l] - WL_MEM_BASE) >> 2];
+        LANES(act, l, d[l] = I->mem[(out->addr[l] - WL_MEM_BASE) >> 2]);
         break;
     case OP_STG:
         if (addresses(I, W, in, pc, act, 0, "global store", out, err, errlen)) return -1;
-        LANES(act, l) I->mem[(out->addr[l] - WL_MEM_BASE) >> 2] = a[l];
+        LANES(act, l, I->mem[(out->addr[l] - WL_MEM_BASE) >> 2] = a[l]);
         break;
     case OP_LDS:
     case OP_STS: {
@@ -427,20 +480,19 @@ int wl_issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, size_
         uint32_t *sh =
             I->shared + ((size_t)sm * (size_t)I->max_ctas + (size_t)W->cta_slot) * I->shared_words;
         if (in->op == OP_LDS)
-            LANES(act, l) d[l] = sh[out->addr[l] >> 2];
+            LANES(act, l, d[l] = sh[out->addr[l] >> 2]);
         else
-            LANES(act, l) sh[out->addr[l] >> 2] = a[l];
+            LANES(act, l, sh[out->addr[l] >> 2] = a[l]);
         break;
     }
     case OP_ATOM:
         if (addresses(I, W, in, pc, act, 0, "atomic", out, err, errlen)) return -1;
-        LANES(act, l)
-        {
+        LANES(act, l, {
             uint32_t *m = &I->mem[(out->addr[l] - WL_MEM_BASE) >> 2];
             uint32_t old = *m;
             *m = in->sub == AT_CAS ? (old == a[l] ? b[l] : old) : atom_op(in->sub, old, a[l]);
             d[l] = old;
-        }
+        });
         break;
     case OP_BAR:
         break;

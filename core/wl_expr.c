@@ -40,22 +40,6 @@ const wl_sym *wl_sym_find(const wl_parser *P, const char *name)
     return NULL;
 }
 
-uint32_t wl_f32_bits(double d)
-{
-    float f;
-    if (d != d)
-        f = NAN;
-    else if (d > FLT_MAX)
-        f = INFINITY; /* no undefined out-of-range conversion */
-    else if (d < -FLT_MAX)
-        f = -INFINITY;
-    else
-        f = (float)d;
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 double wl_val_real(wl_val v)
 {
     return v.isreal ? v.d : (double)v.i;

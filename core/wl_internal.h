@@ -6,7 +6,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "core/workload.h"
 
 #define WL_MEM_BASE   0x1000u    /* byte address of the first array; 0 is never valid */
@@ -231,7 +234,15 @@ int wl_expr_term(wl_parser *P, wl_cur *c, wl_val *out); /* one multiplicative te
 int wl_expr_int(wl_parser *P, wl_cur *c, int64_t lo, int64_t hi, const char *what, int64_t *out);
 int wl_val_int(wl_parser *P, wl_val v, int64_t lo, int64_t hi, const char *what, int64_t *out);
 double wl_val_real(wl_val v);
-uint32_t wl_f32_bits(double d); /* nearest f32, +-inf beyond its range */
+/* The nearest f32, +-inf beyond its range (no undefined out-of-range conversion), the default
+ * NaN for a NaN. Inline: generators convert one per element. */
+static inline uint32_t wl_f32_bits(double d)
+{
+    float f = fabs(d) <= FLT_MAX ? (float)d : d != d ? NAN : d > 0 ? INFINITY : -INFINITY;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
 
 /* wl_data.c (arrays), wl_graph.c (graphs), wl_matrix.c (sparse matrices) */
 int wl_parse_array(wl_parser *P, wl_cur *c);
