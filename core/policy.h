@@ -69,9 +69,10 @@ typedef struct sched_ops {
     int (*create)(void **self, const sched_env *env, const param_set *p, char *err, size_t errlen);
     void (*destroy)(void *self);
     /* Picks the warp to issue among `ready` (n >= 1 warps, all able to issue now, in slot
-     * order). Returns an index into ready, or -1 to issue nothing this cycle (SWL holds back
-     * the warps beyond its limit). Required. */
-    int (*pick)(void *self, const warp_view *ready, int n, uint64_t now);
+     * order; the views are the SM's own, valid during the call). Returns an index into ready,
+     * or -1 to issue nothing this cycle (SWL holds back the warps beyond its limit).
+     * Required. */
+    int (*pick)(void *self, const warp_view *const *ready, int n, uint64_t now);
     /* May this warp issue a global load now? (CCWS's can-issue bits.) NULL: yes. */
     bool (*may_issue_load)(void *self, int warp_slot);
     /* Scheduling priority rank of a warp among the live warps (0 = highest), for cache

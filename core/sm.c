@@ -202,7 +202,7 @@ void sm_refresh_view(sm *s, int wi)
     s->warps[wi].view = build_view(s, wi);
 }
 
-warp_view sm_view_of(const sm *s, int wi)
+const warp_view *sm_view_of(const sm *s, int wi)
 {
     const warp_view *v = &s->warps[wi].view;
 #ifndef NDEBUG
@@ -212,7 +212,7 @@ warp_view sm_view_of(const sm *s, int wi)
            v->cls == fresh.cls && v->paused == fresh.paused &&
            v->oracle_cycles == fresh.oracle_cycles);
 #endif
-    return *v;
+    return v;
 }
 
 /* ----------------------------------------------------------------------- issue ---- */
@@ -293,8 +293,7 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     w->last_issue = now;
     cpl_on_issue(s->cpl, wi, now);
     if (s->sched->on_issue) {
-        warp_view v = sm_view_of(s, wi);
-        s->sched->on_issue(self, &v, now);
+        s->sched->on_issue(self, sm_view_of(s, wi), now);
     }
     switch (info.cls) {
     case IC_INT:
@@ -358,7 +357,7 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
     int nsched = s->cfg->schedulers;
     for (int k = 0; k < nsched; k++) {
         /* Warps of paused CTAs are picked only when no other warp is ready (DYNCTA IV). */
-        warp_view *ready = s->views, *paused = s->views + s->cfg->max_warps;
+        const warp_view **ready = s->views, **paused = s->views + s->cfg->max_warps;
         int nready = 0, npaused = 0;
         /* Only warps whose state may have changed are looked at: one blocked on a register or
          * a barrier stays blocked until a release marks it again. */
@@ -386,11 +385,11 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
             w->stall = (uint8_t)st;
             counts[st]++;
         }
-        const warp_view *list = nready ? ready : paused;
+        const warp_view *const *list = nready ? ready : paused;
         int n = nready ? nready : npaused;
         int pick = n ? s->sched->pick(s->sched_self[k], list, n, now) : -1;
         if (pick >= 0) {
-            int wi = list[pick].slot;
+            int wi = list[pick]->slot;
             counts[ST_SCHED]--;
             counts[ST_EXEC]++;
             s->warps[wi].stall = ST_EXEC;

@@ -58,8 +58,7 @@ void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
         s->stall_count[ST_SCHED]++;
         s->recheck |= (uint64_t)1 << wi;
         if (s->sched->on_warp_start) {
-            warp_view v = sm_view_of(s, wi);
-            s->sched->on_warp_start(s->sched_self[sm_sched_of(s, wi)], &v, now);
+            s->sched->on_warp_start(s->sched_self[sm_sched_of(s, wi)], sm_view_of(s, wi), now);
         }
     }
     s->wake = now;

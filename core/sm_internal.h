@@ -146,7 +146,7 @@ struct sm {
     int live_unpaused;                  /* live warps of CTAs that are not paused */
     bool last_idle, last_mem, last_resident;
 
-    warp_view *views;
+    const warp_view **views; /* the issue scan's ready and paused lists */
     sm_stats st;
 };
 
@@ -176,7 +176,7 @@ static inline void sm_account_to(sm *s, uint64_t now)
 
 /* sm.c */
 void sm_fetch_next(sm *s, int wi);
-warp_view sm_view_of(const sm *s, int wi);
+const warp_view *sm_view_of(const sm *s, int wi);
 void sm_refresh_view(sm *s, int wi);
 void sm_ev_grow(ev_fifo *f);
 void sm_release(sm *s, int w, const uint64_t m[2]);

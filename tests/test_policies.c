@@ -166,7 +166,10 @@ static int pick(sched *s, const int *slots, const uint64_t *ages, int n, uint64_
         v[i].warp_in_cta = slots[i] % 4;
         v[i].age = ages ? ages[i] : (uint64_t)slots[i];
     }
-    int k = s->ops->pick(s->self, v, n, now);
+    const warp_view *list[64];
+    for (int i = 0; i < n; i++)
+        list[i] = &v[i];
+    int k = s->ops->pick(s->self, list, n, now);
     assert_true(k >= 0 && k < n);
     if (s->ops->on_issue) s->ops->on_issue(s->self, &v[k], now);
     return v[k].slot;

@@ -73,18 +73,18 @@ static void exit_warp(sched *s, int slot, uint64_t now)
  * the SM does. Returns the slot, or -1 when the scheduler issues nothing. */
 static int pick_at(sched *s, const int *ready, uint64_t now)
 {
-    warp_view list[64];
+    const warp_view *list[64];
     int n = 0;
     while (ready[n] >= 0) {
-        list[n] = s->v[ready[n]];
+        list[n] = &s->v[ready[n]];
         n++;
     }
     if (s->ops->on_cycles) s->ops->on_cycles(s->self, now ? now - 1 : 0, now);
     int k = s->ops->pick(s->self, list, n, now);
     if (k < 0) return -1;
     assert_true(k < n);
-    if (s->ops->on_issue) s->ops->on_issue(s->self, &list[k], now);
-    return list[k].slot;
+    if (s->ops->on_issue) s->ops->on_issue(s->self, list[k], now);
+    return list[k]->slot;
 }
 
 #define R(...) ((const int[]){__VA_ARGS__, -1})

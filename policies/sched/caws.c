@@ -133,17 +133,17 @@ static void start(caws *s, const warp_view *v, uint64_t now)
     s->dirty = true;
 }
 
-static int caws_pick(void *self, const warp_view *ready, int n, uint64_t now)
+static int caws_pick(void *self, const warp_view *const *ready, int n, uint64_t now)
 {
     caws *s = self;
     for (int i = 0; i < n; i++)
-        if (!s->w[ready[i].slot].live) start(s, &ready[i], now);
+        if (!s->w[ready[i]->slot].live) start(s, ready[i], now);
     if (s->dirty) recompute(s);
     int best = 0;
     for (int i = 1; i < n; i++) {
-        const caws_warp *a = &s->w[ready[i].slot], *b = &s->w[ready[best].slot];
+        const caws_warp *a = &s->w[ready[i]->slot], *b = &s->w[ready[best]->slot];
         uint64_t ka = a->reset + a->init, kb = b->reset + b->init;
-        if (ka < kb || (ka == kb && ready[i].age < ready[best].age)) best = i;
+        if (ka < kb || (ka == kb && ready[i]->age < ready[best]->age)) best = i;
     }
     return best;
 }

@@ -101,17 +101,17 @@ static void announce(ccws *s, int slot, uint64_t age)
     s->dirty = true;
 }
 
-static int ccws_pick(void *self, const warp_view *ready, int n, uint64_t now)
+static int ccws_pick(void *self, const warp_view *const *ready, int n, uint64_t now)
 {
     (void)now;
     ccws *s = self;
     int oldest = 0;
     for (int i = 0; i < n; i++) {
-        if (!s->live[ready[i].slot]) announce(s, ready[i].slot, ready[i].age);
-        if (ready[i].slot == s->last) return i;
-        if (ready[i].age < ready[oldest].age) oldest = i;
+        if (!s->live[ready[i]->slot]) announce(s, ready[i]->slot, ready[i]->age);
+        if (ready[i]->slot == s->last) return i;
+        if (ready[i]->age < ready[oldest]->age) oldest = i;
     }
-    s->last = ready[oldest].slot;
+    s->last = ready[oldest]->slot;
     return oldest;
 }
 

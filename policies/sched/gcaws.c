@@ -29,20 +29,20 @@ static void gcaws_destroy(void *self)
     free(self);
 }
 
-static int gcaws_pick(void *self, const warp_view *ready, int n, uint64_t now)
+static int gcaws_pick(void *self, const warp_view *const *ready, int n, uint64_t now)
 {
     gcaws *s = self;
     int best = 0;
-    int64_t best_crit = s->cpl ? cpl_criticality_at(s->cpl, ready[0].slot, now) : 0;
+    int64_t best_crit = s->cpl ? cpl_criticality_at(s->cpl, ready[0]->slot, now) : 0;
     for (int i = 0; i < n; i++) {
-        if (ready[i].slot == s->last) return i;
-        int64_t c = s->cpl ? cpl_criticality_at(s->cpl, ready[i].slot, now) : 0;
-        if (c > best_crit || (c == best_crit && ready[i].age < ready[best].age)) {
+        if (ready[i]->slot == s->last) return i;
+        int64_t c = s->cpl ? cpl_criticality_at(s->cpl, ready[i]->slot, now) : 0;
+        if (c > best_crit || (c == best_crit && ready[i]->age < ready[best]->age)) {
             best = i;
             best_crit = c;
         }
     }
-    s->last = ready[best].slot;
+    s->last = ready[best]->slot;
     return best;
 }
 

@@ -25,16 +25,16 @@ static void gto_destroy(void *self)
     free(self);
 }
 
-static int gto_pick(void *self, const warp_view *ready, int n, uint64_t now)
+static int gto_pick(void *self, const warp_view *const *ready, int n, uint64_t now)
 {
     (void)now;
     gto *s = self;
     int oldest = 0;
     for (int i = 0; i < n; i++) {
-        if (ready[i].slot == s->last) return i;
-        if (ready[i].age < ready[oldest].age) oldest = i;
+        if (ready[i]->slot == s->last) return i;
+        if (ready[i]->age < ready[oldest]->age) oldest = i;
     }
-    s->last = ready[oldest].slot;
+    s->last = ready[oldest]->slot;
     return oldest;
 }
 

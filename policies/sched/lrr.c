@@ -24,19 +24,19 @@ static void lrr_destroy(void *self)
     free(self);
 }
 
-static int lrr_pick(void *self, const warp_view *ready, int n, uint64_t now)
+static int lrr_pick(void *self, const warp_view *const *ready, int n, uint64_t now)
 {
     (void)now;
     lrr *s = self;
     /* ready is in slot order: the first slot after the last issuer, wrapping around. */
     int pick = 0;
     for (int i = 0; i < n; i++) {
-        if (ready[i].slot > s->last) {
+        if (ready[i]->slot > s->last) {
             pick = i;
             break;
         }
     }
-    s->last = ready[pick].slot;
+    s->last = ready[pick]->slot;
     return pick;
 }
 

@@ -66,25 +66,25 @@ static bool active(const swl *s, int slot)
     return older < s->limit;
 }
 
-static int swl_pick(void *self, const warp_view *ready, int n, uint64_t now)
+static int swl_pick(void *self, const warp_view *const *ready, int n, uint64_t now)
 {
     (void)now;
     swl *s = self;
     for (int i = 0; i < n; i++) {
-        int w = ready[i].slot;
+        int w = ready[i]->slot;
         s->at_barrier[w] = false; /* ready again: its barrier was released */
         if (!s->live[w]) {        /* not announced (unit tests): take it as it comes */
             s->live[w] = true;
-            s->age[w] = ready[i].age;
+            s->age[w] = ready[i]->age;
         }
     }
     int best = -1;
     for (int i = 0; i < n; i++) {
-        if (!active(s, ready[i].slot)) continue;
-        if (ready[i].slot == s->last) return i;
-        if (best < 0 || ready[i].age < ready[best].age) best = i;
+        if (!active(s, ready[i]->slot)) continue;
+        if (ready[i]->slot == s->last) return i;
+        if (best < 0 || ready[i]->age < ready[best]->age) best = i;
     }
-    if (best >= 0) s->last = ready[best].slot;
+    if (best >= 0) s->last = ready[best]->slot;
     return best; /* -1: every active warp is stalled, the others wait */
 }
 

@@ -67,45 +67,45 @@ static int group_of(const two_level *s, int slot)
 }
 
 /* Picks within group g, which has a ready warp. */
-static int pick_within(two_level *s, const warp_view *ready, int n, int g)
+static int pick_within(two_level *s, const warp_view *const *ready, int n, int g)
 {
     int best = -1;
     if (s->intra == ORDER_GTO) {
         for (int i = 0; i < n; i++) {
-            if (group_of(s, ready[i].slot) != g) continue;
-            if (ready[i].slot == s->last) return i;
-            if (best < 0 || ready[i].age < ready[best].age) best = i;
+            if (group_of(s, ready[i]->slot) != g) continue;
+            if (ready[i]->slot == s->last) return i;
+            if (best < 0 || ready[i]->age < ready[best]->age) best = i;
         }
         return best;
     }
     /* round-robin: the first ready slot of the group after its last issued, wrapping */
     for (int i = 0; i < n; i++) {
-        if (group_of(s, ready[i].slot) != g) continue;
+        if (group_of(s, ready[i]->slot) != g) continue;
         if (best < 0) best = i;
-        if (ready[i].slot > s->group_last[g]) return i;
+        if (ready[i]->slot > s->group_last[g]) return i;
     }
     return best;
 }
 
-static int two_level_pick(void *self, const warp_view *ready, int n, uint64_t now)
+static int two_level_pick(void *self, const warp_view *const *ready, int n, uint64_t now)
 {
     (void)now;
     two_level *s = self;
     int g = -1;
     for (int i = 0; i < n && s->group >= 0; i++)
-        if (group_of(s, ready[i].slot) == s->group) g = s->group;
+        if (group_of(s, ready[i]->slot) == s->group) g = s->group;
     if (g < 0) {
         /* every warp of the current group is stalled: move to another group */
         if (s->inter == ORDER_GTO) {
             int oldest = 0;
             for (int i = 1; i < n; i++)
-                if (ready[i].age < ready[oldest].age) oldest = i;
-            g = group_of(s, ready[oldest].slot);
+                if (ready[i]->age < ready[oldest]->age) oldest = i;
+            g = group_of(s, ready[oldest]->slot);
         } else {
             /* the next group after the current one with a ready warp, wrapping */
             int first = -1, next = -1;
             for (int i = 0; i < n; i++) {
-                int gi = group_of(s, ready[i].slot);
+                int gi = group_of(s, ready[i]->slot);
                 if (first < 0 || gi < first) first = gi;
                 if (gi > s->group && (next < 0 || gi < next)) next = gi;
             }
@@ -114,8 +114,8 @@ static int two_level_pick(void *self, const warp_view *ready, int n, uint64_t no
         s->group = g;
     }
     int k = pick_within(s, ready, n, g);
-    s->last = ready[k].slot;
-    if (g < s->ngroups) s->group_last[g] = ready[k].slot;
+    s->last = ready[k]->slot;
+    if (g < s->ngroups) s->group_last[g] = ready[k]->slot;
     return k;
 }
 
