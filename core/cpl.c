@@ -125,15 +125,19 @@ static void take_samples(cpl *c, uint64_t k)
      * size. Only CTAs with live warps are sampled. */
     for (uint64_t cb = c->live_ctas; cb; cb &= cb - 1) {
         int cs = __builtin_ctzll(cb);
-        uint64_t warps = c->cta_warps[cs];
-        int64_t lead = cta_min(c, cs);
+        /* one pass over the warps finds the lead (cta_min) as it gathers them */
+        int64_t lead = INT64_MAX;
+        const cpl_warp *ws[64];
         double crit[64];
         int slot[64], m = 0;
-        for (uint64_t b = warps; b; b &= b - 1) {
+        for (uint64_t b = c->cta_warps[cs]; b; b &= b - 1) {
             int i = __builtin_ctzll(b);
-            slot[m] = i;
-            crit[m++] = criticality(&c->w[i], lead, c->next_sample);
+            ws[m] = &c->w[i];
+            slot[m++] = i;
+            if (c->w[i].n_inst < lead) lead = c->w[i].n_inst;
         }
+        for (int a = 0; a < m; a++)
+            crit[a] = criticality(ws[a], lead, c->next_sample);
         c->cta[cs].samples += k;
         /* A warp is slow when at least `need` of the others are below it. `below` is a whole
          * number, so that is at least K = ceil(need) of them, which holds exactly when the warp
