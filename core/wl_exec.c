@@ -4,6 +4,7 @@
 #include "core/wl_exec.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -158,6 +159,16 @@ static size_t array_at(const wl_array *arr, size_t na, uint32_t addr)
     return lo;
 }
 
+/* Whether the 4 bytes at aligned address a lie in one of the na arrays; *ai, the array the
+ * last address fell in, is tried first and updated. A workload may have no arrays at all. */
+static bool in_an_array(const wl_array *arr, size_t na, size_t *ai, uint32_t a)
+{
+    if (!na) return false;
+    if (a >= arr[*ai].base && a - arr[*ai].base < arr[*ai].count * 4u) return true;
+    *ai = array_at(arr, na, a);
+    return a >= arr[*ai].base && a - arr[*ai].base < arr[*ai].count * 4u;
+}
+
 /* Computes and checks every active lane's address. Returns 0 or -1 with err. */
 static int addresses(const wl_instance *I, const wl_warp *W, const wl_inst *in, uint32_t pc,
                      uint32_t act, int shared, const char *what, inst_exec *out, char *err,
@@ -215,11 +226,8 @@ static int addresses(const wl_instance *I, const wl_warp *W, const wl_inst *in, 
     LANES(act, l, {
         uint32_t a = addr[l];
         if (a & 3) return mem_error(I, in, pc, what, l, a, "is not 4-byte aligned", err, errlen);
-        if (a - arr[ai].base >= arr[ai].count * 4u || a < arr[ai].base) {
-            ai = array_at(arr, na, a);
-            if (a < arr[ai].base || a - arr[ai].base >= arr[ai].count * 4u)
-                return mem_error(I, in, pc, what, l, a, "is outside every array", err, errlen);
-        }
+        if (!in_an_array(arr, na, &ai, a))
+            return mem_error(I, in, pc, what, l, a, "is outside every array", err, errlen);
     });
     return 0;
 }

@@ -577,6 +577,22 @@ static void test_runtime_address_errors(void **state)
         s.ops->destroy(s.self);
         workload_free(w);
     }
+    /* a workload without any array: every global address is outside every array */
+    char err[256];
+    workload *w = parse(".kernel kern block=32\n   mov r0, %laneid\n   ld.i32 r1, [r0*4]\n"
+                        ".host\n launch kern grid=1\n");
+    isource s;
+    assert_int_equal(workload_instance(w, 1, 1, 1, &s, err, sizeof err), 0);
+    kernel_launch kl;
+    assert_int_equal(s.ops->next_kernel(s.self, &kl, err, sizeof err), 1);
+    s.ops->cta_start(s.self, 0, 0, 0);
+    s.ops->warp_start(s.self, 0, 0, 0, 0, 0);
+    inst_exec e;
+    assert_int_equal(s.ops->issue(s.self, 0, 0, &e, err, sizeof err), 0);
+    assert_int_equal(s.ops->issue(s.self, 0, 0, &e, err, sizeof err), -1);
+    assert_non_null(strstr(err, "lane 0 is outside every array"));
+    s.ops->destroy(s.self);
+    workload_free(w);
 }
 
 int main(void)
