@@ -261,13 +261,7 @@ void memsys_tick(memsys *m, uint64_t now)
     for (;;) {
         uint64_t t = m->next_ev;
         if (t > now || t == MS_NEVER) break;
-        if (t != m->cur) ms_eq_set_cur(m, t); /* t >= cur: every pending event is */
-        uint32_t b = (uint32_t)(t & (MS_WHEEL - 1));
-        /* The cycle's events as one chain, the bucket emptied: events pushed for t while it is
-         * walked form a new chain, taken next, so the order stays first in, first out. */
-        uint32_t head = m->bhead[b], tail = m->btail[b];
-        m->bhead[b] = m->btail[b] = MS_NIL;
-        m->bits[b >> 6] &= ~(1ull << (b & 63));
+        uint32_t tail, head = ms_eq_take(m, t, &tail);
         uint64_t taken = 0;
         for (uint32_t n = head; n != MS_NIL; taken++) {
             ms_enode e = m->en[n]; /* a push below may move the node pool */
@@ -298,18 +292,10 @@ void memsys_tick(memsys *m, uint64_t now)
                 break;
             }
         }
-        m->wheel_n -= taken;
-        m->en[tail].next = m->en_free; /* the walked chain back to the node pool */
-        m->en_free = head;
-        m->next_ev = m->bhead[b] != MS_NIL ? t : ms_eq_next(m);
+        ms_eq_taken(m, t, head, tail, taken);
     }
     /* Everything up to now is done: slide the window so it covers the future. */
-    if (now != MS_NEVER && now + 1 > m->cur) {
-        if (m->heap_n)
-            ms_eq_set_cur(m, now + 1);
-        else
-            m->cur = now + 1;
-    }
+    if (now != MS_NEVER && now + 1 > m->cur) ms_eq_set_cur(m, now + 1);
 }
 
 int memsys_pop_reply(memsys *m, int sm, uint64_t now, mem_packet *p)

@@ -6,8 +6,8 @@
  * finding the next event skips idle cycles a word at a time. Events beyond the window wait in a
  * binary heap keyed by (cycle, seq) and move into the wheel as soon as the window reaches them,
  * always before anything later-inserted for the same cycle can be pushed, so the order is
- * exactly (cycle, insertion). Push and pop are O(1) in the wheel, O(log n) in the heap. The
- * takes are memsys_tick's (memsys.c): a cycle's whole bucket at once, as one chain. */
+ * exactly (cycle, insertion). Push and pop are O(1) in the wheel, O(log n) in the heap. A take
+ * is a cycle's whole bucket at once, as one chain (ms_eq_take, memsys_internal.h). */
 #include "core/memsys_internal.h"
 
 #include <stdio.h>
@@ -97,13 +97,12 @@ static ms_event heap_pop(memsys *m)
     return top;
 }
 
-/* Moves the window start to t (>= cur) and pulls in the far events it now covers. Heap events
- * for a cycle enter its bucket before any other event for it: while they wait beyond the window
- * nothing for their cycle can be pushed into the wheel. */
-void ms_eq_set_cur(memsys *m, uint64_t t)
+/* Pulls in the far events the window (just moved to cur) now covers. Heap events for a cycle
+ * enter its bucket before any other event for it: while they wait beyond the window nothing for
+ * their cycle can be pushed into the wheel. */
+void ms_eq_pull_far(memsys *m)
 {
-    m->cur = t;
-    while (m->heap_n && m->heap[0].time - t < MS_WHEEL) {
+    while (m->heap_n && m->heap[0].time - m->cur < MS_WHEEL) {
         ms_event e = heap_pop(m);
         wheel_append(m, e.time, e.a, e.b, e.type);
     }

@@ -172,7 +172,38 @@ int ms_eq_init(memsys *m);
 void ms_eq_free(memsys *m);
 void ms_push_slow(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b);
 uint64_t ms_eq_next(const memsys *m);
-void ms_eq_set_cur(memsys *m, uint64_t t);
+void ms_eq_pull_far(memsys *m);
+
+/* Moves the window start to t (>= cur); far events it now covers join the wheel. */
+static inline void ms_eq_set_cur(memsys *m, uint64_t t)
+{
+    m->cur = t;
+    if (m->heap_n) ms_eq_pull_far(m);
+}
+
+/* Takes the events of cycle t, the earliest pending one: moves the window to t and empties its
+ * bucket, returning the chain (linked by en[].next, in insertion order; *tail its last node).
+ * Events pushed for t while the caller walks the chain start a new chain in the bucket, taken
+ * next, so the order stays first in, first out. */
+static inline uint32_t ms_eq_take(memsys *m, uint64_t t, uint32_t *tail)
+{
+    if (t != m->cur) ms_eq_set_cur(m, t);
+    uint32_t b = (uint32_t)(t & (MS_WHEEL - 1)), head = m->bhead[b];
+    *tail = m->btail[b];
+    m->bhead[b] = m->btail[b] = MS_NIL;
+    m->bits[b >> 6] &= ~(1ull << (b & 63));
+    return head;
+}
+
+/* Returns a walked chain of `taken` events of cycle t to the node pool and sets next_ev: t
+ * again if events were pushed for it meanwhile, else the earliest pending event. */
+static inline void ms_eq_taken(memsys *m, uint64_t t, uint32_t head, uint32_t tail, uint64_t taken)
+{
+    m->wheel_n -= taken;
+    m->en[tail].next = m->en_free;
+    m->en_free = head;
+    m->next_ev = m->bhead[t & (MS_WHEEL - 1)] != MS_NIL ? t : ms_eq_next(m);
+}
 
 /* Appends an event to bucket b of the wheel (its time inside the window) in a node from the
  * free pool, which must not be empty. */
