@@ -127,17 +127,15 @@ static void take_samples(cpl *c, uint64_t k)
         int cs = __builtin_ctzll(cb);
         /* one pass over the warps finds the lead (cta_min) as it gathers them */
         int64_t lead = INT64_MAX;
-        const cpl_warp *ws[64];
         double crit[64];
         int slot[64], m = 0;
         for (uint64_t b = c->cta_warps[cs]; b; b &= b - 1) {
             int i = __builtin_ctzll(b);
-            ws[m] = &c->w[i];
             slot[m++] = i;
             if (c->w[i].n_inst < lead) lead = c->w[i].n_inst;
         }
         for (int a = 0; a < m; a++)
-            crit[a] = criticality(ws[a], lead, c->next_sample);
+            crit[a] = criticality(&c->w[slot[a]], lead, c->next_sample);
         c->cta[cs].samples += k;
         /* A warp is slow when at least `need` of the others are below it. `below` is a whole
          * number, so that is at least K = ceil(need) of them, which holds exactly when the warp
