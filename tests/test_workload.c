@@ -547,6 +547,27 @@ static void test_edgelist_graph(void **state)
     workload_free(y);
 }
 
+/* Runs the workload's only kernel: its first instruction issues, the second fails with an
+ * error containing each of want[0..nwant). */
+static void expect_second_issue_fails(const char *text, const char *const *want, int nwant)
+{
+    char err[256];
+    workload *w = parse(text);
+    isource s;
+    assert_int_equal(workload_instance(w, 1, 1, 1, &s, err, sizeof err), 0);
+    kernel_launch kl;
+    assert_int_equal(s.ops->next_kernel(s.self, &kl, err, sizeof err), 1);
+    s.ops->cta_start(s.self, 0, 0, 0);
+    s.ops->warp_start(s.self, 0, 0, 0, 0, 0);
+    inst_exec e;
+    assert_int_equal(s.ops->issue(s.self, 0, 0, &e, err, sizeof err), 0);
+    assert_int_equal(s.ops->issue(s.self, 0, 0, &e, err, sizeof err), -1);
+    for (int i = 0; i < nwant; i++)
+        assert_non_null(strstr(err, want[i]));
+    s.ops->destroy(s.self);
+    workload_free(w);
+}
+
 static void test_runtime_address_errors(void **state)
 {
     (void)state;
@@ -557,42 +578,19 @@ static void test_runtime_address_errors(void **state)
         {"   ld.shared.i32 r1, [r0*4 + 60]\n", "shared memory"},
     };
     for (size_t i = 0; i < 4; i++) {
-        char text[512], err[256];
+        char text[512];
         snprintf(text, sizeof text,
                  ".array out i32 [32] zero\n.kernel kern block=32 shared=64\n"
                  "   mov r0, %%laneid\n%s.host\n launch kern grid=1\n",
                  cases[i][0]);
-        workload *w = parse(text);
-        isource s;
-        assert_int_equal(workload_instance(w, 1, 1, 1, &s, err, sizeof err), 0);
-        kernel_launch kl;
-        assert_int_equal(s.ops->next_kernel(s.self, &kl, err, sizeof err), 1);
-        s.ops->cta_start(s.self, 0, 0, 0);
-        s.ops->warp_start(s.self, 0, 0, 0, 0, 0);
-        inst_exec e;
-        assert_int_equal(s.ops->issue(s.self, 0, 0, &e, err, sizeof err), 0);
-        assert_int_equal(s.ops->issue(s.self, 0, 0, &e, err, sizeof err), -1);
-        assert_non_null(strstr(err, "kernel 'kern', pc 1 (line 4)"));
-        assert_non_null(strstr(err, cases[i][1]));
-        s.ops->destroy(s.self);
-        workload_free(w);
+        const char *want[] = {"kernel 'kern', pc 1 (line 4)", cases[i][1]};
+        expect_second_issue_fails(text, want, 2);
     }
     /* a workload without any array: every global address is outside every array */
-    char err[256];
-    workload *w = parse(".kernel kern block=32\n   mov r0, %laneid\n   ld.i32 r1, [r0*4]\n"
-                        ".host\n launch kern grid=1\n");
-    isource s;
-    assert_int_equal(workload_instance(w, 1, 1, 1, &s, err, sizeof err), 0);
-    kernel_launch kl;
-    assert_int_equal(s.ops->next_kernel(s.self, &kl, err, sizeof err), 1);
-    s.ops->cta_start(s.self, 0, 0, 0);
-    s.ops->warp_start(s.self, 0, 0, 0, 0, 0);
-    inst_exec e;
-    assert_int_equal(s.ops->issue(s.self, 0, 0, &e, err, sizeof err), 0);
-    assert_int_equal(s.ops->issue(s.self, 0, 0, &e, err, sizeof err), -1);
-    assert_non_null(strstr(err, "lane 0 is outside every array"));
-    s.ops->destroy(s.self);
-    workload_free(w);
+    const char *want[] = {"lane 0 is outside every array"};
+    expect_second_issue_fails(".kernel kern block=32\n   mov r0, %laneid\n   ld.i32 r1, [r0*4]\n"
+                              ".host\n launch kern grid=1\n",
+                              want, 1);
 }
 
 int main(void)
