@@ -3,6 +3,10 @@
  *
  *   build/sim_throughput [--preset P] [--repeat N] [WORKLOAD...]
  *
+ * Beside the rate, what each warp instruction asks of the memory system, which is what the
+ * rate mostly depends on: acc/wi L1D accesses (lines touched by global loads), l2/wi requests
+ * reaching the L2 (misses, bypasses, stores and atomics) and dram/wi DRAM line transfers.
+ *
  * Each workload runs in a child process so its peak RSS is its own; the best of N runs is
  * reported (the machine may be noisy). The rate is per second of the simulation's CPU time
  * (CLOCK_PROCESS_CPUTIME_ID: the time it ran on its core), which other processes competing
@@ -26,7 +30,8 @@ static double clock_seconds(clockid_t clock)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Runs in the child: writes "warp_insts wall_seconds cycles ipc cpu_seconds" to fd. */
+/* Runs in the child: writes "warp_insts wall_seconds cycles ipc cpu_seconds l1d_accesses
+ * l2_accesses dram_lines" to fd. */
 static int measure(const char *preset, const char *name, int fd)
 {
     char err[1024];
@@ -47,8 +52,9 @@ static int measure(const char *preset, const char *name, int fd)
         return 1;
     }
     char line[256];
-    int n = snprintf(line, sizeof line, "%.0f %.9f %.0f %.4f %.9f\n", m.warp_insts, dt, m.cycles,
-                     m.ipc, dc);
+    int n =
+        snprintf(line, sizeof line, "%.0f %.9f %.0f %.4f %.9f %.0f %.0f %.0f\n", m.warp_insts, dt,
+                 m.cycles, m.ipc, dc, m.l1d_accesses, m.l2_accesses, m.dram_reads + m.dram_writes);
     if (write(fd, line, (size_t)n) != n) return 1;
     workload_free(w);
     param_set_free(p);
@@ -72,11 +78,13 @@ int main(int argc, char **argv)
     if (n == 0)
         for (size_t i = 0; i < workload_builtin_count() && n < 64; i++)
             names[n++] = workload_builtin_name(i);
-    printf("%-16s %14s %12s %10s %10s %8s %16s %12s\n", "workload", "warp_insts", "cycles", "cpu_s",
-           "wall_s", "ipc", "warp_insts/s", "peak_rss_MB");
+    printf("%-16s %12s %10s %8s %8s %7s %7s %7s %7s %14s %11s\n", "workload", "warp_insts",
+           "cycles", "cpu_s", "wall_s", "ipc", "acc/wi", "l2/wi", "dram/wi", "warp_insts/s",
+           "peak_rss_MB");
     int failed = 0;
     for (int i = 0; i < n; i++) {
-        double best = 0, insts = 0, cycles = 0, ipc = 0, cpu = 0, wall = 0;
+        double best = 0, insts = 0, cycles = 0, ipc = 0, cpu = 0, wall = 0, acc = 0, l2 = 0,
+               dram = 0;
         long rss_kb = 0;
         for (int r = 0; r < repeat; r++) {
             int fds[2];
@@ -98,8 +106,9 @@ int main(int argc, char **argv)
                 break;
             }
             double dt = 0, dc = 0;
-            if (sscanf(buf, "%lf %lf %lf %lf %lf", &insts, &dt, &cycles, &ipc, &dc) != 5 ||
-                dc <= 0) {
+            if (sscanf(buf, "%lf %lf %lf %lf %lf %lf %lf %lf", &insts, &dt, &cycles, &ipc, &dc,
+                       &acc, &l2, &dram) != 8 ||
+                dc <= 0 || insts <= 0) {
                 failed = 1;
                 break;
             }
@@ -107,8 +116,9 @@ int main(int argc, char **argv)
             if (ru.ru_maxrss > rss_kb) rss_kb = ru.ru_maxrss;
         }
         if (best > 0)
-            printf("%-16s %14.0f %12.0f %10.3f %10.3f %8.2f %16.0f %12.1f\n", names[i], insts,
-                   cycles, cpu, wall, ipc, best, (double)rss_kb / 1024.0);
+            printf("%-16s %12.0f %10.0f %8.3f %8.3f %7.2f %7.2f %7.2f %7.2f %14.0f %11.1f\n",
+                   names[i], insts, cycles, cpu, wall, ipc, acc / insts, l2 / insts, dram / insts,
+                   best, (double)rss_kb / 1024.0);
         else
             printf("%-16s failed\n", names[i]);
         fflush(stdout);
