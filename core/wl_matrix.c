@@ -159,6 +159,13 @@ static int read_mtx(wl_parser *P, const char *file, triplets *t)
                 rc = mtx_error(P, path, ln, "the matrix has no entries", NULL);
                 goto out;
             }
+            if (symmetric && t->rows != t->cols) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "a symmetric matrix must be square, got %ux%u", t->rows,
+                         t->cols);
+                rc = mtx_error(P, path, ln, msg, NULL);
+                goto out;
+            }
             if (nnz > (symmetric ? WL_MEM_MAX / 16 : WL_MEM_MAX / 8)) {
                 rc = mtx_error(P, path, ln, "too many entries for the memory image", NULL);
                 goto out;

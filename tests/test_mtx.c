@@ -168,6 +168,11 @@ static const bad BAD[] = {
     {"%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1\n2 2 2\n", 4,
      "more entries than the 1"},
     {"%%MatrixMarket matrix coordinate real general\n% only comments\n", 2, "missing the size"},
+    /* mirroring (1, 3) of a 1x3 "symmetric" matrix gave row 3 of a 1-row matrix */
+    {"%%MatrixMarket matrix coordinate real symmetric\n1 3 1\n1 3 1\n", 2,
+     "a symmetric matrix must be square, got 1x3"},
+    {"%%MatrixMarket matrix coordinate pattern symmetric\n4 3 1\n4 1\n", 2,
+     "must be square, got 4x3"},
 };
 
 static void test_malformed_files(void **state)
