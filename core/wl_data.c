@@ -211,6 +211,21 @@ int wl_data_error(wl_parser *P, const char *path, int ln, const char *what, cons
     return rc;
 }
 
+long wl_data_line(wl_parser *P, FILE *f, const char *path, int ln, const char *what, char **buf,
+                  size_t *cap)
+{
+    errno = 0;
+    ssize_t n = getline(buf, cap, f);
+    if (n < 0) {
+        if (!ferror(f) && errno != ENOMEM) return -1;
+        wl_data_error(P, path, ln, what, errno == ENOMEM ? "out of memory" : "read error", NULL);
+        return -2;
+    }
+    while (n > 0 && ((*buf)[n - 1] == '\n' || (*buf)[n - 1] == '\r'))
+        (*buf)[--n] = '\0';
+    return (long)n;
+}
+
 int wl_csr_arrays(wl_parser *P, const char *kind, const char *name, uint32_t rows,
                   const uint32_t *row, size_t n, size_t *rpoff, size_t *coloff)
 {

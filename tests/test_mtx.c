@@ -138,6 +138,41 @@ static void test_small_file_contents(void **state)
     workload_free(w);
 }
 
+/* A comment line longer than any line buffer is one line: its tail is not read as data. */
+static void test_long_comment_lines(void **state)
+{
+    (void)state;
+    static char text[12000];
+    char pad[9000];
+    memset(pad, 'x', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    for (size_t cut = 4090; cut < 4100; cut += 3) {
+        /* the tail of each comment looks like a size line, an entry or an edge */
+        snprintf(text, sizeof text,
+                 "%%%%MatrixMarket matrix coordinate real general\n%%%.*s 1 1 1\n3 3 1\n"
+                 "%%%.*s 2 2 2\n2 3 4.5\n",
+                 (int)cut, pad, (int)cut, pad);
+        const char *mtx = test_write_temp("long.mtx", text);
+        snprintf(text, sizeof text, "#%.*s 5 6\n0 1\n#%s 7 8\n", (int)cut, pad, pad);
+        const char *edges = test_write_temp("long.txt", text);
+        assert_non_null(mtx);
+        assert_non_null(edges);
+        char data[512];
+        snprintf(data, sizeof data,
+                 ".matrix m mtx(\"%s\")\n.graph g edgelist(\"%s\")\n"
+                 ".array shape i32 [m_rows*1000 + m_cols*100 + m_nnz*10 + g_edges] zero\n"
+                 ".array nodes i32 [g_nodes] zero\n",
+                 mtx, edges);
+        workload *w = parse_ok(data);
+        uint32_t n;
+        wl_workload_array(w, "shape", &n);
+        assert_int_equal(n, 3311);
+        wl_workload_array(w, "nodes", &n);
+        assert_int_equal(n, 2);
+        workload_free(w);
+    }
+}
+
 typedef struct bad {
     const char *file; /* contents of the matrix file */
     int line;         /* expected line of the message in the file */
@@ -259,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_symmetric_pattern),
         cmocka_unit_test(test_edge_list_files_match_generators),
         cmocka_unit_test(test_small_file_contents),
+        cmocka_unit_test(test_long_comment_lines),
         cmocka_unit_test(test_malformed_files),
         cmocka_unit_test(test_generator_errors),
         cmocka_unit_test(test_spmv_on_a_file),
