@@ -221,6 +221,10 @@ long wl_data_line(wl_parser *P, FILE *f, const char *path, int ln, const char *w
         wl_data_error(P, path, ln, what, errno == ENOMEM ? "out of memory" : "read error", NULL);
         return -2;
     }
+    if (strlen(*buf) != (size_t)n) {
+        wl_data_error(P, path, ln, what, "NUL byte (expected text)", NULL);
+        return -2;
+    }
     while (n > 0 && ((*buf)[n - 1] == '\n' || (*buf)[n - 1] == '\r'))
         (*buf)[--n] = '\0';
     return (long)n;

@@ -282,7 +282,7 @@ int wl_data_error(wl_parser *P, const char *path, int ln, const char *what, cons
                   const char *text);
 /* The next line of a data file, whatever its length, into *buf (grown as needed, free it
  * after), without its line ending: its length, -1 at the end of the file, or -2 after
- * wl_data_error (a read error). ln is the line's number. */
+ * wl_data_error (a NUL byte: data files are text; a read error). ln is the line's number. */
 long wl_data_line(wl_parser *P, FILE *f, const char *path, int ln, const char *what, char **buf,
                   size_t *cap);
 /* Adds the bytes of an opened data file to the workload's data hash and rewinds it. Returns 0,

@@ -230,6 +230,41 @@ static void test_malformed_files(void **state)
     }
 }
 
+/* Data files are text: a NUL byte would silently end its line (the rest of the line, an
+ * entry's value or a second node id, dropped), so it is an error at its line. */
+static void test_nul_bytes(void **state)
+{
+    (void)state;
+    static const char mtx[] = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n"
+                              "2 2\0 7\n";
+    static const char edges[] = "0 1\n1\0 2\n";
+    static const struct {
+        const char *name, *line, *kind;
+        const char *data;
+        size_t len;
+    } cases[] = {
+        {"nul.mtx", ".matrix m mtx", "matrix", mtx, sizeof mtx - 1},
+        {"nul.txt", ".graph g edgelist", "edge list", edges, sizeof edges - 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *path = test_write_temp(cases[i].name, "");
+        assert_non_null(path);
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(cases[i].data, 1, cases[i].len, f), cases[i].len);
+        fclose(f);
+        char text[1024], err[1024], want[1200];
+        snprintf(text, sizeof text, "%s(\"%s\")\n" TAIL, cases[i].line, path);
+        workload *w = NULL;
+        if (workload_parse(text, "t.wl", NULL, NULL, 0, &w, err, sizeof err) == 0)
+            fail_msg("%s: accepted", cases[i].name);
+        snprintf(want, sizeof want, "%s:%d: NUL byte (expected text) (%s of t.wl:1)", path,
+                 i == 0 ? 4 : 2, cases[i].kind);
+        if (strcmp(err, want) != 0) fail_msg("got '%s', want '%s'", err, want);
+        remove(path);
+    }
+}
+
 static void test_generator_errors(void **state)
 {
     (void)state;
@@ -296,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_small_file_contents),
         cmocka_unit_test(test_long_comment_lines),
         cmocka_unit_test(test_malformed_files),
+        cmocka_unit_test(test_nul_bytes),
         cmocka_unit_test(test_generator_errors),
         cmocka_unit_test(test_spmv_on_a_file),
     };
