@@ -107,11 +107,20 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
     size_t nmap = 0;
     size_t keep = 0; /* bytes of the file to keep: everything up to the last complete line */
     if (text && len > 0) {
-        char *nl = strchr(text, '\n');
+        char *nl = memchr(text, '\n', len);
         size_t pl = strlen(HEADER_PREFIX);
         if (strncmp(text, HEADER_PREFIX, len < pl ? len : pl) != 0) {
             snprintf(err, errlen, "%s: not a warptune journal (expected a first line '%s...')",
                      path, "# warptune journal 1");
+            free(text);
+            return NULL;
+        }
+        if (nl && memchr(text, '\0', (size_t)(nl - text))) {
+            /* not a torn write (the header ends with its newline): a damaged file, which is
+             * left as it is rather than cut off with every record after the header */
+            snprintf(err, errlen,
+                     "%s:1: NUL byte in the header (expected '%s' and the metric names)", path,
+                     "# warptune journal 1");
             free(text);
             return NULL;
         }

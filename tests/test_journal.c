@@ -209,6 +209,34 @@ static void test_not_a_journal(void **state)
     unlink(path);
 }
 
+/* A NUL byte in a complete header is damage, not a torn write: the journal is refused and
+ * left whole (it used to be taken for a torn header and cut to nothing, every record lost). */
+static void test_nul_in_header(void **state)
+{
+    (void)state;
+    const char *path = fresh_path("j6");
+    write_three(path);
+    size_t len;
+    char *text = test_read_file(path, &len);
+    char *comma = strchr(text, ',');
+    assert_non_null(comma);
+    *comma = '\0';
+    FILE *f = fopen(path, "wb");
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    fclose(f);
+    char err[256];
+    journal *j = journal_open(path, NULL, NULL, NULL, err, sizeof err);
+    assert_null(j);
+    assert_non_null(strstr(err, ":1: NUL byte in the header"));
+    size_t len2;
+    char *again = test_read_file(path, &len2);
+    assert_int_equal(len2, len);
+    assert_memory_equal(again, text, len);
+    free(again);
+    free(text);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_garbled_and_torn_header),
         cmocka_unit_test(test_old_metric_list),
         cmocka_unit_test(test_not_a_journal),
+        cmocka_unit_test(test_nul_in_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
