@@ -391,6 +391,8 @@ static const bad_case BAD[] = {
     {"MemcpyHtoD,0x10\nkernel-1.traceg\n", H("(1,1,1)", "") TB("1", OK_LINE),
      "kernelslist.g:1: expected MemcpyHtoD,0xADDRESS,BYTES"},
     {"kernel-7.traceg\n", "", "kernelslist.g:1: cannot open kernel trace"},
+    /* an empty file has no line 0 */
+    {NULL, "", "kernel-1.traceg: empty file (expected a kernel header: -grid dim, ...)"},
     {NULL, "-grid dim = (1,x,1)\n", "kernel-1.traceg:1: -grid dim: expected (x,y,z)"},
     {NULL, "-grid dim = (1,1,1)\n-binary version = 52\n",
      "kernel-1.traceg:2: -binary version = 52: no opcode table"},
