@@ -29,7 +29,7 @@ typedef struct csv_doc {
     size_t line;      /* current physical line (1-based) */
     size_t row_start; /* the earliest line the row being read can have started on */
     int have_header;
-    int failed; /* 1 out of memory, 2 ragged row */
+    int failed; /* 1 out of memory, 2 ragged row, 3 a NUL byte */
     size_t bad_line, bad_fields;
 } csv_doc;
 
@@ -37,6 +37,11 @@ static void on_field(void *s, size_t len, void *data)
 {
     csv_doc *d = data;
     if (d->failed) return;
+    if (len && memchr(s, '\0', len)) { /* as a C string the cell would end there */
+        d->failed = 3;
+        d->bad_line = d->line;
+        return;
+    }
     if (d->row_n == d->row_cap) {
         size_t cap = d->row_cap ? 2 * d->row_cap : 16;
         char **r = realloc(d->row, cap * sizeof *r);
@@ -181,6 +186,10 @@ static int read_csv(const char *path, csv_doc *d)
     if (d->failed == 2) {
         fprintf(stderr, "%s:%zu: bad CSV: %zu fields where the header has %zu\n", path, d->bad_line,
                 d->bad_fields, d->ncols);
+        return WT_EXIT_BAD_INPUT;
+    }
+    if (d->failed == 3) {
+        fprintf(stderr, "%s:%zu: NUL byte (expected CSV text)\n", path, d->bad_line);
         return WT_EXIT_BAD_INPUT;
     }
     if (!d->have_header) {

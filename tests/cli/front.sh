@@ -52,6 +52,9 @@ printf 'x,y\n1,2\n' >"$tmp/nodef.csv"
 expect 2 'none of the default objectives' -- "$WT" front "$tmp/nodef.csv"
 : >"$tmp/empty.csv"
 expect 2 'empty.csv:1: empty file' -- "$WT" front "$tmp/empty.csv"
+# a NUL byte would end its cell silently ('2<NUL>9' read as 2)
+printf 'a,b\n1,2\n3,2\0009\n' >"$tmp/nul.csv"
+expect 2 'nul.csv:3: NUL byte \(expected CSV text\)' -- "$WT" front "$tmp/nul.csv" --objective b:min
 expect 2 'usage: warptune front' -- "$WT" front
 expect 2 "unknown or incomplete option '--bogus'" -- "$WT" front "$tmp/p.csv" --bogus
 
