@@ -152,7 +152,10 @@ static int read_csv(const char *path, csv_doc *d)
     int rc = 0;
     while ((len = getline(&line, &cap, f)) > 0) {
         d->line++;
-        if (csv_parse(&p, line, (size_t)len, on_field, on_row, d) != (size_t)len) {
+        /* a UTF-8 byte order mark (spreadsheets write one) is not part of the first column */
+        size_t skip = d->line == 1 && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3) ? 3 : 0;
+        len -= (ssize_t)skip;
+        if (csv_parse(&p, line + skip, (size_t)len, on_field, on_row, d) != (size_t)len) {
             int e = csv_error(&p);
             if (e == CSV_EPARSE)
                 fprintf(stderr,

@@ -35,6 +35,11 @@ check '[ -L "$tmp/link.csv" ] && cmp -s "$tmp/f.csv" "$tmp/target.csv"' "--out t
 if ! ls "$tmp" | grep -q '\.tmp'; then ok; else bad "temporary file left behind"; fi
 expect 0 '^hypervolume 29 against the reference point \(mpki=1\)' -- "$WT" front "$tmp/p.csv" --objective mpki:max
 
+# a UTF-8 byte order mark before the header does not rename its first column
+printf '\357\273\277ipc,mpki\n1,2\n2,3\n' >"$tmp/bom.csv"
+expect 0 '^1 of 2 rows on the front' -- "$WT" front "$tmp/bom.csv" --objective ipc:max --objective mpki:max
+expect 0 'reference point \(ipc=1, mpki=3\)' -- "$WT" front "$tmp/bom.csv"
+
 # errors: exit 2, file and line named
 expect 2 'nope.csv: cannot open' -- "$WT" front "$tmp/nope.csv"
 printf 'a,b\n1,2\n3,"x"y\n' >"$tmp/quote.csv"
