@@ -263,6 +263,10 @@ int cli_front(int argc, char **argv)
             specs[nspecs++] = argv[++i];
         } else if (!strcmp(o, "--out") && i + 1 < argc) {
             out = argv[++i];
+            if (!*out) {
+                fprintf(stderr, "warptune front: --out: expected a file name\n");
+                return WT_EXIT_BAD_INPUT;
+            }
         } else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
             usage();
             return WT_EXIT_OK;

@@ -61,6 +61,7 @@ expect 2 'empty.csv:1: empty file' -- "$WT" front "$tmp/empty.csv"
 printf 'a,b\n1,2\n3,2\0009\n' >"$tmp/nul.csv"
 expect 2 'nul.csv:3: NUL byte \(expected CSV text\)' -- "$WT" front "$tmp/nul.csv" --objective b:min
 expect 2 'usage: warptune front' -- "$WT" front
+expect 2 '^warptune front: --out: expected a file name' -- "$WT" front "$tmp/p.csv" --out ""
 expect 2 "unknown or incomplete option '--bogus'" -- "$WT" front "$tmp/p.csv" --bogus
 
 finish
