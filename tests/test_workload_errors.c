@@ -41,6 +41,11 @@ static const bad CASES[] = {
      "t.wl:3:", "undefined label 'nowhere'"},
     {".kernel k block=32\nl: mov r1, 1\nl: mov r1, 2\n" HOST_OK,
      "t.wl:3:", "duplicate label 'l' (first defined at line 2)"},
+    /* registers and predicates name nothing else, labels included */
+    {".kernel k block=32\n  bra r1\nr1: exit\n" HOST_OK,
+     "t.wl:3:", "label 'r1' looks like a register or predicate"},
+    {".kernel k block=32\np0: exit\n" HOST_OK,
+     "t.wl:2:", "label 'p0' looks like a register or predicate"},
     {".array a i32 [4] zero\n.kernel k block=32\n  ld.i32 r1, [a + r1 + r2 + r3]\n" HOST_OK,
      "t.wl:3:", "too many registers in an address (at most two)"},
     {".array a i32 [4] zero\n.kernel k block=32\n  ld.i32 r1, [a - r2]\n" HOST_OK,
