@@ -86,7 +86,11 @@ static space *load_saved(const char *folder, study_sets *ss, char *err, size_t e
     char path[2048];
     join(path, sizeof path, folder, "study.json");
     size_t len = 0;
-    char *text = wt_read_file(path, &len);
+    char *text = wt_read_file_max(path, &len, WT_TEXT_MAX);
+    if (!text && errno == EFBIG) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
     if (!text) {
         snprintf(err, errlen, "%s: nothing to resume (no study.json; run the study first)", folder);
         return NULL;

@@ -342,7 +342,7 @@ space *space_load(const char *name_or_path, char *err, size_t errlen)
         return NULL;
     }
     size_t len;
-    char *text = wt_read_file(name_or_path, &len);
+    char *text = wt_read_file_max(name_or_path, &len, WT_TEXT_MAX);
     if (!text) {
         snprintf(err, errlen, "%s: cannot read the space file: %s", name_or_path, strerror(errno));
         return NULL;

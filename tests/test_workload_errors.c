@@ -298,12 +298,24 @@ static void test_many_labels(void **state)
     free(text);
 }
 
+/* A workload "file" that never ends is refused once it is far too large; it used to be read
+ * until memory ran out. */
+static void test_endless_file(void **state)
+{
+    (void)state;
+    char err[512];
+    workload *w = NULL;
+    assert_int_equal(workload_load("/dev/zero", NULL, 0, &w, err, sizeof err), -1);
+    assert_string_equal(err, "/dev/zero: cannot read workload file: File too large");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rejected),         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_bad_edgelist),     cmocka_unit_test(test_error_buffer_edge_cases),
         cmocka_unit_test(test_deep_expressions), cmocka_unit_test(test_many_labels),
+        cmocka_unit_test(test_endless_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -134,6 +134,7 @@ printf '{"workloads": ["stream"],\n' >"$tmp/bad3.json"
 expect 2 "bad3.json:2: malformed JSON" -- "$WT" explore "$tmp/bad3.json"
 expect 2 "cannot read the space file" -- "$WT" explore "$tmp/none.json"
 expect 2 "unknown space 'nope'" -- "$WT" explore nope
+expect 2 "/dev/zero: cannot read the space file: File too large" -- "$WT" explore /dev/zero --validate
 expect 2 "unknown or incomplete option" -- "$WT" explore --frobnicate
 expect 2 "expected an integer in" -- "$WT" explore --threads 0
 expect 2 "nothing to resume" -- "$WT" explore --resume --out "$tmp/empty"
