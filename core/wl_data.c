@@ -176,14 +176,29 @@ FILE *wl_data_open(wl_parser *P, const char *file, const char *what, char *path,
         snprintf(path, pathlen, "%s/%s", P->basedir, file);
     else
         snprintf(path, pathlen, "%s", file);
-    FILE *f = fopen(path, "r");
     struct stat sb;
+    /* the file is read twice (its bytes hashed, then parsed): a device or FIFO cannot be, one
+     * that never ends (/dev/zero) would be hashed for ever, and opening a FIFO waits for a
+     * writer; so, before opening it */
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+        wl_error(P, "cannot read %s '%s': not a regular file", what, path);
+        return NULL;
+    }
+    FILE *f = fopen(path, "r");
     if (f && fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) { /* fopen accepts a folder */
         fclose(f);
         f = NULL;
         errno = EISDIR;
     }
-    if (!f) wl_error(P, "cannot open %s '%s': %s", what, path, strerror(errno));
+    if (!f) {
+        wl_error(P, "cannot open %s '%s': %s", what, path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) { /* replaced since the stat */
+        fclose(f);
+        wl_error(P, "cannot read %s '%s': not a regular file", what, path);
+        return NULL;
+    }
     return f;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/stat.h>
 
 #include "core/wl_inspect.h"
 #include "core/workload.h"
@@ -265,6 +266,31 @@ static void test_nul_bytes(void **state)
     }
 }
 
+/* A data file is hashed, then read: a device or FIFO is refused before it is opened (hashing
+ * /dev/zero went on for ever; opening a FIFO waited for a writer). */
+static void test_not_regular_files(void **state)
+{
+    (void)state;
+    const char *fifo = test_write_temp("fifo.txt", "");
+    assert_non_null(fifo);
+    remove(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    static const char *const lines[] = {".graph g edgelist", ".matrix m mtx"};
+    static const char *const kinds[] = {"edge list", "matrix"};
+    const char *files[] = {"/dev/zero", fifo};
+    for (size_t i = 0; i < 2; i++)
+        for (size_t k = 0; k < 2; k++) {
+            char text[1024], err[1024], want[1200];
+            snprintf(text, sizeof text, "%s(\"%s\")\n" TAIL, lines[i], files[k]);
+            workload *w = NULL;
+            assert_int_equal(workload_parse(text, "t.wl", NULL, NULL, 0, &w, err, sizeof err), -1);
+            snprintf(want, sizeof want, "t.wl:1: cannot read %s '%s': not a regular file", kinds[i],
+                     files[k]);
+            assert_string_equal(err, want);
+        }
+    remove(fifo);
+}
+
 static void test_generator_errors(void **state)
 {
     (void)state;
@@ -332,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_long_comment_lines),
         cmocka_unit_test(test_malformed_files),
         cmocka_unit_test(test_nul_bytes),
+        cmocka_unit_test(test_not_regular_files),
         cmocka_unit_test(test_generator_errors),
         cmocka_unit_test(test_spmv_on_a_file),
     };
