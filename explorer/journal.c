@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/sim.h"
@@ -101,6 +102,13 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
     journal_stats local;
     if (!st) st = &local;
     memset(st, 0, sizeof *st);
+    struct stat sb;
+    /* it is read whole, cut and appended to: a device (/dev/zero would be read until memory
+     * runs out) or a FIFO cannot be a journal */
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file (expected a journal)", path);
+        return NULL;
+    }
     size_t len = 0;
     char *text = wt_read_file(path, &len);
     int *map = NULL;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/sim.h"
@@ -237,6 +238,21 @@ static void test_nul_in_header(void **state)
     unlink(path);
 }
 
+/* A journal is read whole, cut and appended to: a device or folder in its place is refused
+ * (/dev/zero used to be read until memory ran out). */
+static void test_not_a_regular_file(void **state)
+{
+    (void)state;
+    char err[256];
+    assert_null(journal_open("/dev/zero", NULL, NULL, NULL, err, sizeof err));
+    assert_string_equal(err, "/dev/zero: not a regular file (expected a journal)");
+    const char *dir = fresh_path("jdir");
+    assert_int_equal(mkdir(dir, 0700), 0);
+    assert_null(journal_open(dir, NULL, NULL, NULL, err, sizeof err));
+    assert_non_null(strstr(err, ": not a regular file (expected a journal)"));
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_old_metric_list),
         cmocka_unit_test(test_not_a_journal),
         cmocka_unit_test(test_nul_in_header),
+        cmocka_unit_test(test_not_a_regular_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
