@@ -87,7 +87,7 @@ static space *load_saved(const char *folder, study_sets *ss, char *err, size_t e
     join(path, sizeof path, folder, "study.json");
     size_t len = 0;
     char *text = wt_read_file_max(path, &len, WT_TEXT_MAX);
-    if (!text && errno == EFBIG) {
+    if (!text && errno != ENOENT) { /* a folder, unreadable, or endless (/dev/zero) */
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return NULL;
     }

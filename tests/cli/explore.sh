@@ -150,6 +150,10 @@ expect 2 "nulstudy/study.json:2: NUL byte at offset 62" -- \
 printf '{"space_file": "s.json", "space": {"workloads": ["stream"]}, "set": []}\n}{' \
     >"$tmp/junk/study.json"
 expect 2 "junk/study.json:2: malformed JSON" -- "$WT" explore --resume --out "$tmp/junk"
+# a study.json that exists but cannot be read is not "nothing to resume"
+mkdir -p "$tmp/dirstudy/study.json"
+expect 2 "dirstudy/study.json: cannot read: Is a directory" -- \
+    "$WT" explore --resume --out "$tmp/dirstudy"
 expect 2 "did you mean: l1d.ways" -- "$WT" explore "$tmp/small.json" --set l1d.wayz=2
 # a NUL byte is an error, not the silent end of the file
 printf '{"workloads": ["stream"]}\0{"x":' >"$tmp/nul.json"
