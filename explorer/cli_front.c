@@ -130,6 +130,32 @@ static void doc_free(csv_doc *d)
     free(d->row_line);
 }
 
+/* The longest physical line read: far more than any CSV row needs. */
+#define LINE_MAX_BYTES ((size_t)16 << 20)
+
+/* getline() with a bound: the line's length, 0 at the end of the file, -1 when memory runs
+ * out, -2 when the line is longer than LINE_MAX_BYTES (a stream that never ends, such as
+ * /dev/zero, stops there instead of filling memory). */
+static ssize_t read_line(FILE *f, char **buf, size_t *cap)
+{
+    size_t n = 0;
+    int ch;
+    while ((ch = getc(f)) != EOF) {
+        if (n + 2 > *cap) {
+            if (n >= LINE_MAX_BYTES) return -2;
+            size_t c = *cap ? 2 * *cap : 4096;
+            char *b = realloc(*buf, c);
+            if (!b) return -1;
+            *buf = b;
+            *cap = c;
+        }
+        (*buf)[n++] = (char)ch;
+        if (ch == '\n') break;
+    }
+    if (n) (*buf)[n] = '\0';
+    return (ssize_t)n;
+}
+
 /* Reads path into d. Returns 0, or prints `path:line: message` and returns an exit status. */
 static int read_csv(const char *path, csv_doc *d)
 {
@@ -150,7 +176,7 @@ static int read_csv(const char *path, csv_doc *d)
     size_t cap = 0;
     ssize_t len;
     int rc = 0;
-    while ((len = getline(&line, &cap, f)) > 0) {
+    while ((len = read_line(f, &line, &cap)) > 0) {
         d->line++;
         /* a UTF-8 byte order mark (spreadsheets write one) is not part of the first column */
         size_t skip = d->line == 1 && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3) ? 3 : 0;
@@ -168,6 +194,14 @@ static int read_csv(const char *path, csv_doc *d)
             break;
         }
         if (d->failed) break;
+    }
+    if (len == -1) {
+        fprintf(stderr, "%s: out of memory\n", path);
+        rc = WT_EXIT_INTERNAL;
+    } else if (len == -2) {
+        fprintf(stderr, "%s:%zu: line longer than %zu bytes (expected CSV text)\n", path,
+                d->line + 1, LINE_MAX_BYTES);
+        rc = WT_EXIT_BAD_INPUT;
     }
     if (rc == 0 && !d->failed && ferror(f)) {
         fprintf(stderr, "%s: read error: %s\n", path, strerror(errno));
