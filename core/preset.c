@@ -157,7 +157,7 @@ static int apply_named(param_set *p, const char *name, int depth, const char *fr
         return named_error(from, from_line, err, errlen, msg);
     }
     size_t len;
-    char *text = wt_read_stream(fp, &len);
+    char *text = wt_read_stream_max(fp, &len, WT_TEXT_MAX);
     int saved = errno;
     fclose(fp);
     if (!text) {

@@ -10,9 +10,19 @@
 
 char *wt_read_stream(FILE *f, size_t *len)
 {
+    return wt_read_stream_max(f, len, SIZE_MAX);
+}
+
+char *wt_read_stream_max(FILE *f, size_t *len, size_t max)
+{
     char *buf = NULL;
     size_t n = 0, cap = 0;
     for (;;) {
+        if (n > max) { /* a device such as /dev/zero, or a FIFO that never ends, stops here */
+            free(buf);
+            errno = EFBIG;
+            return NULL;
+        }
         if (n + CHUNK + 1 > cap) {
             cap = cap ? cap * 2 : 2 * CHUNK;
             char *t = realloc(buf, cap);
@@ -40,9 +50,14 @@ char *wt_read_stream(FILE *f, size_t *len)
 
 char *wt_read_file(const char *path, size_t *len)
 {
+    return wt_read_file_max(path, len, SIZE_MAX);
+}
+
+char *wt_read_file_max(const char *path, size_t *len, size_t max)
+{
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
-    char *buf = wt_read_stream(f, len);
+    char *buf = wt_read_stream_max(f, len, max);
     int saved = errno;
     fclose(f);
     errno = saved;

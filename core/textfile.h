@@ -12,9 +12,17 @@
  * ENOMEM when memory runs out. */
 char *wt_read_stream(FILE *f, size_t *len);
 
+/* As wt_read_stream, but NULL with errno EFBIG once more than max bytes have been read (a file
+ * that is far too large for its kind, or a device or FIFO that never ends). */
+char *wt_read_stream_max(FILE *f, size_t *len, size_t max);
+/* The most bytes of a workload, preset or space file: far more than any needs. */
+#define WT_TEXT_MAX ((size_t)64 << 20)
+
 /* Reads the file at path, as wt_read_stream does. Returns NULL, errno preserved, when the file
  * cannot be opened or memory runs out. */
 char *wt_read_file(const char *path, size_t *len);
+/* As wt_read_file, with the limit of wt_read_stream_max. */
+char *wt_read_file_max(const char *path, size_t *len, size_t max);
 
 /* Extends the FNV-1a chain *h (core/hash.h) by the bytes of f from its position to the end,
  * then by a file-boundary byte (so that bytes moved from one file to the next change a chain

@@ -119,12 +119,14 @@ int kreader_decode(kreader *r, ttb *b, const char *s, char *err, size_t errlen)
     if (h->lineinfo && lex_dec(&p, UINT32_MAX, &v))
         return kreader_error(r, err, errlen, "expected a source line number, got %s",
                              quote(p, q, sizeof q));
+    const char *tok = p; /* lex_hex moves p past a number it read, even one out of range */
     if (lex_hex(&p, &pc) || pc > 0xFFFFFFFFull)
-        return kreader_error(r, err, errlen, "expected a hexadecimal PC, got %s",
-                             quote(p, q, sizeof q));
+        return kreader_error(r, err, errlen, "expected a 32-bit hexadecimal PC, got %s",
+                             quote(tok, q, sizeof q));
+    tok = p;
     if (lex_hex(&p, &mask) || mask > 0xFFFFFFFFull)
         return kreader_error(r, err, errlen, "expected a 32-bit hexadecimal active mask, got %s",
-                             quote(p, q, sizeof q));
+                             quote(tok, q, sizeof q));
     if (b->ninsts == b->capinsts) {
         size_t cap = b->capinsts ? b->capinsts * 2 : 256;
         tinst *ni = realloc(b->insts, cap * sizeof *ni);

@@ -175,6 +175,9 @@ int kreader_open(kreader *r, const char *path, const trace_opcodes *ops, char *e
                           : !h->binary_version ? "-binary version"
                           : !h->tracer_version ? "-accelsim tracer version"
                                                : NULL;
+    if (missing && r->f.lineno == 0)
+        return trace_failf(err, errlen, "%s: empty file (expected a kernel header: %s, ...)", path,
+                           missing);
     if (missing)
         return trace_failf(err, errlen, "%s:%ld: the kernel header has no %s line", path,
                            r->f.lineno, missing);

@@ -176,14 +176,29 @@ FILE *wl_data_open(wl_parser *P, const char *file, const char *what, char *path,
         snprintf(path, pathlen, "%s/%s", P->basedir, file);
     else
         snprintf(path, pathlen, "%s", file);
-    FILE *f = fopen(path, "r");
     struct stat sb;
+    /* the file is read twice (its bytes hashed, then parsed): a device or FIFO cannot be, one
+     * that never ends (/dev/zero) would be hashed for ever, and opening a FIFO waits for a
+     * writer; so, before opening it */
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+        wl_error(P, "cannot read %s '%s': not a regular file", what, path);
+        return NULL;
+    }
+    FILE *f = fopen(path, "r");
     if (f && fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) { /* fopen accepts a folder */
         fclose(f);
         f = NULL;
         errno = EISDIR;
     }
-    if (!f) wl_error(P, "cannot open %s '%s': %s", what, path, strerror(errno));
+    if (!f) {
+        wl_error(P, "cannot open %s '%s': %s", what, path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) { /* replaced since the stat */
+        fclose(f);
+        wl_error(P, "cannot read %s '%s': not a regular file", what, path);
+        return NULL;
+    }
     return f;
 }
 
@@ -209,6 +224,25 @@ int wl_data_error(wl_parser *P, const char *path, int ln, const char *what, cons
     P->filename = wfile;
     P->line = wline;
     return rc;
+}
+
+long wl_data_line(wl_parser *P, FILE *f, const char *path, int ln, const char *what, char **buf,
+                  size_t *cap)
+{
+    errno = 0;
+    ssize_t n = getline(buf, cap, f);
+    if (n < 0) {
+        if (!ferror(f) && errno != ENOMEM) return -1;
+        wl_data_error(P, path, ln, what, errno == ENOMEM ? "out of memory" : "read error", NULL);
+        return -2;
+    }
+    if (strlen(*buf) != (size_t)n) {
+        wl_data_error(P, path, ln, what, "NUL byte (expected text)", NULL);
+        return -2;
+    }
+    while (n > 0 && ((*buf)[n - 1] == '\n' || (*buf)[n - 1] == '\r'))
+        (*buf)[--n] = '\0';
+    return (long)n;
 }
 
 int wl_csr_arrays(wl_parser *P, const char *kind, const char *name, uint32_t rows,

@@ -43,10 +43,16 @@ static int read_edgelist(wl_parser *P, const char *file, edges *e)
         return -1;
     }
     int rc = 0;
-    char buf[4096];
+    char *buf = NULL;
+    size_t cap = 0;
     int ln = 0;
     uint64_t maxid = 0;
-    while (fgets(buf, sizeof buf, f)) {
+    for (;;) {
+        long len = wl_data_line(P, f, path, ln + 1, "edge list", &buf, &cap);
+        if (len < 0) {
+            rc = len == -1 ? 0 : -1;
+            break;
+        }
         ln++;
         char *s = buf;
         while (isspace((unsigned char)*s))
@@ -69,7 +75,6 @@ static int read_edgelist(wl_parser *P, const char *file, edges *e)
         while (ok && isspace((unsigned char)*s))
             s++;
         if (!ok || *s != '\0') {
-            buf[strcspn(buf, "\r\n")] = '\0';
             rc = wl_data_error(P, path, ln, "edge list",
                                "expected an edge 'src dst' (two non-negative integers below 2^28)",
                                buf);
@@ -82,6 +87,7 @@ static int read_edgelist(wl_parser *P, const char *file, edges *e)
         if (v[0] > maxid) maxid = v[0];
         if (v[1] > maxid) maxid = v[1];
     }
+    free(buf);
     fclose(f);
     if (rc) return rc;
     if (e->n == 0) return wl_error(P, "edge list '%s' has no edges", path);

@@ -280,6 +280,11 @@ FILE *wl_data_open(wl_parser *P, const char *file, const char *what, char *path,
  * if not NULL, is quoted as what was found. */
 int wl_data_error(wl_parser *P, const char *path, int ln, const char *what, const char *msg,
                   const char *text);
+/* The next line of a data file, whatever its length, into *buf (grown as needed, free it
+ * after), without its line ending: its length, -1 at the end of the file, or -2 after
+ * wl_data_error (a NUL byte: data files are text; a read error). ln is the line's number. */
+long wl_data_line(wl_parser *P, FILE *f, const char *path, int ln, const char *what, char **buf,
+                  size_t *cap);
 /* Adds the bytes of an opened data file to the workload's data hash and rewinds it. Returns 0,
  * or -1 after wl_error. */
 int wl_data_hash(wl_parser *P, FILE *f, const char *path);

@@ -345,6 +345,11 @@ int wl_kernel_line(wl_parser *P, wl_kbuild *kb, wl_cur *c)
         if (n && *c->p == ':') {
             c->p++;
             if (wl_name_fits(P, n)) return -1;
+            if (wl_is_reg_name(name, NULL) || wl_is_pred_name(name, NULL))
+                return wl_error(P,
+                                "label '%s' looks like a register or predicate; choose another "
+                                "name",
+                                name);
             long d = label_find(kb, name);
             if (d >= 0)
                 return wl_error(P, "duplicate label '%s' (first defined at line %d)", name,

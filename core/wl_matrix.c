@@ -93,15 +93,18 @@ static int read_mtx(wl_parser *P, const char *file, triplets *t)
         fclose(f);
         return -1;
     }
-    char buf[4096];
+    char *buf = NULL, *line = NULL; /* a line, and a copy of it to cut into tokens */
+    size_t cap = 0, linecap = 0;
     int ln = 0, rc = 0, symmetric = 0, pattern = 0, integer = 0, have_size = 0;
     size_t nnz = 0, seen = 0;
-    if (!fgets(buf, sizeof buf, f)) {
-        fclose(f);
-        return mtx_error(P, path, 1, "empty file: expected a '%%MatrixMarket' header", NULL);
+    long len = wl_data_line(P, f, path, 1, "matrix", &buf, &cap);
+    if (len < 0) {
+        rc = len == -1
+                 ? mtx_error(P, path, 1, "empty file: expected a '%%MatrixMarket' header", NULL)
+                 : -1;
+        goto out;
     }
     ln = 1;
-    buf[strcspn(buf, "\r\n")] = '\0';
     {
         char banner[64], object[64], format[64], field[64], sym[64];
         for (char *s = buf; *s; s++)
@@ -132,15 +135,23 @@ static int read_mtx(wl_parser *P, const char *file, triplets *t)
             goto out;
         }
     }
-    while (fgets(buf, sizeof buf, f)) {
+    while ((len = wl_data_line(P, f, path, ln + 1, "matrix", &buf, &cap)) >= 0) {
         ln++;
-        buf[strcspn(buf, "\r\n")] = '\0';
         char *s = buf;
         while (isspace((unsigned char)*s))
             s++;
         if (*s == '%' || *s == '\0') continue;
-        char line[4096], *tok[4];
-        snprintf(line, sizeof line, "%s", s);
+        if (linecap < (size_t)len + 1) {
+            char *l = realloc(line, (size_t)len + 1);
+            if (!l) {
+                rc = wl_error(P, "out of memory");
+                goto out;
+            }
+            line = l;
+            linecap = (size_t)len + 1;
+        }
+        char *tok[4];
+        memcpy(line, s, strlen(s) + 1);
         int ntok = split_tokens(line, tok, 3);
         double v[3] = {0, 0, 0};
         if (!have_size) {
@@ -157,6 +168,13 @@ static int read_mtx(wl_parser *P, const char *file, triplets *t)
             nnz = (size_t)v[2];
             if (nnz == 0) {
                 rc = mtx_error(P, path, ln, "the matrix has no entries", NULL);
+                goto out;
+            }
+            if (symmetric && t->rows != t->cols) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "a symmetric matrix must be square, got %ux%u", t->rows,
+                         t->cols);
+                rc = mtx_error(P, path, ln, msg, NULL);
                 goto out;
             }
             if (nnz > (symmetric ? WL_MEM_MAX / 16 : WL_MEM_MAX / 8)) {
@@ -205,7 +223,9 @@ static int read_mtx(wl_parser *P, const char *file, triplets *t)
             goto out;
         }
     }
-    if (!have_size) {
+    if (len == -2) {
+        rc = -1;
+    } else if (!have_size) {
         rc = mtx_error(P, path, ln, "missing the size line 'rows cols entries'", NULL);
     } else if (seen < nnz) {
         char msg[160];
@@ -214,6 +234,8 @@ static int read_mtx(wl_parser *P, const char *file, triplets *t)
         rc = mtx_error(P, path, ln, msg, NULL);
     }
 out:
+    free(buf);
+    free(line);
     fclose(f);
     return rc;
 }

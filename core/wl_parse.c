@@ -517,7 +517,7 @@ int workload_load(const char *name_or_path, const wl_override *ov, size_t nov, w
         return -1;
     }
     size_t len;
-    char *text = wt_read_stream(f, &len);
+    char *text = wt_read_stream_max(f, &len, WT_TEXT_MAX);
     int saved = errno;
     fclose(f);
     if (!text) {

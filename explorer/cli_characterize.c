@@ -69,6 +69,10 @@ static int parse_args(int argc, char **argv, ch_args *a)
             if (r < 0) return -1;
         } else if (!strcmp(o, "--csv") && has_value) {
             a->csv = argv[++i];
+            if (!*a->csv) {
+                fprintf(stderr, "warptune characterize: --csv: expected a file name\n");
+                return -1;
+            }
         } else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
             printf(
                 "usage: warptune characterize [--workload W]... [--preset P] [--set k=v]...\n"

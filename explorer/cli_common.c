@@ -74,6 +74,10 @@ int cli_stdout_check(const char *cmd)
 char *cli_out_target(const char *path, int *direct, char *err, size_t errlen)
 {
     *direct = 0;
+    if (!*path) { /* its temporary would be ".tmp" in the working folder, then not renamable */
+        snprintf(err, errlen, "an empty output file name (expected a file to write)");
+        return NULL;
+    }
     char *p = strdup(path);
     for (int hops = 0; p; hops++) {
         struct stat st;

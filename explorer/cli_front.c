@@ -29,7 +29,7 @@ typedef struct csv_doc {
     size_t line;      /* current physical line (1-based) */
     size_t row_start; /* the earliest line the row being read can have started on */
     int have_header;
-    int failed; /* 1 out of memory, 2 ragged row */
+    int failed; /* 1 out of memory, 2 ragged row, 3 a NUL byte */
     size_t bad_line, bad_fields;
 } csv_doc;
 
@@ -37,6 +37,11 @@ static void on_field(void *s, size_t len, void *data)
 {
     csv_doc *d = data;
     if (d->failed) return;
+    if (len && memchr(s, '\0', len)) { /* as a C string the cell would end there */
+        d->failed = 3;
+        d->bad_line = d->line;
+        return;
+    }
     if (d->row_n == d->row_cap) {
         size_t cap = d->row_cap ? 2 * d->row_cap : 16;
         char **r = realloc(d->row, cap * sizeof *r);
@@ -125,6 +130,32 @@ static void doc_free(csv_doc *d)
     free(d->row_line);
 }
 
+/* The longest physical line read: far more than any CSV row needs. */
+#define LINE_MAX_BYTES ((size_t)16 << 20)
+
+/* getline() with a bound: the line's length, 0 at the end of the file, -1 when memory runs
+ * out, -2 when the line is longer than LINE_MAX_BYTES (a stream that never ends, such as
+ * /dev/zero, stops there instead of filling memory). */
+static ssize_t read_line(FILE *f, char **buf, size_t *cap)
+{
+    size_t n = 0;
+    int ch;
+    while ((ch = getc(f)) != EOF) {
+        if (n + 2 > *cap) {
+            if (n >= LINE_MAX_BYTES) return -2;
+            size_t c = *cap ? 2 * *cap : 4096;
+            char *b = realloc(*buf, c);
+            if (!b) return -1;
+            *buf = b;
+            *cap = c;
+        }
+        (*buf)[n++] = (char)ch;
+        if (ch == '\n') break;
+    }
+    if (n) (*buf)[n] = '\0';
+    return (ssize_t)n;
+}
+
 /* Reads path into d. Returns 0, or prints `path:line: message` and returns an exit status. */
 static int read_csv(const char *path, csv_doc *d)
 {
@@ -145,9 +176,12 @@ static int read_csv(const char *path, csv_doc *d)
     size_t cap = 0;
     ssize_t len;
     int rc = 0;
-    while ((len = getline(&line, &cap, f)) > 0) {
+    while ((len = read_line(f, &line, &cap)) > 0) {
         d->line++;
-        if (csv_parse(&p, line, (size_t)len, on_field, on_row, d) != (size_t)len) {
+        /* a UTF-8 byte order mark (spreadsheets write one) is not part of the first column */
+        size_t skip = d->line == 1 && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3) ? 3 : 0;
+        len -= (ssize_t)skip;
+        if (csv_parse(&p, line + skip, (size_t)len, on_field, on_row, d) != (size_t)len) {
             int e = csv_error(&p);
             if (e == CSV_EPARSE)
                 fprintf(stderr,
@@ -160,6 +194,14 @@ static int read_csv(const char *path, csv_doc *d)
             break;
         }
         if (d->failed) break;
+    }
+    if (len == -1) {
+        fprintf(stderr, "%s: out of memory\n", path);
+        rc = WT_EXIT_INTERNAL;
+    } else if (len == -2) {
+        fprintf(stderr, "%s:%zu: line longer than %zu bytes (expected CSV text)\n", path,
+                d->line + 1, LINE_MAX_BYTES);
+        rc = WT_EXIT_BAD_INPUT;
     }
     if (rc == 0 && !d->failed && ferror(f)) {
         fprintf(stderr, "%s: read error: %s\n", path, strerror(errno));
@@ -181,6 +223,10 @@ static int read_csv(const char *path, csv_doc *d)
     if (d->failed == 2) {
         fprintf(stderr, "%s:%zu: bad CSV: %zu fields where the header has %zu\n", path, d->bad_line,
                 d->bad_fields, d->ncols);
+        return WT_EXIT_BAD_INPUT;
+    }
+    if (d->failed == 3) {
+        fprintf(stderr, "%s:%zu: NUL byte (expected CSV text)\n", path, d->bad_line);
         return WT_EXIT_BAD_INPUT;
     }
     if (!d->have_header) {
@@ -251,6 +297,10 @@ int cli_front(int argc, char **argv)
             specs[nspecs++] = argv[++i];
         } else if (!strcmp(o, "--out") && i + 1 < argc) {
             out = argv[++i];
+            if (!*out) {
+                fprintf(stderr, "warptune front: --out: expected a file name\n");
+                return WT_EXIT_BAD_INPUT;
+            }
         } else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
             usage();
             return WT_EXIT_OK;

@@ -67,6 +67,13 @@ static int parse_args(int argc, char **argv, sim_args *a)
             return -1;
         }
     }
+    const char *const files[][2] = {
+        {"--l1-trace", a->l1_trace}, {"--cta-trace", a->cta_trace}, {"--per-sm", a->per_sm}};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
+        if (files[k][1] && !*files[k][1]) {
+            fprintf(stderr, "warptune sim: %s: expected a file name\n", files[k][0]);
+            return -1;
+        }
     if (a->nworkloads == 0) a->workloads[a->nworkloads++] = "kmeans";
     if ((a->l1_trace || a->cta_trace || a->per_sm) && a->nworkloads > 1) {
         fprintf(stderr,

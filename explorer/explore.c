@@ -14,6 +14,7 @@
 #include <omp.h>
 #endif
 
+#include "core/preset.h"
 #include "core/textfile.h"
 #include "explorer/cli.h"
 #include "explorer/progress.h"
@@ -84,12 +85,27 @@ static space *load_saved(const char *folder, study_sets *ss, char *err, size_t e
 {
     char path[2048];
     join(path, sizeof path, folder, "study.json");
-    char *text = wt_read_file(path, NULL);
+    size_t len = 0;
+    char *text = wt_read_file_max(path, &len, WT_TEXT_MAX);
+    if (!text && errno != ENOENT) { /* a folder, unreadable, or endless (/dev/zero) */
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
     if (!text) {
         snprintf(err, errlen, "%s: nothing to resume (no study.json; run the study first)", folder);
         return NULL;
     }
-    cJSON *root = cJSON_Parse(text);
+    if (wt_json_refuse_nul(path, text, len, err, errlen) != 0) {
+        free(text);
+        return NULL;
+    }
+    cJSON *root = cJSON_ParseWithOpts(text, NULL, 1);
+    if (!root) {
+        snprintf(err, errlen, "%s:%d: malformed JSON (expected {space_file, space, set})", path,
+                 json_line_of(text, NULL, cJSON_GetErrorPtr()));
+        free(text);
+        return NULL;
+    }
     free(text);
     const cJSON *sp = cJSON_GetObjectItemCaseSensitive(root, "space");
     const cJSON *file = cJSON_GetObjectItemCaseSensitive(root, "space_file");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/sim.h"
@@ -101,17 +102,33 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
     journal_stats local;
     if (!st) st = &local;
     memset(st, 0, sizeof *st);
+    struct stat sb;
+    /* it is read whole, cut and appended to: a device (/dev/zero would be read until memory
+     * runs out) or a FIFO cannot be a journal */
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file (expected a journal)", path);
+        return NULL;
+    }
     size_t len = 0;
     char *text = wt_read_file(path, &len);
     int *map = NULL;
     size_t nmap = 0;
     size_t keep = 0; /* bytes of the file to keep: everything up to the last complete line */
     if (text && len > 0) {
-        char *nl = strchr(text, '\n');
+        char *nl = memchr(text, '\n', len);
         size_t pl = strlen(HEADER_PREFIX);
         if (strncmp(text, HEADER_PREFIX, len < pl ? len : pl) != 0) {
             snprintf(err, errlen, "%s: not a warptune journal (expected a first line '%s...')",
                      path, "# warptune journal 1");
+            free(text);
+            return NULL;
+        }
+        if (nl && memchr(text, '\0', (size_t)(nl - text))) {
+            /* not a torn write (the header ends with its newline): a damaged file, which is
+             * left as it is rather than cut off with every record after the header */
+            snprintf(err, errlen,
+                     "%s:1: NUL byte in the header (expected '%s' and the metric names)", path,
+                     "# warptune journal 1");
             free(text);
             return NULL;
         }

@@ -342,7 +342,7 @@ space *space_load(const char *name_or_path, char *err, size_t errlen)
         return NULL;
     }
     size_t len;
-    char *text = wt_read_file(name_or_path, &len);
+    char *text = wt_read_file_max(name_or_path, &len, WT_TEXT_MAX);
     if (!text) {
         snprintf(err, errlen, "%s: cannot read the space file: %s", name_or_path, strerror(errno));
         return NULL;
@@ -384,26 +384,41 @@ int space_override(space *s, const char *kv, char *err, size_t errlen)
         return s->output ? 0 : space_fail(&c, key, "out of memory");
     }
     if (!strncmp(key, "search.", 7)) {
+        /* the ranges of the space file's search keys (space_study.c) */
+        static const struct {
+            const char *key;
+            double lo, hi;
+            int integer;
+        } keys[] = {{"search.seed", 0, 9007199254740991.0, 1},
+                    {"search.evaluations", 1, 1e9, 1},
+                    {"search.seconds", 0, 1e9, 0},
+                    {"search.threads", 0, 1024, 1},
+                    {"search.scalarisations", 1, 1000, 1}};
+        size_t k = 0;
+        while (k < sizeof keys / sizeof keys[0] && strcmp(key, keys[k].key) != 0)
+            k++;
+        if (k == sizeof keys / sizeof keys[0])
+            return space_fail(&c, key,
+                              "expected search.strategy, search.seed, search.evaluations, "
+                              "search.seconds, search.threads or search.scalarisations");
         double v = strtod(val, &end);
         if (!*val || *end || !isfinite(v) || v < 0)
             return space_fail(&c, key, "expected a non-negative number, got '%s'", val);
-        if (!strcmp(key, "search.seconds")) {
-            s->search.max_seconds = v;
-            return 0;
-        }
-        if (v != floor(v)) return space_fail(&c, key, "expected an integer, got '%s'", val);
-        if (!strcmp(key, "search.seed"))
+        if (keys[k].integer && v != floor(v))
+            return space_fail(&c, key, "expected an integer, got '%s'", val);
+        if (v < keys[k].lo || v > keys[k].hi)
+            return space_fail(&c, key, "expected a value in [%.17g, %.17g], got '%s'", keys[k].lo,
+                              keys[k].hi, val);
+        if (k == 0)
             s->search.seed = (uint64_t)v;
-        else if (!strcmp(key, "search.evaluations") && v >= 1)
+        else if (k == 1)
             s->search.max_evaluations = (size_t)v;
-        else if (!strcmp(key, "search.threads") && v <= 1024)
+        else if (k == 2)
+            s->search.max_seconds = v;
+        else if (k == 3)
             s->search.threads = (int)v;
-        else if (!strcmp(key, "search.scalarisations") && v >= 1 && v <= 1000)
-            s->search.scalarisations = (size_t)v;
         else
-            return space_fail(&c, key,
-                              "expected search.strategy, search.seed, search.evaluations (>= 1), "
-                              "search.seconds, search.threads or search.scalarisations");
+            s->search.scalarisations = (size_t)v;
         return 0;
     }
     char msg[768];

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/sim.h"
@@ -209,6 +210,49 @@ static void test_not_a_journal(void **state)
     unlink(path);
 }
 
+/* A NUL byte in a complete header is damage, not a torn write: the journal is refused and
+ * left whole (it used to be taken for a torn header and cut to nothing, every record lost). */
+static void test_nul_in_header(void **state)
+{
+    (void)state;
+    const char *path = fresh_path("j6");
+    write_three(path);
+    size_t len;
+    char *text = test_read_file(path, &len);
+    char *comma = strchr(text, ',');
+    assert_non_null(comma);
+    *comma = '\0';
+    FILE *f = fopen(path, "wb");
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    fclose(f);
+    char err[256];
+    journal *j = journal_open(path, NULL, NULL, NULL, err, sizeof err);
+    assert_null(j);
+    assert_non_null(strstr(err, ":1: NUL byte in the header"));
+    size_t len2;
+    char *again = test_read_file(path, &len2);
+    assert_int_equal(len2, len);
+    assert_memory_equal(again, text, len);
+    free(again);
+    free(text);
+    unlink(path);
+}
+
+/* A journal is read whole, cut and appended to: a device or folder in its place is refused
+ * (/dev/zero used to be read until memory ran out). */
+static void test_not_a_regular_file(void **state)
+{
+    (void)state;
+    char err[256];
+    assert_null(journal_open("/dev/zero", NULL, NULL, NULL, err, sizeof err));
+    assert_string_equal(err, "/dev/zero: not a regular file (expected a journal)");
+    const char *dir = fresh_path("jdir");
+    assert_int_equal(mkdir(dir, 0700), 0);
+    assert_null(journal_open(dir, NULL, NULL, NULL, err, sizeof err));
+    assert_non_null(strstr(err, ": not a regular file (expected a journal)"));
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +261,8 @@ int main(void)
         cmocka_unit_test(test_garbled_and_torn_header),
         cmocka_unit_test(test_old_metric_list),
         cmocka_unit_test(test_not_a_journal),
+        cmocka_unit_test(test_nul_in_header),
+        cmocka_unit_test(test_not_a_regular_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

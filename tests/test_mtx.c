@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/stat.h>
 
 #include "core/wl_inspect.h"
 #include "core/workload.h"
@@ -138,6 +139,41 @@ static void test_small_file_contents(void **state)
     workload_free(w);
 }
 
+/* A comment line longer than any line buffer is one line: its tail is not read as data. */
+static void test_long_comment_lines(void **state)
+{
+    (void)state;
+    static char text[12000];
+    char pad[9000];
+    memset(pad, 'x', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    for (size_t cut = 4090; cut < 4100; cut += 3) {
+        /* the tail of each comment looks like a size line, an entry or an edge */
+        snprintf(text, sizeof text,
+                 "%%%%MatrixMarket matrix coordinate real general\n%%%.*s 1 1 1\n3 3 1\n"
+                 "%%%.*s 2 2 2\n2 3 4.5\n",
+                 (int)cut, pad, (int)cut, pad);
+        const char *mtx = test_write_temp("long.mtx", text);
+        snprintf(text, sizeof text, "#%.*s 5 6\n0 1\n#%s 7 8\n", (int)cut, pad, pad);
+        const char *edges = test_write_temp("long.txt", text);
+        assert_non_null(mtx);
+        assert_non_null(edges);
+        char data[512];
+        snprintf(data, sizeof data,
+                 ".matrix m mtx(\"%s\")\n.graph g edgelist(\"%s\")\n"
+                 ".array shape i32 [m_rows*1000 + m_cols*100 + m_nnz*10 + g_edges] zero\n"
+                 ".array nodes i32 [g_nodes] zero\n",
+                 mtx, edges);
+        workload *w = parse_ok(data);
+        uint32_t n;
+        wl_workload_array(w, "shape", &n);
+        assert_int_equal(n, 3311);
+        wl_workload_array(w, "nodes", &n);
+        assert_int_equal(n, 2);
+        workload_free(w);
+    }
+}
+
 typedef struct bad {
     const char *file; /* contents of the matrix file */
     int line;         /* expected line of the message in the file */
@@ -168,6 +204,11 @@ static const bad BAD[] = {
     {"%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1\n2 2 2\n", 4,
      "more entries than the 1"},
     {"%%MatrixMarket matrix coordinate real general\n% only comments\n", 2, "missing the size"},
+    /* mirroring (1, 3) of a 1x3 "symmetric" matrix gave row 3 of a 1-row matrix */
+    {"%%MatrixMarket matrix coordinate real symmetric\n1 3 1\n1 3 1\n", 2,
+     "a symmetric matrix must be square, got 1x3"},
+    {"%%MatrixMarket matrix coordinate pattern symmetric\n4 3 1\n4 1\n", 2,
+     "must be square, got 4x3"},
 };
 
 static void test_malformed_files(void **state)
@@ -188,6 +229,66 @@ static void test_malformed_files(void **state)
             fail_msg("case %zu: got '%s', want '%s...%s'", i, err, want, BAD[i].what);
         remove(path);
     }
+}
+
+/* Data files are text: a NUL byte would silently end its line (the rest of the line, an
+ * entry's value or a second node id, dropped), so it is an error at its line. */
+static void test_nul_bytes(void **state)
+{
+    (void)state;
+    static const char mtx[] = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n"
+                              "2 2\0 7\n";
+    static const char edges[] = "0 1\n1\0 2\n";
+    static const struct {
+        const char *name, *line, *kind;
+        const char *data;
+        size_t len;
+    } cases[] = {
+        {"nul.mtx", ".matrix m mtx", "matrix", mtx, sizeof mtx - 1},
+        {"nul.txt", ".graph g edgelist", "edge list", edges, sizeof edges - 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *path = test_write_temp(cases[i].name, "");
+        assert_non_null(path);
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(cases[i].data, 1, cases[i].len, f), cases[i].len);
+        fclose(f);
+        char text[1024], err[1024], want[1200];
+        snprintf(text, sizeof text, "%s(\"%s\")\n" TAIL, cases[i].line, path);
+        workload *w = NULL;
+        if (workload_parse(text, "t.wl", NULL, NULL, 0, &w, err, sizeof err) == 0)
+            fail_msg("%s: accepted", cases[i].name);
+        snprintf(want, sizeof want, "%s:%d: NUL byte (expected text) (%s of t.wl:1)", path,
+                 i == 0 ? 4 : 2, cases[i].kind);
+        if (strcmp(err, want) != 0) fail_msg("got '%s', want '%s'", err, want);
+        remove(path);
+    }
+}
+
+/* A data file is hashed, then read: a device or FIFO is refused before it is opened (hashing
+ * /dev/zero went on for ever; opening a FIFO waited for a writer). */
+static void test_not_regular_files(void **state)
+{
+    (void)state;
+    const char *fifo = test_write_temp("fifo.txt", "");
+    assert_non_null(fifo);
+    remove(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    static const char *const lines[] = {".graph g edgelist", ".matrix m mtx"};
+    static const char *const kinds[] = {"edge list", "matrix"};
+    const char *files[] = {"/dev/zero", fifo};
+    for (size_t i = 0; i < 2; i++)
+        for (size_t k = 0; k < 2; k++) {
+            char text[1024], err[1024], want[1200];
+            snprintf(text, sizeof text, "%s(\"%s\")\n" TAIL, lines[i], files[k]);
+            workload *w = NULL;
+            assert_int_equal(workload_parse(text, "t.wl", NULL, NULL, 0, &w, err, sizeof err), -1);
+            snprintf(want, sizeof want, "t.wl:1: cannot read %s '%s': not a regular file", kinds[i],
+                     files[k]);
+            assert_string_equal(err, want);
+        }
+    remove(fifo);
 }
 
 static void test_generator_errors(void **state)
@@ -254,7 +355,10 @@ int main(void)
         cmocka_unit_test(test_symmetric_pattern),
         cmocka_unit_test(test_edge_list_files_match_generators),
         cmocka_unit_test(test_small_file_contents),
+        cmocka_unit_test(test_long_comment_lines),
         cmocka_unit_test(test_malformed_files),
+        cmocka_unit_test(test_nul_bytes),
+        cmocka_unit_test(test_not_regular_files),
         cmocka_unit_test(test_generator_errors),
         cmocka_unit_test(test_spmv_on_a_file),
     };

@@ -432,6 +432,18 @@ static void test_preset_apply_names(void **state)
     param_set_free(p);
 }
 
+/* A file that never ends (a device, a FIFO) is refused once it is far too large for a preset;
+ * it used to be read until memory ran out. */
+static void test_endless_file(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    param_set *p = param_set_new();
+    assert_int_equal(preset_apply(p, "/dev/zero", err, sizeof err), -1);
+    assert_string_equal(err, "/dev/zero: cannot read: File too large");
+    param_set_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -440,7 +452,7 @@ int main(void)
         cmocka_unit_test(test_file_base),          cmocka_unit_test(test_malformed_json),
         cmocka_unit_test(test_structure_errors),   cmocka_unit_test(test_setting_errors),
         cmocka_unit_test(test_base_errors),        cmocka_unit_test(test_base_cycle),
-        cmocka_unit_test(test_preset_apply_names),
+        cmocka_unit_test(test_preset_apply_names), cmocka_unit_test(test_endless_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

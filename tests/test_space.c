@@ -165,6 +165,20 @@ static void test_overrides(void **state)
     assert_int_equal(space_override(s, "search.strategy=simplex", err, sizeof err), -1);
     assert_contains(err, "expected grid, random, lhs or a derivative-free NLopt algorithm");
     assert_int_equal(space_override(s, "search.seed=x", err, sizeof err), -1);
+    /* the ranges of the file's search keys: a value beyond them was converted out of range
+     * (1e30 evaluations became a budget of 0, and the study evaluated nothing) */
+    assert_int_equal(space_override(s, "search.evaluations=1e30", err, sizeof err), -1);
+    assert_contains(err, "search.evaluations: expected a value in [1, 1000000000], got '1e30'");
+    assert_int_equal(s->search.max_evaluations, 7);
+    assert_int_equal(space_override(s, "search.seed=1e300", err, sizeof err), -1);
+    assert_contains(err, "search.seed: expected a value in [0, 9007199254740991]");
+    assert_int_equal(space_override(s, "search.seed=9007199254740991", err, sizeof err), 0);
+    assert_true(s->search.seed == 9007199254740991ull);
+    assert_int_equal(space_override(s, "search.seconds=2e9", err, sizeof err), -1);
+    assert_contains(err, "search.seconds: expected a value in [0, 1000000000]");
+    assert_int_equal(space_override(s, "search.threads=1025", err, sizeof err), -1);
+    assert_int_equal(space_override(s, "search.scalarisations=0", err, sizeof err), -1);
+    assert_contains(err, "search.scalarisations: expected a value in [1, 1000], got '0'");
     assert_int_equal(space_override(s, "noequals", err, sizeof err), -1);
     assert_contains(err, "expected name=value");
     space_free(s);

@@ -391,6 +391,8 @@ static const bad_case BAD[] = {
     {"MemcpyHtoD,0x10\nkernel-1.traceg\n", H("(1,1,1)", "") TB("1", OK_LINE),
      "kernelslist.g:1: expected MemcpyHtoD,0xADDRESS,BYTES"},
     {"kernel-7.traceg\n", "", "kernelslist.g:1: cannot open kernel trace"},
+    /* an empty file has no line 0 */
+    {NULL, "", "kernel-1.traceg: empty file (expected a kernel header: -grid dim, ...)"},
     {NULL, "-grid dim = (1,x,1)\n", "kernel-1.traceg:1: -grid dim: expected (x,y,z)"},
     {NULL, "-grid dim = (1,1,1)\n-binary version = 52\n",
      "kernel-1.traceg:2: -binary version = 52: no opcode table"},
@@ -408,7 +410,7 @@ static const bad_case BAD[] = {
     {NULL, H("(1,1,1)", TB("1", OK_LINE OK_LINE)),
      "kernel-1.traceg:10: more instruction lines than insts = 1"},
     {NULL, H("(1,1,1)", TB("1", "00g0 ffffffff 0 EXIT 0 0 0\n")),
-     "kernel-1.traceg:9: expected a hexadecimal PC, got '00g0'"},
+     "kernel-1.traceg:9: expected a 32-bit hexadecimal PC, got '00g0'"},
     {NULL, H("(1,1,1)", TB("1", "0000 ffffffff 0 FROB 0 0 0\n")),
      "kernel-1.traceg:9: unknown opcode 'FROB' for binary version 70"},
     {NULL, H("(1,1,1)", TB("1", "0000 ffffffff 2 R1 R2 MOV 0 0 0\n")),
@@ -437,7 +439,10 @@ static const bad_case BAD[] = {
     {NULL, H("(1,1,1)", "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n" OK_LINE),
      "kernel-1.traceg:8: instruction line before 'warp =' and 'insts ='"},
     {NULL, H("(1,1,1)", TB("1", "0000 1ffffffff 0 EXIT 0 0 0\n")),
-     "kernel-1.traceg:9: expected a 32-bit hexadecimal active mask"},
+     "kernel-1.traceg:9: expected a 32-bit hexadecimal active mask, got '1ffffffff'"},
+    /* a number out of range is quoted, not the token after it */
+    {NULL, H("(1,1,1)", TB("1", "100000000 ffffffff 0 EXIT 0 0 0\n")),
+     "kernel-1.traceg:9: expected a 32-bit hexadecimal PC, got '100000000'"},
 };
 
 static void check_bad(const bad_case *c, size_t i)

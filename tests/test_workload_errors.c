@@ -41,6 +41,11 @@ static const bad CASES[] = {
      "t.wl:3:", "undefined label 'nowhere'"},
     {".kernel k block=32\nl: mov r1, 1\nl: mov r1, 2\n" HOST_OK,
      "t.wl:3:", "duplicate label 'l' (first defined at line 2)"},
+    /* registers and predicates name nothing else, labels included */
+    {".kernel k block=32\n  bra r1\nr1: exit\n" HOST_OK,
+     "t.wl:3:", "label 'r1' looks like a register or predicate"},
+    {".kernel k block=32\np0: exit\n" HOST_OK,
+     "t.wl:2:", "label 'p0' looks like a register or predicate"},
     {".array a i32 [4] zero\n.kernel k block=32\n  ld.i32 r1, [a + r1 + r2 + r3]\n" HOST_OK,
      "t.wl:3:", "too many registers in an address (at most two)"},
     {".array a i32 [4] zero\n.kernel k block=32\n  ld.i32 r1, [a - r2]\n" HOST_OK,
@@ -293,12 +298,24 @@ static void test_many_labels(void **state)
     free(text);
 }
 
+/* A workload "file" that never ends is refused once it is far too large; it used to be read
+ * until memory ran out. */
+static void test_endless_file(void **state)
+{
+    (void)state;
+    char err[512];
+    workload *w = NULL;
+    assert_int_equal(workload_load("/dev/zero", NULL, 0, &w, err, sizeof err), -1);
+    assert_string_equal(err, "/dev/zero: cannot read workload file: File too large");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rejected),         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_bad_edgelist),     cmocka_unit_test(test_error_buffer_edge_cases),
         cmocka_unit_test(test_deep_expressions), cmocka_unit_test(test_many_labels),
+        cmocka_unit_test(test_endless_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -134,9 +134,26 @@ printf '{"workloads": ["stream"],\n' >"$tmp/bad3.json"
 expect 2 "bad3.json:2: malformed JSON" -- "$WT" explore "$tmp/bad3.json"
 expect 2 "cannot read the space file" -- "$WT" explore "$tmp/none.json"
 expect 2 "unknown space 'nope'" -- "$WT" explore nope
+expect 2 "/dev/zero: cannot read the space file: File too large" -- "$WT" explore /dev/zero --validate
 expect 2 "unknown or incomplete option" -- "$WT" explore --frobnicate
 expect 2 "expected an integer in" -- "$WT" explore --threads 0
 expect 2 "nothing to resume" -- "$WT" explore --resume --out "$tmp/empty"
+# a damaged study.json: the line of the damage, a NUL byte, text after the object
+mkdir -p "$tmp/torn" "$tmp/nulstudy" "$tmp/junk"
+printf '{"space_file": "s.json",\n "space": {"workloads": ["stream"]' >"$tmp/torn/study.json"
+expect 2 "torn/study.json:2: malformed JSON \(expected \{space_file, space, set\}\)" -- \
+    "$WT" explore --resume --out "$tmp/torn"
+printf '{"space_file": "s.json",\n "space": {"workloads": ["stream"]}, \0"set": []}' \
+    >"$tmp/nulstudy/study.json"
+expect 2 "nulstudy/study.json:2: NUL byte at offset 62" -- \
+    "$WT" explore --resume --out "$tmp/nulstudy"
+printf '{"space_file": "s.json", "space": {"workloads": ["stream"]}, "set": []}\n}{' \
+    >"$tmp/junk/study.json"
+expect 2 "junk/study.json:2: malformed JSON" -- "$WT" explore --resume --out "$tmp/junk"
+# a study.json that exists but cannot be read is not "nothing to resume"
+mkdir -p "$tmp/dirstudy/study.json"
+expect 2 "dirstudy/study.json: cannot read: Is a directory" -- \
+    "$WT" explore --resume --out "$tmp/dirstudy"
 expect 2 "did you mean: l1d.ways" -- "$WT" explore "$tmp/small.json" --set l1d.wayz=2
 # a NUL byte is an error, not the silent end of the file
 printf '{"workloads": ["stream"]}\0{"x":' >"$tmp/nul.json"

@@ -35,6 +35,11 @@ check '[ -L "$tmp/link.csv" ] && cmp -s "$tmp/f.csv" "$tmp/target.csv"' "--out t
 if ! ls "$tmp" | grep -q '\.tmp'; then ok; else bad "temporary file left behind"; fi
 expect 0 '^hypervolume 29 against the reference point \(mpki=1\)' -- "$WT" front "$tmp/p.csv" --objective mpki:max
 
+# a UTF-8 byte order mark before the header does not rename its first column
+printf '\357\273\277ipc,mpki\n1,2\n2,3\n' >"$tmp/bom.csv"
+expect 0 '^1 of 2 rows on the front' -- "$WT" front "$tmp/bom.csv" --objective ipc:max --objective mpki:max
+expect 0 'reference point \(ipc=1, mpki=3\)' -- "$WT" front "$tmp/bom.csv"
+
 # errors: exit 2, file and line named
 expect 2 'nope.csv: cannot open' -- "$WT" front "$tmp/nope.csv"
 printf 'a,b\n1,2\n3,"x"y\n' >"$tmp/quote.csv"
@@ -52,7 +57,13 @@ printf 'x,y\n1,2\n' >"$tmp/nodef.csv"
 expect 2 'none of the default objectives' -- "$WT" front "$tmp/nodef.csv"
 : >"$tmp/empty.csv"
 expect 2 'empty.csv:1: empty file' -- "$WT" front "$tmp/empty.csv"
+# a NUL byte would end its cell silently ('2<NUL>9' read as 2)
+printf 'a,b\n1,2\n3,2\0009\n' >"$tmp/nul.csv"
+expect 2 'nul.csv:3: NUL byte \(expected CSV text\)' -- "$WT" front "$tmp/nul.csv" --objective b:min
+# a stream that never ends stops at the line limit instead of filling memory
+expect 2 '^/dev/zero:1: line longer than 16777216 bytes' -- "$WT" front /dev/zero
 expect 2 'usage: warptune front' -- "$WT" front
+expect 2 '^warptune front: --out: expected a file name' -- "$WT" front "$tmp/p.csv" --out ""
 expect 2 "unknown or incomplete option '--bogus'" -- "$WT" front "$tmp/p.csv" --bogus
 
 finish

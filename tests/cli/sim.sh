@@ -91,6 +91,12 @@ check '[ -p "$tmp/fifo.csv" ] && [ "$(grep -c . "$tmp/fifo.out")" = 3 ]' "--per-
 if [ "$(head -n 1 "$tmp/cta.csv")" = "sm,cycle,n,n_max,ctas,c_idle,c_mem" ]; then ok; else bad "cta trace header"; fi
 if [ "$(grep -c . "$tmp/sm.csv")" = 3 ]; then ok; else bad "per-SM table: one row per SM (2) and a header"; fi
 expect 2 "record one workload" -- "$WT" sim --workload kmeans --workload bfs --per-sm "$tmp/x.csv"
+# an empty file name is refused before simulating (it used to run, then fail to rename '.tmp')
+for opt in --l1-trace --cta-trace --per-sm; do
+    expect 2 "^warptune sim: $opt: expected a file name" -- "$WT" sim --workload stream "$opt" ""
+done
+expect 2 "^warptune characterize: --csv: expected a file name" -- \
+    "$WT" characterize --workload stream --wparam n=256 --csv ""
 
 # listings
 expect 0 '^l1d.ways +int +16' -- "$WT" params l1d.
