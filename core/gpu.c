@@ -317,11 +317,26 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
             int at_barrier = 0;
             for (int i = 0; i < c->num_sms; i++)
                 at_barrier += sm_warps_at_barrier(g->sms[i]);
-            snprintf(err, errlen,
-                     "kernel %s: no progress for %llu cycles at cycle %llu (%d warps waiting at "
-                     "a barrier that is never reached)",
-                     g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now,
-                     at_barrier);
+            /* Name what the warps wait for: a request still in the memory system means the
+             * watchdog is shorter than the memory's latency, not that the kernel is stuck. */
+            if (next != UINT64_MAX && memsys_busy(g->mem))
+                snprintf(err, errlen,
+                         "kernel %s: no warp issued for sim.watchdog=%llu cycles at cycle %llu "
+                         "while memory requests were in flight (%d warps at a barrier): raise "
+                         "sim.watchdog above the longest memory latency",
+                         g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now,
+                         at_barrier);
+            else if (at_barrier > 0)
+                snprintf(err, errlen,
+                         "kernel %s: no progress for %llu cycles at cycle %llu (%d warps waiting "
+                         "at a barrier that is never reached)",
+                         g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now,
+                         at_barrier);
+            else
+                snprintf(err, errlen,
+                         "kernel %s: no warp issued for sim.watchdog=%llu cycles at cycle %llu, "
+                         "with no memory request in flight and no warp at a barrier",
+                         g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now);
             *now_io = now;
             return -1;
         }

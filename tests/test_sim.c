@@ -199,6 +199,32 @@ static void test_barrier_never_reached_is_an_error(void **state)
     assert_true(m.cycles <= 20001);
 }
 
+/* A load whose reply takes longer than sim.watchdog stops the run, and the message says the
+ * warps were waiting on memory (raise the watchdog), not at a barrier. */
+static void test_watchdog_shorter_than_memory_latency(void **state)
+{
+    (void)state;
+    const char *wl = ".array a i32 [32] iota(0, 1)\n"
+                     ".kernel k block=32\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 2\n"
+                     "    ld.i32 r2, [a + r1]\n"
+                     "    add r3, r2, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *sets[] = {TINY, "sim.watchdog=100", "dram.latency=5000", NULL};
+    sim_metrics m;
+    char err[1024];
+    assert_int_equal(test_sim(wl, sets, NULL, &m, err, sizeof err), SIM_FAILED);
+    assert_non_null(strstr(err, "sim.watchdog=100"));
+    assert_non_null(strstr(err, "memory requests were in flight"));
+    assert_null(strstr(err, "never reached"));
+    /* with a watchdog above the latency the same kernel completes */
+    const char *longer[] = {TINY, "sim.watchdog=100000", "dram.latency=5000", NULL};
+    assert_int_equal(test_sim(wl, longer, NULL, &m, err, sizeof err), SIM_OK);
+}
+
 /* Kernels that each finish in one cycle, launched by a host loop that would run ~2^62 times:
  * the cycle cap still ends the run, after about sim.max_cycles launches. */
 static void test_cycle_cap_counts_across_launches(void **state)
@@ -361,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_divergent_load_accesses),
         cmocka_unit_test(test_barrier_waits_for_all_warps),
         cmocka_unit_test(test_barrier_never_reached_is_an_error),
+        cmocka_unit_test(test_watchdog_shorter_than_memory_latency),
         cmocka_unit_test(test_cycle_cap_counts_across_launches),
         cmocka_unit_test(test_host_loop_without_launch_ends),
         cmocka_unit_test(test_out_of_bounds_is_an_error),
