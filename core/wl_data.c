@@ -340,6 +340,17 @@ int wl_parse_array(wl_parser *P, wl_cur *c)
             return wl_error(P, "iota() start and step must be below 9e15 in magnitude");
         if (t != WL_F32 && (start != floor(start) || step != floor(step)))
             return wl_error(P, "iota() on an integer array needs integer start and step");
+        /* The values are monotone, so both ends in range means all are: an integer array
+         * never holds a silently wrapped value. */
+        double last = start + (double)(count - 1) * step;
+        double lo = t == WL_I32 ? -2147483648.0 : 0.0;
+        double hi = t == WL_I32 ? 2147483647.0 : 4294967295.0;
+        if (t != WL_F32 && (start < lo || start > hi || last < lo || last > hi))
+            return wl_error(P,
+                            "iota(%.0f, %.0f) over %lld elements runs from %.0f to %.0f, outside "
+                            "the range of %s [%.0f, %.0f]",
+                            start, step, (long long)count, start, last, t == WL_I32 ? "i32" : "u32",
+                            lo, hi);
     }
     if (g == 3) {
         if (wl_gen_int(P, &ga, 0, "seed", 0, INT64_MAX, 1, &seed)) return -1;

@@ -37,6 +37,12 @@ static const bad CASES[] = {
     {".kernel k block=32\n  add r1, r1, 1.5\n" HOST_OK, "t.wl:2:", "must be an integer"},
     /* a whole number too large is out of range, not "not an integer" */
     {".array a i32 [1e300] zero\n" KERNEL_OK HOST_OK, "t.wl:1:", "must be in [1, "},
+    {".array a i32 [100000] iota(0, 100000)\n" KERNEL_OK HOST_OK,
+     "t.wl:1:", "runs from 0 to 9999900000, outside the range of i32"},
+    {".array a u32 [4] iota(3, -2)\n" KERNEL_OK HOST_OK,
+     "t.wl:1:", "runs from 3 to -3, outside the range of u32"},
+    {".array a i32 [2] iota(2147483647, 1)\n" KERNEL_OK HOST_OK,
+     "t.wl:1:", "outside the range of i32"},
     {".kernel k block=32\nl: mov r1, 1\n  bra nowhere\n" HOST_OK,
      "t.wl:3:", "undefined label 'nowhere'"},
     {".kernel k block=32\nl: mov r1, 1\nl: mov r1, 2\n" HOST_OK,
