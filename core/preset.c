@@ -151,6 +151,18 @@ static int apply_named(param_set *p, const char *name, int depth, const char *fr
         snprintf(fname, sizeof fname, "%s.json", f->name);
         return apply_depth(p, f->text, fname, depth, err, errlen);
     }
+    /* A relative base path is found beside the preset file that names it, as a workload's
+     * data files are beside the workload: a preset and its base move together. */
+    char path[4096];
+    const char *slash = from ? strrchr(from, '/') : NULL;
+    if (name[0] != '/' && slash) {
+        int n = snprintf(path, sizeof path, "%.*s/%s", (int)(slash - from), from, name);
+        if (n < 0 || (size_t)n >= sizeof path) {
+            snprintf(msg, sizeof msg, "%s: path too long", name);
+            return named_error(from, from_line, err, errlen, msg);
+        }
+        name = path;
+    }
     FILE *fp = fopen(name, "rb");
     if (!fp) {
         snprintf(msg, sizeof msg, "%s: cannot open preset file", name);

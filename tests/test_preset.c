@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/config.h"
 #include "core/params.h"
@@ -197,6 +198,36 @@ static void test_file_base(void **state)
     param_set_free(p);
     remove(a);
     remove(b);
+}
+
+/* A relative base path is found beside the preset file that names it, wherever the working
+ * directory is (the tests run in the build directory, the files are in /tmp). */
+static void test_relative_base_beside_the_file(void **state)
+{
+    (void)state;
+    char err[512] = "", text[256], parent_name[128];
+    snprintf(parent_name, sizeof parent_name, "wt_test_%ld_rel_parent.json", (long)getpid());
+    const char *parent = test_write_temp("rel_parent.json", "{\"base\": \"ccws-micro12\",\n"
+                                                            " \"settings\": {\"l1d.ways\": 4}}\n");
+    assert_non_null(parent);
+    assert_non_null(strstr(parent, parent_name)); /* the base below names it relatively */
+    snprintf(text, sizeof text, "{\"base\": \"%s\", \"settings\": {\"sm.max_warps\": 16}}",
+             parent_name);
+    const char *child = test_write_temp("rel_child.json", text);
+    assert_non_null(child);
+    param_set *p = param_set_new();
+    if (preset_apply(p, child, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(geti(p, "sm.max_warps"), 16); /* child */
+    assert_int_equal(geti(p, "l1d.ways"), 4);      /* parent, found beside child */
+    param_set_free(p);
+    /* applied as text with no directory, the same base is looked for in the working directory */
+    p = param_set_new();
+    assert_int_not_equal(preset_apply_text(p, text, "c.json", err, sizeof err), 0);
+    assert_contains(err, "c.json:1: base: ");
+    assert_contains(err, "cannot open preset file");
+    param_set_free(p);
+    remove(parent);
+    remove(child);
 }
 
 /* ------------------------------------------------------------- diagnostics ---- */
@@ -447,12 +478,13 @@ static void test_endless_file(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_builtins_apply),     cmocka_unit_test(test_fermi_gtx480),
-        cmocka_unit_test(test_paper_presets),      cmocka_unit_test(test_builtin_base),
-        cmocka_unit_test(test_file_base),          cmocka_unit_test(test_malformed_json),
-        cmocka_unit_test(test_structure_errors),   cmocka_unit_test(test_setting_errors),
-        cmocka_unit_test(test_base_errors),        cmocka_unit_test(test_base_cycle),
-        cmocka_unit_test(test_preset_apply_names), cmocka_unit_test(test_endless_file),
+        cmocka_unit_test(test_builtins_apply), cmocka_unit_test(test_fermi_gtx480),
+        cmocka_unit_test(test_paper_presets),  cmocka_unit_test(test_builtin_base),
+        cmocka_unit_test(test_file_base),      cmocka_unit_test(test_relative_base_beside_the_file),
+        cmocka_unit_test(test_malformed_json), cmocka_unit_test(test_structure_errors),
+        cmocka_unit_test(test_setting_errors), cmocka_unit_test(test_base_errors),
+        cmocka_unit_test(test_base_cycle),     cmocka_unit_test(test_preset_apply_names),
+        cmocka_unit_test(test_endless_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
