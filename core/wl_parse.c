@@ -533,6 +533,21 @@ int workload_load(const char *name_or_path, const wl_override *ov, size_t nov, w
             snprintf(err, errlen, "%s:%d: NUL byte (expected text)", name_or_path, line);
         return -1;
     }
+    /* A carriage return alone ends a line only in old Mac files; read as LF text such a file
+     * is one long line, and the first error would be somewhere puzzling. */
+    const char *cr = text;
+    while ((cr = memchr(cr, '\r', len - (size_t)(cr - text))) != NULL && cr[1] == '\n')
+        cr++; /* text is NUL-terminated: cr[1] exists */
+    if (cr) {
+        wt_find_nul(text, (size_t)(cr - text) + 1, &line); /* the line of the CR */
+        free(text);
+        if (err && errlen)
+            snprintf(err, errlen,
+                     "%s:%d: carriage return without a line feed (expected LF or CRLF line "
+                     "endings)",
+                     name_or_path, line);
+        return -1;
+    }
     char *dir = strdup(name_or_path);
     char *slash = dir ? strrchr(dir, '/') : NULL;
     if (slash) *slash = '\0';

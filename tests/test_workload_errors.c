@@ -315,13 +315,40 @@ static void test_endless_file(void **state)
     assert_string_equal(err, "/dev/zero: cannot read workload file: File too large");
 }
 
+/* Old Mac files end lines with a bare carriage return: named as such, at the line of the first
+ * one; CRLF files load. */
+static void test_line_endings(void **state)
+{
+    (void)state;
+    char err[512];
+    workload *w = NULL;
+    const char *cr = test_write_temp("cr.wl", ".kernel k block=32\r    exit\r.host\r"
+                                              "    launch k grid=1\r");
+    assert_non_null(cr);
+    assert_int_equal(workload_load(cr, NULL, 0, &w, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cr.wl:1: carriage return without a line feed"));
+    const char *mixed = test_write_temp("mixed.wl", ".kernel k block=32\r\n    exit\r\n.host\r"
+                                                    "    launch k grid=1\r\n");
+    assert_non_null(mixed);
+    assert_int_equal(workload_load(mixed, NULL, 0, &w, err, sizeof err), -1);
+    assert_non_null(strstr(err, "mixed.wl:3: carriage return without a line feed"));
+    const char *crlf = test_write_temp("crlf.wl", ".kernel k block=32\r\n    exit\r\n.host\r\n"
+                                                  "    launch k grid=1\r\n");
+    assert_non_null(crlf);
+    if (workload_load(crlf, NULL, 0, &w, err, sizeof err) != 0) fail_msg("%s", err);
+    workload_free(w);
+    remove(cr);
+    remove(mixed);
+    remove(crlf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rejected),         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_bad_edgelist),     cmocka_unit_test(test_error_buffer_edge_cases),
         cmocka_unit_test(test_deep_expressions), cmocka_unit_test(test_many_labels),
-        cmocka_unit_test(test_endless_file),
+        cmocka_unit_test(test_endless_file),     cmocka_unit_test(test_line_endings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
