@@ -128,6 +128,42 @@ static space *load_saved(const char *folder, study_sets *ss, char *err, size_t e
     return s;
 }
 
+/* Grid points checked against the constraints by --validate: every one up to this many. */
+#define VALIDATE_MAX_POINTS 100000
+
+/* The --validate report of one space: its shape and, with constraints, how many grid points
+ * satisfy them. A grid checked whole with none feasible is an error (the study could not
+ * evaluate anything); a sample with none is a warning. Returns an exit status. */
+static int report_valid(const space *s)
+{
+    char err[1024], feasible[160] = "";
+    size_t tried = 0, ok = 0, n = space_grid_size(s);
+    if (s->nconstraints) {
+        if (space_count_feasible(s, VALIDATE_MAX_POINTS, &tried, &ok, err, sizeof err) != 0) {
+            fprintf(stderr, "warptune explore: %s: %s\n", s->file, err);
+            return WT_EXIT_BAD_INPUT;
+        }
+        if (ok == 0 && tried == n) {
+            fprintf(stderr,
+                    "warptune explore: %s: constraints: no point of the %zu-point grid satisfies "
+                    "them (expected at least one feasible configuration)\n",
+                    s->file, n);
+            return WT_EXIT_BAD_INPUT;
+        }
+        if (ok == 0)
+            fprintf(stderr,
+                    "warptune explore: %s: warning: constraints: none of %zu grid points spread "
+                    "over the space satisfies them\n",
+                    s->file, tried);
+        snprintf(feasible, sizeof feasible, ", %zu of %zu %spoints feasible", ok, tried,
+                 tried == n ? "" : "sampled grid ");
+    }
+    printf("%s: ok (%zu parameters, grid of %zu points%s, %zu workloads, %s)\n", s->file, s->ndims,
+           n, feasible, s->nworkloads,
+           s->search.kind == SEARCH_NLOPT ? s->search.algorithm : search_kind_name(s->search.kind));
+    return WT_EXIT_OK;
+}
+
 /* Every bundled space, with the command line's --set applied to each as a run would. */
 static int validate_bundled(const explore_options *o)
 {
@@ -147,10 +183,8 @@ static int validate_bundled(const explore_options *o)
             rc = WT_EXIT_BAD_INPUT;
             continue;
         }
-        printf("%s: ok (%zu parameters, grid of %zu points, %zu workloads, %s)\n", file, s->ndims,
-               space_grid_size(s), s->nworkloads,
-               s->search.kind == SEARCH_NLOPT ? s->search.algorithm
-                                              : search_kind_name(s->search.kind));
+        int r = report_valid(s);
+        if (r != WT_EXIT_OK) rc = r;
         space_free(s);
     }
     return rc;
@@ -209,10 +243,7 @@ int explore_main(const explore_options *o)
         strcpy(s->output, o->out);
     }
     if (o->validate) {
-        printf("%s: ok (%zu parameters, grid of %zu points, %zu workloads, %s)\n", s->file,
-               s->ndims, space_grid_size(s), s->nworkloads,
-               s->search.kind == SEARCH_NLOPT ? s->search.algorithm
-                                              : search_kind_name(s->search.kind));
+        rc = report_valid(s);
         goto out;
     }
     if (mkdirs(s->output, err, sizeof err) != 0) {

@@ -152,17 +152,7 @@ static int search_grid(const space *s, proposal_list *out, char *err, size_t err
     size_t n = space_grid_size(s);
     double x[64];
     for (size_t p = 0; p < n; p++) {
-        size_t rest = p;
-        for (size_t d = s->ndims; d-- > 0;) {
-            const space_dim *dim = &s->dims[d];
-            size_t k = dim->kind == DIM_REAL ? dim->grid : dim->nlevels;
-            size_t lvl = rest % k;
-            rest /= k;
-            if (dim->kind == DIM_REAL)
-                x[d] = k > 1 ? (double)lvl / (double)(k - 1) : 0.5;
-            else
-                x[d] = ((double)lvl + 0.5) / (double)k;
-        }
+        space_grid_point(s, p, x);
         int added;
         if (decode_add(s, out, x, 1, NULL, NULL, NULL, &added, err, errlen)) return -1;
     }

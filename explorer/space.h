@@ -106,6 +106,14 @@ int space_override(space *s, const char *key_eq_value, char *err, size_t errlen)
 
 /* Number of points a full grid holds (SIZE_MAX when it overflows). */
 size_t space_grid_size(const space *s);
+/* Cube coordinates of grid point p (0 <= p < space_grid_size): real dimensions at their grid
+ * levels from 0 to 1, discrete ones at the centres of their levels. */
+void space_grid_point(const space *s, size_t p, double *x);
+/* Counts the grid points that satisfy every constraint: all of them when the grid holds at most
+ * max_points, else max_points spread evenly over it (*tried says how many). Returns 0, or -1
+ * with err. */
+int space_count_feasible(const space *s, size_t max_points, size_t *tried, size_t *feasible,
+                         char *err, size_t errlen);
 /* Level index of dimension d for the cube coordinate u in [0,1]. */
 size_t space_level(const space_dim *d, double u);
 /* Value of level k of a discrete dimension. */

@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -297,4 +298,44 @@ size_t space_grid_size(const space *s)
         n *= k;
     }
     return n;
+}
+
+void space_grid_point(const space *s, size_t p, double *x)
+{
+    size_t rest = p;
+    for (size_t d = s->ndims; d-- > 0;) {
+        const space_dim *dim = &s->dims[d];
+        size_t k = dim->kind == DIM_REAL ? dim->grid : dim->nlevels;
+        size_t lvl = rest % k;
+        rest /= k;
+        if (dim->kind == DIM_REAL)
+            x[d] = k > 1 ? (double)lvl / (double)(k - 1) : 0.5;
+        else
+            x[d] = ((double)lvl + 0.5) / (double)k;
+    }
+}
+
+int space_count_feasible(const space *s, size_t max_points, size_t *tried, size_t *feasible,
+                         char *err, size_t errlen)
+{
+    size_t n = space_grid_size(s);
+    size_t m = n < max_points ? n : max_points;
+    double x[64];
+    *tried = m;
+    *feasible = 0;
+    for (size_t i = 0; i < m; i++) {
+        /* every point, or m spread evenly over the grid's indices */
+        size_t p = m == n ? i : (size_t)((double)i * ((double)n / (double)m));
+        space_grid_point(s, p < n ? p : n - 1, x);
+        param_set *cfg = param_set_clone(s->base);
+        if (!cfg) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        int bad = space_decode(s, x, cfg, err, errlen);
+        if (!bad && space_violation(s, cfg, NULL) <= 0) ++*feasible;
+        param_set_free(cfg);
+        if (bad) return -1;
+    }
+    return 0;
 }

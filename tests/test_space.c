@@ -387,13 +387,40 @@ static void test_deep_constraints(void **state)
     }
 }
 
+/* Feasible grid points, counted by hand: l1d.ways in {2, 4, 8, 16} x l1d.sets in {8, 16, 32}
+ * with sets * ways <= 128 holds for (2: 8, 16, 32), (4: 8, 16, 32), (8: 8, 16), (16: 8). */
+static void test_count_feasible(void **state)
+{
+    (void)state;
+    char err[256];
+    size_t tried, ok;
+    space *s = parse_ok("{\"parameters\": {\"l1d.ways\": [2, 4, 8, 16], \"l1d.sets\": [8, 16, 32]},"
+                        " \"constraints\": [\"l1d.sets * l1d.ways <= 128\"], " WL "}");
+    assert_int_equal(space_count_feasible(s, 1000, &tried, &ok, err, sizeof err), 0);
+    assert_int_equal(tried, 12);
+    assert_int_equal(ok, 9);
+    /* a sample of 4 of the 12 points: indices 0, 3, 6, 9 = (2,8) (4,8) (8,8) (16,8), all fit */
+    assert_int_equal(space_count_feasible(s, 4, &tried, &ok, err, sizeof err), 0);
+    assert_int_equal(tried, 4);
+    assert_int_equal(ok, 4);
+    space_free(s);
+    /* the grid points are the ones the grid search proposes: the last is the largest of each */
+    s = parse_ok(
+        "{\"parameters\": {\"l1d.ways\": [2, 16]}, \"constraints\": [\"l1d.ways / 0 < 1\"], " WL
+        "}");
+    assert_int_equal(space_count_feasible(s, 1000, &tried, &ok, err, sizeof err), 0);
+    assert_int_equal(tried, 2);
+    assert_int_equal(ok, 0);
+    space_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fields),           cmocka_unit_test(test_rounding),
         cmocka_unit_test(test_constraints),      cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_bundled),          cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_deep_constraints),
+        cmocka_unit_test(test_deep_constraints), cmocka_unit_test(test_count_feasible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

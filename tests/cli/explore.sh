@@ -123,6 +123,12 @@ expect 0 "default.json: ok" -- "$WT" explore default --validate
 # --set applies when validating, named space or all of them; an empty output folder is refused
 expect 2 "gpu.sms: expected a value in" -- "$WT" explore --validate --set gpu.sms=0
 expect 2 "output: expected a folder name" -- "$WT" explore default --validate --set output=
+# constraints no grid point satisfies: an error; otherwise the feasible count is reported
+expect 0 "88 of 96 points feasible" -- "$WT" explore default --validate
+printf '{"workloads": ["stream"], "parameters": {"l1d.ways": [2, 4]},
+ "constraints": ["l1d.ways / 0 <= 4"]}' >"$tmp/nofeasible.json"
+expect 2 "nofeasible.json: constraints: no point of the 2-point grid satisfies them" -- \
+    "$WT" explore "$tmp/nofeasible.json" --validate
 
 # 6. bad input: exit 2, naming the file, the JSON path and what was expected
 printf '{"workloads": ["stream"], "parameters": {"l1d.wayz": [1, 2]}}' >"$tmp/bad1.json"
