@@ -165,7 +165,7 @@ static int apply_named(param_set *p, const char *name, int depth, const char *fr
     }
     FILE *fp = fopen(name, "rb");
     if (!fp) {
-        snprintf(msg, sizeof msg, "%s: cannot open preset file", name);
+        snprintf(msg, sizeof msg, "%.700s: cannot open preset file", name);
         return named_error(from, from_line, err, errlen, msg);
     }
     size_t len;
