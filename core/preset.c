@@ -21,11 +21,7 @@ int json_line_of(const char *text, const char *key, const char *ptr)
             }
         }
     }
-    if (!at) return 1;
-    int line = 1;
-    for (const char *s = text; *s && s < at; s++)
-        line += *s == '\n';
-    return line;
+    return at ? wt_line_at(text, (size_t)(at - text)) : 1;
 }
 
 typedef struct keyref {

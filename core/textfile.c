@@ -90,11 +90,14 @@ size_t wt_find_nul(const char *text, size_t len, int *line)
 {
     const char *z = memchr(text, '\0', len);
     size_t at = z ? (size_t)(z - text) : len;
-    if (line) {
-        int n = 1;
-        for (const char *s = text; (s = memchr(s, '\n', (size_t)(text + at - s))) != NULL; s++)
-            n++;
-        *line = n;
-    }
+    if (line) *line = wt_line_at(text, at);
     return at;
+}
+
+int wt_line_at(const char *text, size_t at)
+{
+    int n = 1;
+    for (const char *s = text; (s = memchr(s, '\n', (size_t)(text + at - s))) != NULL; s++)
+        n++;
+    return n;
 }

@@ -34,6 +34,9 @@ int wt_hash_stream(FILE *f, uint64_t *h);
  * string the text would end there, silently dropping the rest of the file. */
 size_t wt_find_nul(const char *text, size_t len, int *line);
 
+/* The line (1-based) of byte offset `at` of text: one more than the line feeds before it. */
+int wt_line_at(const char *text, size_t at);
+
 /* For a JSON file `name` read into text[0, len): 0 when it holds no NUL byte, else -1 with
  * "NAME:LINE: NUL byte at offset N (expected JSON text)" in err. */
 int wt_json_refuse_nul(const char *name, const char *text, size_t len, char *err, size_t errlen);

@@ -539,7 +539,7 @@ int workload_load(const char *name_or_path, const wl_override *ov, size_t nov, w
     while ((cr = memchr(cr, '\r', len - (size_t)(cr - text))) != NULL && cr[1] == '\n')
         cr++; /* text is NUL-terminated: cr[1] exists */
     if (cr) {
-        wt_find_nul(text, (size_t)(cr - text) + 1, &line); /* the line of the CR */
+        line = wt_line_at(text, (size_t)(cr - text));
         free(text);
         if (err && errlen)
             snprintf(err, errlen,
