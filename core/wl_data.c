@@ -185,18 +185,19 @@ FILE *wl_data_open(wl_parser *P, const char *file, const char *what, char *path,
         return NULL;
     }
     FILE *f = fopen(path, "r");
-    if (f && fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) { /* fopen accepts a folder */
-        fclose(f);
-        f = NULL;
-        errno = EISDIR;
-    }
     if (!f) {
         wl_error(P, "cannot open %s '%s': %s", what, path, strerror(errno));
         return NULL;
     }
-    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) { /* replaced since the stat */
+    /* fopen accepts a folder; anything else not regular was put there since the stat */
+    int known = fstat(fileno(f), &sb) == 0;
+    if (!known || !S_ISREG(sb.st_mode)) {
+        int dir = known && S_ISDIR(sb.st_mode);
         fclose(f);
-        wl_error(P, "cannot read %s '%s': not a regular file", what, path);
+        if (dir)
+            wl_error(P, "cannot open %s '%s': %s", what, path, strerror(EISDIR));
+        else
+            wl_error(P, "cannot read %s '%s': not a regular file", what, path);
         return NULL;
     }
     return f;
