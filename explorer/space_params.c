@@ -323,19 +323,20 @@ int space_count_feasible(const space *s, size_t max_points, size_t *tried, size_
     double x[64];
     *tried = m;
     *feasible = 0;
-    for (size_t i = 0; i < m; i++) {
+    /* one copy of the base serves every point: decoding sets every dimension's parameter */
+    param_set *cfg = param_set_clone(s->base);
+    if (!cfg) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < m && rc == 0; i++) {
         /* every point, or m spread evenly over the grid's indices */
         size_t p = m == n ? i : (size_t)((double)i * ((double)n / (double)m));
         space_grid_point(s, p < n ? p : n - 1, x);
-        param_set *cfg = param_set_clone(s->base);
-        if (!cfg) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        int bad = space_decode(s, x, cfg, err, errlen);
-        if (!bad && space_violation(s, cfg, NULL) <= 0) ++*feasible;
-        param_set_free(cfg);
-        if (bad) return -1;
+        rc = space_decode(s, x, cfg, err, errlen);
+        if (rc == 0 && space_violation(s, cfg, NULL) <= 0) ++*feasible;
     }
-    return 0;
+    param_set_free(cfg);
+    return rc;
 }
