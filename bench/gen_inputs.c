@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/wl_inspect.h"
+#include "core/workload/wl_inspect.h"
 #include "core/workload.h"
 
 static workload *gen(const char *text)

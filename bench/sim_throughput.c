@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/catalog.h"
 #include "core/preset.h"
 #include "core/sim.h"
 

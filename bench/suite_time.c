@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/catalog.h"
 #include "core/preset.h"
 #include "core/sim.h"
 

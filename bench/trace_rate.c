@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/catalog.h"
 #include "core/preset.h"
 #include "core/sim.h"
 #include "core/trace.h"

@@ -1,10 +1,12 @@
-/* The parameter registry: every knob of the simulator and of every policy, registered once.
+/* Parameters: every knob of the simulator and of every policy, registered once.
  *
  * A parameter has a dotted name ("l1d.ways", "ccws.k_throttle"), a type, a default, a legal
- * range or list of choices, a unit and a one-line doc. The registry is a constant table built
- * from groups: the core's own group and one group per policy (a policy brings its parameters
- * with it). A param_set holds one value for every registered parameter; it is what a preset,
- * a space file and `--set name=value` write into, and what the simulator reads. */
+ * range or list of choices, a unit and a one-line doc. Parameters come in groups: the core's
+ * own, the policy registry's choices, CPL's and one group per policy (a policy brings its
+ * parameters with it). A catalogue is a constant sequence of groups; the simulator's
+ * catalogue, with every group, is core/catalog.h's. A param_set holds one value for every
+ * parameter of its catalogue; it is what a preset, a space file and `--set name=value` write
+ * into, and what the simulator reads. This layer knows no group: it works on any catalogue. */
 #ifndef WT_PARAMS_H
 #define WT_PARAMS_H
 
@@ -29,18 +31,29 @@ typedef struct param_group {
     size_t count;
 } param_group;
 
-/* Number of registered parameters and the definition of parameter id. */
-size_t param_count(void);
-const param_def *param_def_at(size_t id);
+/* A sequence of groups, read through functions because the groups of plug-ins live in other
+ * translation units (their tables are not constant expressions here). */
+typedef struct param_catalog {
+    size_t (*group_count)(void);
+    param_group (*group_at)(size_t g);
+} param_catalog;
+
+/* Number of parameters in a catalogue and the definition of parameter id. */
+size_t param_catalog_count(const param_catalog *c);
+const param_def *param_catalog_def(const param_catalog *c, size_t id);
 /* Id of a parameter by name, or -1. */
-int param_lookup(const char *name);
-/* Writes up to `n` comma-separated names close to `name` (edit distance or shared prefix) into
- * buf, for "did you mean" messages. */
-void param_suggest(const char *name, char *buf, size_t buflen);
+int param_catalog_lookup(const param_catalog *c, const char *name);
+/* Writes up to five comma-separated names close to `name` (edit distance or the same field)
+ * into buf, for "did you mean" messages. */
+void param_catalog_suggest(const param_catalog *c, const char *name, char *buf, size_t buflen);
 
 typedef struct param_set param_set;
 
-param_set *param_set_new(void); /* every parameter at its default */
+/* Every parameter of the catalogue at its default (the simulator's: param_set_new in
+ * core/catalog.h). */
+param_set *param_set_new_in(const param_catalog *c);
+/* The catalogue p holds values for. */
+const param_catalog *param_set_catalog(const param_set *p);
 param_set *param_set_clone(const param_set *p);
 void param_set_free(param_set *p);
 

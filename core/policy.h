@@ -15,8 +15,6 @@
 #include "core/params.h"
 #include "core/rng.h"
 
-struct cpl; /* core/cpl.h: the criticality predictor every SM runs */
-
 /* ---------------------------------------------------------------- warp schedulers ---- */
 
 /* One warp as a scheduler sees it. */
@@ -33,13 +31,21 @@ typedef struct warp_view {
                                sim_options.warp_profile, core/warp_profile.h) */
 } warp_view;
 
+/* How critical a warp is now: the SM runs CAWA's predictor (CPL) beside every scheduler, and a
+ * scheduler asks it through this, never through the predictor itself. */
+typedef struct warp_criticality {
+    const void *ctx;
+    /* The warp's criticality at cycle now (CAWA eq. 1, larger is more critical). */
+    int64_t (*at)(const void *ctx, int warp_slot, uint64_t now);
+} warp_criticality;
+
 typedef struct sched_env {
     int sm;        /* which SM this instance serves */
     int scheduler; /* which of the SM's warp schedulers */
     int max_warps; /* warp slots in the SM */
     int num_schedulers;
-    wt_rng *rng;           /* per-simulation generator */
-    const struct cpl *cpl; /* the SM's criticality predictor (cpl_criticality, ...) */
+    wt_rng *rng;                  /* per-simulation generator */
+    const warp_criticality *crit; /* the SM's criticality predictor; NULL: none */
 } sched_env;
 
 /* An L1D event a scheduler may learn from (CCWS's lost-locality detector). */
@@ -164,9 +170,6 @@ typedef struct l1_policy_ops {
     void (*collect)(void *self, sim_metrics *m); /* as sched_ops.collect */
     void (*finish)(sim_metrics *m);
 } l1_policy_ops;
-
-/* The first way that is neither valid nor reserved, or -1: most policies fill those first. */
-int l1_first_free_way(const l1_set_view *s);
 
 /* ----------------------------------------------------------------- CTA schedulers ---- */
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "core/metrics.h"
+#include "core/catalog.h"
 #include "core/params.h"
 #include "core/workload.h"
 

@@ -16,7 +16,7 @@
 #include "core/params.h"
 #include "core/workload.h"
 
-/* ---- opcode tables (the text files in core/trace_opcodes) ---- */
+/* ---- opcode tables (the text files in core/trace/opcodes) ---- */
 
 /* Classes of the opcode tables: warptune's functional-unit classes plus the generic loads and
  * stores whose space (shared or global) the address decides. */

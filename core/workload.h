@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "isource.h"
+#include "core/isource.h"
 
 typedef struct workload workload;
 

@@ -8,8 +8,8 @@
 #include <omp.h>
 #endif
 
-#include "core/hash.h"
-#include "core/textfile.h"
+#include "core/util/hash.h"
+#include "core/util/textfile.h"
 #include "core/trace.h"
 #include "explorer/journal.h"
 #include "explorer/progress.h"

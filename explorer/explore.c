@@ -15,8 +15,7 @@
 #endif
 
 #include "core/preset.h"
-#include "core/textfile.h"
-#include "explorer/cli.h"
+#include "core/util/textfile.h"
 #include "explorer/progress.h"
 
 static double wall_now(void)
@@ -134,21 +133,21 @@ static space *load_saved(const char *folder, study_sets *ss, char *err, size_t e
 /* The --validate report of one space: its shape and, with constraints, how many grid points
  * satisfy them. A grid checked whole with none feasible is an error (the study could not
  * evaluate anything); a sample with none is a warning. Returns an exit status. */
-static int report_valid(const space *s)
+static explore_status report_valid(const space *s)
 {
     char err[1024], feasible[160] = "";
     size_t tried = 0, ok = 0, n = space_grid_size(s);
     if (s->nconstraints) {
         if (space_count_feasible(s, VALIDATE_MAX_POINTS, &tried, &ok, err, sizeof err) != 0) {
             fprintf(stderr, "warptune explore: %s: %s\n", s->file, err);
-            return WT_EXIT_BAD_INPUT;
+            return EXPLORE_BAD_INPUT;
         }
         if (ok == 0 && tried == n) {
             fprintf(stderr,
                     "warptune explore: %s: constraints: no point of the %zu-point grid satisfies "
                     "them (expected at least one feasible configuration)\n",
                     s->file, n);
-            return WT_EXIT_BAD_INPUT;
+            return EXPLORE_BAD_INPUT;
         }
         if (ok == 0)
             fprintf(stderr,
@@ -161,13 +160,13 @@ static int report_valid(const space *s)
     printf("%s: ok (%zu parameters, grid of %zu points%s, %zu workloads, %s)\n", s->file, s->ndims,
            n, feasible, s->nworkloads,
            s->search.kind == SEARCH_NLOPT ? s->search.algorithm : search_kind_name(s->search.kind));
-    return WT_EXIT_OK;
+    return EXPLORE_OK;
 }
 
 /* Every bundled space, with the command line's --set applied to each as a run would. */
-static int validate_bundled(const explore_options *o)
+static explore_status validate_bundled(const explore_options *o)
 {
-    int rc = WT_EXIT_OK;
+    explore_status rc = EXPLORE_OK;
     char err[2048];
     for (size_t i = 0; i < space_builtin_count(); i++) {
         char file[256];
@@ -180,21 +179,21 @@ static int validate_bundled(const explore_options *o)
             }
         if (!s) {
             fprintf(stderr, "warptune explore: %s\n", err);
-            rc = WT_EXIT_BAD_INPUT;
+            rc = EXPLORE_BAD_INPUT;
             continue;
         }
-        int r = report_valid(s);
-        if (r != WT_EXIT_OK) rc = r;
+        explore_status r = report_valid(s);
+        if (r != EXPLORE_OK) rc = r;
         space_free(s);
     }
     return rc;
 }
 
-int explore_main(const explore_options *o)
+explore_status explore_main(const explore_options *o)
 {
     char err[4096] = "";
     double t0 = wall_now();
-    int rc = WT_EXIT_OK;
+    explore_status rc = EXPLORE_OK;
     space *s = NULL;
     evaluator *ev = NULL;
     progress *prog = NULL;
@@ -211,33 +210,33 @@ int explore_main(const explore_options *o)
         s = load_saved(folder, &ss, err, sizeof err);
         if (!s) {
             fprintf(stderr, "warptune explore: %s\n", err);
-            rc = WT_EXIT_BAD_INPUT;
+            rc = EXPLORE_BAD_INPUT;
             goto out;
         }
     } else {
         s = space_load(o->space ? o->space : "default", err, sizeof err);
         if (!s) {
             fprintf(stderr, "warptune explore: %s\n", err);
-            rc = WT_EXIT_BAD_INPUT;
+            rc = EXPLORE_BAD_INPUT;
             goto out;
         }
     }
     for (size_t i = 0; i < o->nsets; i++)
         if (sets_add(&ss, o->sets[i]) != 0) {
-            rc = WT_EXIT_INTERNAL;
+            rc = EXPLORE_FAILED;
             goto out;
         }
     for (size_t i = 0; i < ss.n; i++)
         if (space_override(s, ss.v[i], err, sizeof err) != 0) {
             fprintf(stderr, "warptune explore: %s\n", err);
-            rc = WT_EXIT_BAD_INPUT;
+            rc = EXPLORE_BAD_INPUT;
             goto out;
         }
     if (o->out) {
         free(s->output);
         s->output = malloc(strlen(o->out) + 1);
         if (!s->output) {
-            rc = WT_EXIT_INTERNAL;
+            rc = EXPLORE_FAILED;
             goto out;
         }
         strcpy(s->output, o->out);
@@ -248,7 +247,7 @@ int explore_main(const explore_options *o)
     }
     if (mkdirs(s->output, err, sizeof err) != 0) {
         fprintf(stderr, "warptune explore: %s\n", err);
-        rc = WT_EXIT_BAD_INPUT;
+        rc = EXPLORE_BAD_INPUT;
         goto out;
     }
     char path[2048];
@@ -257,7 +256,7 @@ int explore_main(const explore_options *o)
         struct stat st;
         if (stat(path, &st) != 0) {
             fprintf(stderr, "warptune explore: %s: nothing to resume (no journal)\n", s->output);
-            rc = WT_EXIT_BAD_INPUT;
+            rc = EXPLORE_BAD_INPUT;
             goto out;
         }
     }
@@ -265,13 +264,13 @@ int explore_main(const explore_options *o)
     ev = evaluator_new(s, path, threads, err, sizeof err);
     if (!ev) {
         fprintf(stderr, "warptune explore: %s\n", err);
-        rc = WT_EXIT_BAD_INPUT;
+        rc = EXPLORE_BAD_INPUT;
         goto out;
     }
     join(path, sizeof path, s->output, "study.json");
     if (explore_write_study(s, (const char *const *)ss.v, ss.n, path, err, sizeof err) != 0) {
         fprintf(stderr, "warptune explore: %s\n", err);
-        rc = WT_EXIT_INTERNAL;
+        rc = EXPLORE_FAILED;
         goto out;
     }
     if (s->search.max_seconds > 0) {
@@ -288,14 +287,14 @@ int explore_main(const explore_options *o)
     explore_reference(s, ev, ref);
     if (search_run(s, ev, ref, &props, &info, err, sizeof err) != 0) {
         fprintf(stderr, "warptune explore: %s\n", err);
-        rc = WT_EXIT_INTERNAL;
+        rc = EXPLORE_FAILED;
         goto out;
     }
     eval_counts counts = evaluator_counts(ev);
     if (prog) progress_finish(prog, counts.simulated + counts.memo_hits, counts.failed);
     if (archive_build(s, ev, &props, ref, &a, err, sizeof err) != 0) {
         fprintf(stderr, "warptune explore: %s\n", err);
-        rc = WT_EXIT_INTERNAL;
+        rc = EXPLORE_FAILED;
         goto out;
     }
     run_facts facts = {wall_now() - t0, evaluator_threads(ev), wt_stop_requested != 0, counts,
@@ -325,12 +324,12 @@ int explore_main(const explore_options *o)
                 "warptune explore: interrupted; the outputs describe the %zu points that "
                 "finished (rerun with --resume to continue)\n",
                 a.n);
-        rc = WT_EXIT_INTERRUPTED;
+        rc = EXPLORE_INTERRUPTED;
     }
     goto out;
 write_failed:
     fprintf(stderr, "warptune explore: %s\n", err);
-    rc = WT_EXIT_INTERNAL;
+    rc = EXPLORE_FAILED;
 out:
     archive_free(&a);
     proposal_list_free(&props);

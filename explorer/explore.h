@@ -12,7 +12,13 @@
 #include "explorer/search.h"
 #include "explorer/space.h"
 
-#define WT_EXIT_INTERRUPTED 130
+/* How a study ended (the command line maps it to an exit status). */
+typedef enum explore_status {
+    EXPLORE_OK,
+    EXPLORE_FAILED,      /* a simulation or an output failed */
+    EXPLORE_BAD_INPUT,   /* the space, a --set or the folder's study is wrong */
+    EXPLORE_INTERRUPTED, /* SIGINT: the outputs describe what finished */
+} explore_status;
 
 typedef enum point_status { PS_OK, PS_FAILED, PS_INFEASIBLE } point_status;
 
@@ -66,9 +72,7 @@ typedef struct explore_options {
     size_t nsets;
 } explore_options;
 
-/* Runs a study; messages go to stderr, a short report to stdout. Returns the exit status: 0,
- * 2 bad input, 1 internal failure, WT_EXIT_INTERRUPTED (130) after SIGINT (the outputs then
- * describe what finished). */
-int explore_main(const explore_options *o);
+/* Runs a study; messages go to stderr, a short report to stdout. */
+explore_status explore_main(const explore_options *o);
 
 #endif

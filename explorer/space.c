@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/embedded.h"
+#include "core/catalog.h"
+#include "core/util/embedded.h"
 #include "core/preset.h"
-#include "core/textfile.h"
+#include "core/util/textfile.h"
 
 /* ---------------------------------------------------------------- errors and JSON paths */
 

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/catalog.h"
 #include "core/params.h"
 #include "core/workload.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "explorer/cli_common.h"
+#include "core/util/outfile.h"
 
 struct table {
     size_t ncols;
@@ -125,11 +125,11 @@ int table_write_csv_stream(const table *t, FILE *f)
 typedef int (*writer_fn)(FILE *f, const void *data);
 
 /* Opens path.tmp.<pid>, lets fn fill it, flushes, syncs and renames it over path. A link is
- * followed to its file and a device or FIFO is written in place (cli_out_target). */
+ * followed to its file and a device or FIFO is written in place (wt_out_target). */
 static int write_atomic(const char *path, writer_fn fn, const void *data, char *err, size_t errlen)
 {
     int direct;
-    char *target = cli_out_target(path, &direct, err, errlen);
+    char *target = wt_out_target(path, &direct, err, errlen);
     if (!target) return -1;
     size_t plen = strlen(target);
     char *tmp = malloc(plen + 48);

@@ -27,6 +27,16 @@ const cta_ops *const cta_policies[] = {&cta_max_tlp_ops, &cta_static_limit_ops, 
                                        NULL};
 const char *const cta_policy_names[] = {"max_tlp", "static_limit", "dyncta", NULL};
 
+/* The parameters that pick a policy of each kind. */
+static const param_def policy_choice_defs[] = {
+    {"sched.policy", PT_CHOICE, 1, 0, 0, sched_policy_names, "", "warp scheduler"},
+    {"l1d.policy", PT_CHOICE, 0, 0, 0, l1_policy_names, "",
+     "L1D replacement, insertion and bypass policy"},
+    {"cta.policy", PT_CHOICE, 0, 0, 0, cta_policy_names, "", "CTA scheduler"},
+};
+const param_group policy_choice_group = {"policy", policy_choice_defs,
+                                         sizeof policy_choice_defs / sizeof policy_choice_defs[0]};
+
 const sched_ops *sched_policy_find(const char *name)
 {
     for (size_t i = 0; sched_policies[i]; i++)

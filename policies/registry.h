@@ -18,6 +18,9 @@ const sched_ops *sched_policy_find(const char *name);
 const l1_policy_ops *l1_policy_find(const char *name);
 const cta_ops *cta_policy_find(const char *name);
 
+/* sched.policy, l1d.policy and cta.policy: the choice of a policy of each kind. */
+extern const param_group policy_choice_group;
+
 /* Parameter groups of every policy, in table order, for the registry: returns the number of
  * groups and, for i below it, the group. */
 size_t policy_param_group_count(void);

@@ -14,9 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/catalog.h"
 #include "core/preset.h"
 #include "policies/registry.h"
-#include "tests/support.h"
+#include "tests/support/support.h"
 
 /* A simulation under a named preset plus settings. */
 static sim_metrics run_preset(const char *preset, const char *wl, const char *const *sets,

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catalog.h"
 #include "core/params.h"
 #include "core/policy.h"
 #include "core/rng.h"

@@ -14,12 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/belady.h"
-#include "core/l1d.h"
+#include "core/catalog.h"
+#include "core/analysis/belady.h"
+#include "core/sim/l1d.h"
 #include "core/params.h"
 #include "core/rng.h"
 #include "policies/registry.h"
-#include "tests/support.h"
+#include "tests/support/support.h"
 
 #define LINE 128
 

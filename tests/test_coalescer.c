@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "core/coalescer.h"
+#include "core/sim/coalescer.h"
 #include "core/rng.h"
 
 #define ALL 0xffffffffu

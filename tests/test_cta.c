@@ -15,12 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catalog.h"
 #include "core/params.h"
 #include "core/policy.h"
 #include "core/preset.h"
 #include "core/rng.h"
 #include "policies/registry.h"
-#include "tests/support.h"
+#include "tests/support/support.h"
 
 /* ------------------------------------------------------------- driving the ops ---- */
 

@@ -16,7 +16,7 @@
 
 #include "core/sim.h"
 #include "explorer/journal.h"
-#include "tests/support.h"
+#include "tests/support/support.h"
 
 typedef struct seen {
     size_t n;

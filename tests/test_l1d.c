@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/l1d.h"
+#include "core/catalog.h"
+#include "core/sim/l1d.h"
 #include "core/params.h"
 #include "core/rng.h"
 #include "policies/registry.h"

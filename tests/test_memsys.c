@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/memsys.h"
+#include "core/mem/memsys.h"
 #include "core/rng.h"
 
 static memsys_config base_config(void)

@@ -12,9 +12,9 @@
 #include <cmocka.h>
 #include <sys/stat.h>
 
-#include "core/wl_inspect.h"
+#include "core/workload/wl_inspect.h"
 #include "core/workload.h"
-#include "tests/support.h"
+#include "tests/support/support.h"
 
 #define TAIL ".kernel k block=32\n exit\n.host\n launch k grid=1\n"
 

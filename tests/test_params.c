@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
+#include "core/catalog.h"
+#include "core/config/config.h"
 #include "core/params.h"
 #include "core/rng.h"
 #include "policies/registry.h"

@@ -18,7 +18,7 @@
 #include "explorer/front.h"
 #include "explorer/plot.h"
 #include "explorer/progress.h"
-#include "tests/support.h"
+#include "tests/support/support.h"
 
 static void temp_path(char *buf, size_t len, const char *name)
 {

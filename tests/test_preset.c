@@ -12,10 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/config.h"
+#include "core/catalog.h"
+#include "core/config/config.h"
 #include "core/params.h"
 #include "core/preset.h"
-#include "tests/support.h"
+#include "tests/support/support.h"
 
 static void assert_contains(const char *haystack, const char *needle)
 {

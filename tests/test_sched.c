@@ -9,12 +9,13 @@
 
 #include <string.h>
 
-#include "core/cpl.h"
+#include "core/catalog.h"
+#include "core/sim/cpl.h"
 #include "core/isource.h"
 #include "core/params.h"
 #include "core/policy.h"
 #include "core/rng.h"
-#include "core/warp_profile.h"
+#include "core/sim/warp_profile.h"
 #include "policies/registry.h"
 
 /* ------------------------------------------------------------------ harness ---- */
@@ -24,7 +25,8 @@ typedef struct sched {
     void *self;
     param_set *p;
     wt_rng rng;
-    warp_view v[64]; /* every warp's view, by slot */
+    warp_view v[64];       /* every warp's view, by slot */
+    warp_criticality crit; /* the CPL given to make(), if any */
 } sched;
 
 /* Makes scheduler `name` with 1 scheduler per SM, 16 warp slots, `sets` "name=value" overrides
@@ -45,7 +47,8 @@ static void make(sched *s, const char *name, const char *const *sets, const cpl 
         if (param_set_parse(s->p, key, eq + 1, err, sizeof err) != 0) fail_msg("%s", err);
     }
     wt_rng_seed(&s->rng, 9);
-    sched_env env = {0, 0, 16, 1, &s->rng, c};
+    s->crit = cpl_as_criticality(c);
+    sched_env env = {0, 0, 16, 1, &s->rng, c ? &s->crit : NULL};
     if (s->ops->create(&s->self, &env, s->p, err, sizeof err) != 0) fail_msg("%s", err);
     for (int i = 0; i < 64; i++)
         s->v[i] = (warp_view){.slot = i, .age = (uint64_t)i, .cls = IC_INT};

@@ -12,10 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catalog.h"
 #include "core/preset.h"
 #include "core/sim.h"
-#include "core/warp_profile.h"
-#include "tests/support.h"
+#include "core/sim/warp_profile.h"
+#include "tests/support/support.h"
 
 /* kmeans small enough for a test: 2 CTAs of 8 warps on one SM, 34 features, 2 clusters */
 static const char *const kmeans_small[] = {"npoints=512", "nclusters=2", NULL};

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "tests/support.h"
+#include "tests/support/support.h"
 
 /* One SM, one scheduler, full-width units (a warp per cycle), latencies set by the test. */
 #define TINY                                                                                       \

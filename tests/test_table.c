@@ -17,7 +17,7 @@
 
 #include "core/rng.h"
 #include "explorer/table.h"
-#include "tests/support.h"
+#include "tests/support/support.h"
 
 typedef struct tmpdir {
     char path[256];

@@ -13,10 +13,11 @@
 
 #include <cmocka.h>
 
+#include "core/catalog.h"
 #include "core/preset.h"
 #include "core/sim.h"
 #include "core/trace.h"
-#include "tests/support.h"
+#include "tests/support/support.h"
 
 static char dir[256];
 

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/wl_cfg.h"
-#include "core/wl_inspect.h"
+#include "core/workload/wl_cfg.h"
+#include "core/workload/wl_inspect.h"
 #include "core/workload.h"
 
 typedef struct step {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/wl_inspect.h"
+#include "core/workload/wl_inspect.h"
 #include "core/workload.h"
 
 #define NSM    2

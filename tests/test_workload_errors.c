@@ -9,9 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/wl_inspect.h"
+#include "core/workload/wl_inspect.h"
 #include "core/workload.h"
-#include "tests/support.h"
+#include "tests/support/support.h"
 
 #define KERNEL_OK ".kernel k block=32\n exit\n"
 #define HOST_OK   ".host\n launch k grid=1\n"

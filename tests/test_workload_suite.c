@@ -22,9 +22,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/catalog.h"
 #include "core/preset.h"
 #include "core/workload.h"
-#include "tests/support.h"
+#include "tests/support/support.h"
 
 typedef struct suite_case {
     const char *name;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/policy.h"
+#include "policies/cache/set_util.h"
 
 #define LRU_NONE 0xff /* no way (ways <= 64) */
 

@@ -1,14 +1,14 @@
 /* gCAWS, greedy criticality-aware warp scheduling (CAWA section 3.2): pick the ready warp that
- * CPL (core/cpl.h) predicts most critical, the oldest among equals, and keep issuing from it
- * greedily until it cannot issue; then pick again. Without a predictor (a scheduler made
- * outside an SM) every warp is equally critical and the order is GTO. */
+ * CPL (core/sim/cpl.h, asked through sched_env.crit) predicts most critical, the oldest among
+ * equals, and keep issuing from it greedily until it cannot issue; then pick again. Without a
+ * predictor (a scheduler made outside an SM) every warp is equally critical and the order is GTO.
+ */
 #include <stdlib.h>
 
-#include "core/cpl.h"
 #include "core/policy.h"
 
 typedef struct gcaws {
-    const cpl *cpl;
+    const warp_criticality *crit;
     int last; /* the greedy warp, or -1 */
 } gcaws;
 
@@ -18,7 +18,7 @@ static int gcaws_create(void **self, const sched_env *env, const param_set *p, c
     (void)p, (void)err, (void)errlen;
     gcaws *s = calloc(1, sizeof *s);
     if (!s) return -1;
-    s->cpl = env->cpl;
+    s->crit = env->crit;
     s->last = -1;
     *self = s;
     return 0;
@@ -33,10 +33,10 @@ static int gcaws_pick(void *self, const warp_view *const *ready, int n, uint64_t
 {
     gcaws *s = self;
     int best = 0;
-    int64_t best_crit = s->cpl ? cpl_criticality_at(s->cpl, ready[0]->slot, now) : 0;
+    int64_t best_crit = s->crit ? s->crit->at(s->crit->ctx, ready[0]->slot, now) : 0;
     for (int i = 0; i < n; i++) {
         if (ready[i]->slot == s->last) return i;
-        int64_t c = s->cpl ? cpl_criticality_at(s->cpl, ready[i]->slot, now) : 0;
+        int64_t c = s->crit ? s->crit->at(s->crit->ctx, ready[i]->slot, now) : 0;
         if (c > best_crit || (c == best_crit && ready[i]->age < ready[best]->age)) {
             best = i;
             best_crit = c;

@@ -1,0 +1,245 @@
+/* The core group of the registry. Defaults are the Fermi GTX480 baseline of CAWA Table 1
+ * (15 SMs, 48 warps and 8 CTAs per SM, 2 schedulers, 32768 registers, 48 KB shared memory,
+ * 16 KB 8-set 16-way L1D, 768 KB L2 in 6 slices of 64 sets x 16 ways, minimum L2 and DRAM
+ * latencies of 120 and 220 cycles); the presets in spaces/presets override them for the
+ * other papers. Timing values are in core cycles. Energy sources: docs/metrics.md. */
+#include "core/config/config.h"
+
+#include <stdio.h>
+
+#define P_INT(n, d, l, h, u, doc)                                                                  \
+    {                                                                                              \
+        n, PT_INT, d, l, h, NULL, u, doc                                                           \
+    }
+#define P_REAL(n, d, l, h, u, doc)                                                                 \
+    {                                                                                              \
+        n, PT_REAL, d, l, h, NULL, u, doc                                                          \
+    }
+#define P_BOOL(n, d, doc)                                                                          \
+    {                                                                                              \
+        n, PT_BOOL, d, 0, 1, NULL, "", doc                                                         \
+    }
+#define P_CHOICE(n, d, c, doc)                                                                     \
+    {                                                                                              \
+        n, PT_CHOICE, d, 0, 0, c, "", doc                                                          \
+    }
+
+static const char *const hash_names[] = {"linear", "xor", NULL};
+
+static const param_def core_defs[] = {
+    P_INT("sim.seed", 1, 0, 9007199254740991.0, "",
+          "seed of the per-simulation generator every random choice draws from"),
+    P_INT("sim.max_cycles", 50000000, 1000, 1e12, "cycles",
+          "cycle cap: a simulation that reaches it ends with an error"),
+    P_INT("sim.watchdog", 200000, 100, 1e9, "cycles",
+          "no-progress detector: cycles with live warps but no instruction issued anywhere"),
+    P_BOOL("sim.skip_idle", 1,
+           "skip cycles in which nothing can happen (false: step every SM every cycle; the "
+           "results are identical, only slower)"),
+    P_INT("gpu.sms", 15, 1, 256, "", "streaming multiprocessors (SMs)"),
+    P_REAL("gpu.clock_mhz", 1400, 100, 5000, "MHz", "core clock, for energy and time"),
+    P_INT("sm.max_warps", 48, 1, 64, "", "warp slots per SM"),
+    P_INT("sm.max_ctas", 8, 1, 32, "", "CTA slots per SM"),
+    P_INT("sm.max_threads", 1536, 32, 4096, "", "resident threads per SM"),
+    P_INT("sm.registers", 32768, 1024, 1048576, "", "32-bit registers per SM"),
+    P_INT("sm.shared_bytes", 49152, 0, 1048576, "bytes", "shared memory per SM"),
+    P_INT("sm.schedulers", 2, 1, 4, "", "warp schedulers per SM, each issuing one per cycle"),
+    P_INT("sm.simd_width", 16, 1, 32, "lanes",
+          "lanes of each scheduler's INT and FP units (a warp occupies 32/width cycles)"),
+    P_INT("sm.sfu_width", 4, 1, 32, "lanes", "lanes of the SM's special-function unit"),
+    P_INT("sm.int_latency", 4, 1, 1000, "cycles", "integer ALU result latency"),
+    P_INT("sm.fp_latency", 4, 1, 1000, "cycles", "FP add/mul/fma result latency"),
+    P_INT("sm.sfu_latency", 20, 1, 1000, "cycles", "special-function result latency"),
+    P_INT("sm.shared_latency", 24, 1, 1000, "cycles", "shared-memory load-to-use latency"),
+    P_INT("sm.branch_latency", 2, 1, 100, "cycles",
+          "cycles before a warp can issue after a branch"),
+    P_INT("l1d.sets", 8, 1, 4096, "", "L1D sets"),
+    P_INT("l1d.ways", 16, 1, 64, "", "L1D associativity"),
+    P_INT("l1d.line", 128, 32, 512, "bytes", "L1D line size (power of two)"),
+    P_CHOICE("l1d.hash", 0, hash_names,
+             "L1D set index: linear, or xor (Fermi-style pseudo-random: XOR of index-wide "
+             "slices of the line address)"),
+    P_INT("l1d.mshrs", 32, 1, 1024, "", "L1D miss status holding registers"),
+    P_INT("l1d.mshr_merge", 8, 1, 64, "", "requests one MSHR can merge"),
+    P_INT("l1d.hit_latency", 20, 1, 1000, "cycles", "L1D hit load-to-use latency"),
+    P_BOOL("l1d.enabled", 1, "cache global loads in L1D (false: every load bypasses it)"),
+    P_INT("l1d.bypass_segment", 32, 4, 512, "bytes",
+          "bytes a load fetches when it bypasses the L1D (one segment per 32-byte sector)"),
+};
+
+/* The policy choices (sched.policy, l1d.policy, cta.policy) belong to the policy registry
+ * (policies/registry.c); the catalogue places them between these two tables, where they have
+ * always been, so that parameter ids and configuration hashes (journals) stay valid. */
+static const param_def core_defs_tail[] = {
+    P_INT("icnt.latency", 37, 1, 10000, "cycles",
+          "interconnect latency, each direction (37: an unloaded L2 hit takes CAWA Table 1's "
+          "minimum L2 latency of 120 cycles)"),
+    P_INT("icnt.bytes_per_cycle", 32, 1, 4096, "bytes/cycle", "bandwidth of every port"),
+    P_INT("icnt.header_bytes", 8, 0, 256, "bytes", "header added to every packet"),
+    P_INT("icnt.sm_queue", 8, 1, 1024, "", "packets an SM may have waiting to inject"),
+    P_INT("l2.partitions", 6, 1, 64, "", "memory partitions (L2 slices and DRAM channels)"),
+    P_INT("l2.sets", 64, 1, 65536, "", "L2 sets per partition"),
+    P_INT("l2.ways", 16, 1, 64, "", "L2 associativity"),
+    P_INT("l2.line", 128, 32, 512, "bytes", "L2 line size"),
+    P_INT("l2.hit_latency", 40, 1, 10000, "cycles", "L2 hit latency"),
+    P_INT("l2.mshrs", 32, 1, 4096, "", "outstanding L2 misses per partition"),
+    P_INT("dram.banks", 16, 1, 256, "", "banks per channel"),
+    P_INT("dram.row_bytes", 2048, 128, 65536, "bytes", "row (page) size"),
+    /* at least 2: a miss that evicts a dirty line needs two slots at once (fill and write) */
+    P_INT("dram.queue", 32, 2, 4096, "", "request queue per channel (FR-FCFS window)"),
+    P_INT("dram.bytes_per_cycle", 21, 1, 4096, "bytes/cycle",
+          "data-bus bandwidth per channel (GTX480: 177.4 GB/s over 6 channels at 1.4 GHz)"),
+    P_INT("dram.t_cl", 18, 1, 1000, "cycles", "CAS latency"),
+    P_INT("dram.t_rcd", 18, 1, 1000, "cycles", "activate to read"),
+    P_INT("dram.t_rp", 18, 1, 1000, "cycles", "precharge"),
+    P_INT("dram.t_ras", 42, 1, 1000, "cycles", "activate to precharge"),
+    P_INT("dram.latency", 57, 0, 10000, "cycles",
+          "fixed memory-controller and PHY latency of every DRAM read (57: an unloaded L2 "
+          "miss takes CAWA Table 1's minimum DRAM latency of 220 cycles)"),
+    P_REAL("energy.int_op_pj", 0.1, 0, 1e6, "pJ",
+           "integer operation per lane (Horowitz ISSCC 2014: 32-bit add, 45 nm)"),
+    P_REAL("energy.fp_op_pj", 3.7, 0, 1e6, "pJ",
+           "FP operation per lane (Horowitz ISSCC 2014: 32-bit FP multiply, 45 nm)"),
+    P_REAL("energy.sfu_op_pj", 15.0, 0, 1e6, "pJ",
+           "special function per lane (about four FP operations; see docs/metrics.md)"),
+    P_REAL("energy.regfile_pj", 1.25, 0, 1e6, "pJ",
+           "register operand per lane (Horowitz: 8 KB SRAM, 10 pJ per 64 bits, per 4 bytes)"),
+    P_REAL("energy.l1d_pj_per_byte", 2.5, 0, 1e6, "pJ",
+           "L1D per byte moved (Horowitz: 32 KB SRAM, 20 pJ per 64 bits)"),
+    P_REAL("energy.shared_pj_per_byte", 2.5, 0, 1e6, "pJ",
+           "shared memory per byte (Horowitz: 32 KB SRAM, 20 pJ per 64 bits)"),
+    P_REAL("energy.icnt_pj_per_byte", 4.0, 0, 1e6, "pJ",
+           "interconnect per byte moved (on-chip wires, Keckler et al. IEEE Micro 2011)"),
+    P_REAL("energy.l2_pj_per_byte", 12.5, 0, 1e6, "pJ",
+           "L2 per byte (Horowitz: 1 MB SRAM, 100 pJ per 64 bits)"),
+    P_REAL("energy.dram_pj_per_byte", 162.5, 0, 1e6, "pJ",
+           "DRAM per byte transferred (Horowitz: 1.3-2.6 nJ per 64 bits; low end)"),
+    P_REAL("energy.dram_activate_pj", 2000, 0, 1e9, "pJ", "DRAM row activation"),
+    P_REAL("energy.static_watts", 30, 0, 1e4, "W",
+           "static power of the whole GPU (leakage and constant power)"),
+};
+
+const param_group core_param_group = {"core", core_defs, sizeof core_defs / sizeof core_defs[0]};
+const param_group core_param_group_tail = {"core", core_defs_tail,
+                                           sizeof core_defs_tail / sizeof core_defs_tail[0]};
+
+static int ival(const param_set *p, const char *name)
+{
+    return (int)param_get_int(p, name);
+}
+
+static int is_pow2(int v)
+{
+    return v > 0 && (v & (v - 1)) == 0;
+}
+
+int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t errlen)
+{
+    c->seed = (uint64_t)param_get_int(p, "sim.seed");
+    c->max_cycles = (uint64_t)param_get_int(p, "sim.max_cycles");
+    c->watchdog = (uint64_t)param_get_int(p, "sim.watchdog");
+    c->skip_idle = ival(p, "sim.skip_idle");
+    c->num_sms = ival(p, "gpu.sms");
+    c->max_warps = ival(p, "sm.max_warps");
+    c->max_ctas = ival(p, "sm.max_ctas");
+    c->max_threads = ival(p, "sm.max_threads");
+    c->registers = ival(p, "sm.registers");
+    c->shared_bytes = ival(p, "sm.shared_bytes");
+    c->schedulers = ival(p, "sm.schedulers");
+    c->simd_width = ival(p, "sm.simd_width");
+    c->sfu_width = ival(p, "sm.sfu_width");
+    c->int_latency = ival(p, "sm.int_latency");
+    c->fp_latency = ival(p, "sm.fp_latency");
+    c->sfu_latency = ival(p, "sm.sfu_latency");
+    c->shared_latency = ival(p, "sm.shared_latency");
+    c->branch_latency = ival(p, "sm.branch_latency");
+    c->l1d_sets = ival(p, "l1d.sets");
+    c->l1d_ways = ival(p, "l1d.ways");
+    c->l1d_line = ival(p, "l1d.line");
+    c->l1d_hash = ival(p, "l1d.hash");
+    c->l1d_mshrs = ival(p, "l1d.mshrs");
+    c->l1d_mshr_merge = ival(p, "l1d.mshr_merge");
+    c->l1d_hit_latency = ival(p, "l1d.hit_latency");
+    c->l1d_enabled = ival(p, "l1d.enabled");
+    c->bypass_segment = ival(p, "l1d.bypass_segment");
+    c->sched_policy = param_get_choice(p, "sched.policy");
+    c->l1d_policy = param_get_choice(p, "l1d.policy");
+    c->cta_policy = param_get_choice(p, "cta.policy");
+
+    memsys_config *m = &c->mem;
+    m->num_sms = c->num_sms;
+    m->icnt_latency = ival(p, "icnt.latency");
+    m->icnt_bytes_per_cycle = ival(p, "icnt.bytes_per_cycle");
+    m->icnt_header_bytes = ival(p, "icnt.header_bytes");
+    m->icnt_sm_queue = ival(p, "icnt.sm_queue");
+    m->partitions = ival(p, "l2.partitions");
+    m->l2_sets = ival(p, "l2.sets");
+    m->l2_ways = ival(p, "l2.ways");
+    m->l2_line = ival(p, "l2.line");
+    m->l2_hit_latency = ival(p, "l2.hit_latency");
+    m->l2_mshrs = ival(p, "l2.mshrs");
+    m->dram_banks = ival(p, "dram.banks");
+    m->dram_row_bytes = ival(p, "dram.row_bytes");
+    m->dram_queue = ival(p, "dram.queue");
+    m->dram_bytes_per_cycle = ival(p, "dram.bytes_per_cycle");
+    m->dram_t_cl = ival(p, "dram.t_cl");
+    m->dram_t_rcd = ival(p, "dram.t_rcd");
+    m->dram_t_rp = ival(p, "dram.t_rp");
+    m->dram_t_ras = ival(p, "dram.t_ras");
+    m->dram_latency = ival(p, "dram.latency");
+
+    energy_config *e = &c->energy;
+    e->clock_mhz = param_get_real(p, "gpu.clock_mhz");
+    e->int_op_pj = param_get_real(p, "energy.int_op_pj");
+    e->fp_op_pj = param_get_real(p, "energy.fp_op_pj");
+    e->sfu_op_pj = param_get_real(p, "energy.sfu_op_pj");
+    e->regfile_pj = param_get_real(p, "energy.regfile_pj");
+    e->l1d_pj_per_byte = param_get_real(p, "energy.l1d_pj_per_byte");
+    e->shared_pj_per_byte = param_get_real(p, "energy.shared_pj_per_byte");
+    e->icnt_pj_per_byte = param_get_real(p, "energy.icnt_pj_per_byte");
+    e->l2_pj_per_byte = param_get_real(p, "energy.l2_pj_per_byte");
+    e->dram_pj_per_byte = param_get_real(p, "energy.dram_pj_per_byte");
+    e->dram_activate_pj = param_get_real(p, "energy.dram_activate_pj");
+    e->static_watts = param_get_real(p, "energy.static_watts");
+
+    if (!is_pow2(c->l1d_line) || !is_pow2(m->l2_line)) {
+        snprintf(err, errlen, "l1d.line and l2.line must be powers of two (got %d and %d)",
+                 c->l1d_line, m->l2_line);
+        return -1;
+    }
+    if (c->l1d_hash == 1 && !is_pow2(c->l1d_sets)) {
+        snprintf(err, errlen, "l1d.hash=xor needs l1d.sets to be a power of two (got %d)",
+                 c->l1d_sets);
+        return -1;
+    }
+    if (c->max_warps * 32 < c->max_threads) c->max_threads = c->max_warps * 32;
+    if (c->bypass_segment > c->l1d_line) {
+        snprintf(err, errlen, "l1d.bypass_segment (%d) exceeds l1d.line (%d)", c->bypass_segment,
+                 c->l1d_line);
+        return -1;
+    }
+    /* a load's sectors are a 32-bit mask of the line's segments */
+    if (!is_pow2(c->bypass_segment) || c->l1d_line / c->bypass_segment > 32) {
+        snprintf(err, errlen,
+                 "l1d.bypass_segment must be a power of two of at least l1d.line/32 = %d bytes "
+                 "(got %d)",
+                 c->l1d_line / 32 > 4 ? c->l1d_line / 32 : 4, c->bypass_segment);
+        return -1;
+    }
+    if (!is_pow2(m->l2_sets)) {
+        snprintf(err, errlen, "l2.sets must be a power of two (got %d)", m->l2_sets);
+        return -1;
+    }
+    if (!is_pow2(m->dram_banks)) {
+        snprintf(err, errlen, "dram.banks must be a power of two (got %d)", m->dram_banks);
+        return -1;
+    }
+    if (!is_pow2(m->dram_row_bytes) || m->dram_row_bytes < m->l2_line) {
+        snprintf(err, errlen,
+                 "dram.row_bytes must be a power of two of at least l2.line = %d "
+                 "bytes (got %d)",
+                 m->l2_line, m->dram_row_bytes);
+        return -1;
+    }
+    return 0;
+}

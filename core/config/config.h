@@ -1,0 +1,56 @@
+/* The simulator's own parameters (the "core" group of the registry) and the plain struct the
+ * timing model reads them into once per simulation. */
+#ifndef WT_CONFIG_H
+#define WT_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/mem/memsys.h"
+#include "core/params.h"
+
+typedef struct energy_config {
+    double clock_mhz; /* core clock, to turn cycles into seconds */
+    double int_op_pj; /* per active lane */
+    double fp_op_pj;
+    double sfu_op_pj;
+    double regfile_pj; /* per 32-bit operand read or written, per lane */
+    double l1d_pj_per_byte;
+    double shared_pj_per_byte;
+    double icnt_pj_per_byte;
+    double l2_pj_per_byte;
+    double dram_pj_per_byte;
+    double dram_activate_pj;
+    double static_watts; /* whole GPU */
+} energy_config;
+
+typedef struct gpu_config {
+    uint64_t seed;
+    uint64_t max_cycles; /* cycle cap: a run that reaches it ends as an error */
+    uint64_t watchdog;   /* cycles with no instruction issued on any SM while warps live */
+    int skip_idle;       /* 0: step every SM every cycle (a check on the skipping) */
+    int num_sms;
+    int max_warps, max_ctas, max_threads, registers, shared_bytes;
+    int schedulers;
+    int simd_width, sfu_width;
+    int int_latency, fp_latency, sfu_latency, shared_latency, branch_latency;
+    int l1d_sets, l1d_ways, l1d_line;
+    int l1d_hash; /* 0 linear, 1 xor */
+    int l1d_mshrs, l1d_mshr_merge, l1d_hit_latency;
+    int l1d_enabled;
+    int bypass_segment; /* bytes fetched by a load that bypasses the L1D */
+    const char *sched_policy, *l1d_policy, *cta_policy;
+    memsys_config mem;
+    energy_config energy;
+} gpu_config;
+
+/* The core's parameters, in two parts: the catalogue (core/catalog.h) puts the policy
+ * registry's choices between them. */
+extern const param_group core_param_group;
+extern const param_group core_param_group_tail;
+
+/* Reads every core parameter from p. Returns 0, or -1 with a message when the settings are
+ * inconsistent (for example sets*ways*line not a whole cache). */
+int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t errlen);
+
+#endif

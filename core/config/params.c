@@ -1,0 +1,314 @@
+#include "core/params.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct param_set {
+    const param_catalog *cat;
+    size_t n;
+    double v[];
+};
+
+/* Ids are positions in the catalogue's sequence of groups. Walking it is cheap and only
+ * happens at configuration time. */
+size_t param_catalog_count(const param_catalog *c)
+{
+    size_t n = 0;
+    for (size_t g = 0; g < c->group_count(); g++)
+        n += c->group_at(g).count;
+    return n;
+}
+
+const param_def *param_catalog_def(const param_catalog *c, size_t id)
+{
+    for (size_t g = 0; g < c->group_count(); g++) {
+        param_group grp = c->group_at(g);
+        if (id < grp.count) return &grp.defs[id];
+        id -= grp.count;
+    }
+    return NULL;
+}
+
+int param_catalog_lookup(const param_catalog *c, const char *name)
+{
+    size_t base = 0;
+    for (size_t g = 0; g < c->group_count(); g++) {
+        param_group grp = c->group_at(g);
+        for (size_t i = 0; i < grp.count; i++)
+            if (strcmp(grp.defs[i].name, name) == 0) return (int)(base + i);
+        base += grp.count;
+    }
+    return -1;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63) return 64;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            if (up + 1 < best) best = up + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+void param_catalog_suggest(const param_catalog *c, const char *name, char *buf, size_t buflen)
+{
+    size_t used = 0, found = 0;
+    size_t limit = strlen(name) / 3 + 1;
+    if (limit < 2) limit = 2;
+    buf[0] = '\0';
+    const char *dot = strchr(name, '.');
+    size_t n = param_catalog_count(c);
+    for (size_t id = 0; id < n && found < 5; id++) {
+        const char *cand = param_catalog_def(c, id)->name;
+        const char *cdot = strchr(cand, '.');
+        int same_field = dot && cdot && strcmp(dot, cdot) == 0;
+        if (edit_distance(name, cand) > limit && !same_field) continue;
+        int w = snprintf(buf + used, buflen - used, "%s%s", found ? ", " : "", cand);
+        if (w < 0 || (size_t)w >= buflen - used) break;
+        used += (size_t)w;
+        found++;
+    }
+}
+
+param_set *param_set_new_in(const param_catalog *c)
+{
+    size_t n = param_catalog_count(c);
+    param_set *p = malloc(sizeof *p + n * sizeof(double));
+    if (!p) return NULL;
+    p->cat = c;
+    p->n = n;
+    for (size_t i = 0; i < n; i++)
+        p->v[i] = param_catalog_def(c, i)->def;
+    return p;
+}
+
+const param_catalog *param_set_catalog(const param_set *p)
+{
+    return p->cat;
+}
+
+param_set *param_set_clone(const param_set *p)
+{
+    size_t bytes = sizeof *p + p->n * sizeof(double);
+    param_set *q = malloc(bytes);
+    if (q) memcpy(q, p, bytes);
+    return q;
+}
+
+void param_set_free(param_set *p)
+{
+    free(p);
+}
+
+static size_t choice_count(const param_def *d)
+{
+    size_t n = 0;
+    while (d->choices[n])
+        n++;
+    return n;
+}
+
+static void list_choices(const param_def *d, char *buf, size_t buflen)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; d->choices[i]; i++) {
+        int w = snprintf(buf + used, buflen - used, "%s%s", i ? ", " : "", d->choices[i]);
+        if (w < 0 || (size_t)w >= buflen - used) break;
+        used += (size_t)w;
+    }
+}
+
+static int unknown_param(const param_set *p, const char *name, char *err, size_t errlen)
+{
+    char near[256];
+    param_catalog_suggest(p->cat, name, near, sizeof near);
+    if (near[0])
+        snprintf(err, errlen, "unknown parameter '%s' (did you mean: %s?)", name, near);
+    else
+        snprintf(err, errlen, "unknown parameter '%s' (see `warptune params`)", name);
+    return -1;
+}
+
+static int check_and_store(param_set *p, int id, double v, char *err, size_t errlen)
+{
+    const param_def *d = param_catalog_def(p->cat, (size_t)id);
+    switch (d->type) {
+    case PT_INT:
+        if (v != floor(v)) {
+            snprintf(err, errlen, "%s: expected an integer, got %g", d->name, v);
+            return -1;
+        }
+        /* fall through */
+    case PT_REAL:
+        if (!isfinite(v) || v < d->lo || v > d->hi) {
+            snprintf(err, errlen, "%s: expected a value in [%.17g, %.17g], got %.17g", d->name,
+                     d->lo, d->hi, v);
+            return -1;
+        }
+        break;
+    case PT_BOOL:
+        if (v != 0 && v != 1) {
+            snprintf(err, errlen, "%s: expected true or false, got %g", d->name, v);
+            return -1;
+        }
+        break;
+    case PT_CHOICE:
+        if (v != floor(v) || v < 0 || v >= (double)choice_count(d)) {
+            char list[512];
+            list_choices(d, list, sizeof list);
+            snprintf(err, errlen, "%s: expected one of %s, got index %g", d->name, list, v);
+            return -1;
+        }
+        break;
+    }
+    p->v[id] = v;
+    return 0;
+}
+
+int param_set_value(param_set *p, const char *name, double v, char *err, size_t errlen)
+{
+    int id = param_catalog_lookup(p->cat, name);
+    if (id < 0) return unknown_param(p, name, err, errlen);
+    return check_and_store(p, id, v, err, errlen);
+}
+
+static int parse_number(const char *text, double *out)
+{
+    char *end;
+    while (isspace((unsigned char)*text))
+        text++;
+    if (!*text) return -1;
+    double v = strtod(text, &end);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+int param_set_parse(param_set *p, const char *name, const char *text, char *err, size_t errlen)
+{
+    int id = param_catalog_lookup(p->cat, name);
+    if (id < 0) return unknown_param(p, name, err, errlen);
+    const param_def *d = param_catalog_def(p->cat, (size_t)id);
+    double v;
+    switch (d->type) {
+    case PT_INT:
+    case PT_REAL:
+        if (parse_number(text, &v) != 0) {
+            snprintf(err, errlen, "%s: expected %s, got '%s'", name,
+                     d->type == PT_INT ? "an integer" : "a number", text);
+            return -1;
+        }
+        return check_and_store(p, id, v, err, errlen);
+    case PT_BOOL:
+        if (!strcmp(text, "true") || !strcmp(text, "1") || !strcmp(text, "yes") ||
+            !strcmp(text, "on"))
+            v = 1;
+        else if (!strcmp(text, "false") || !strcmp(text, "0") || !strcmp(text, "no") ||
+                 !strcmp(text, "off"))
+            v = 0;
+        else {
+            snprintf(err, errlen, "%s: expected true or false, got '%s'", name, text);
+            return -1;
+        }
+        return check_and_store(p, id, v, err, errlen);
+    case PT_CHOICE:
+        for (size_t i = 0; d->choices[i]; i++)
+            if (strcmp(d->choices[i], text) == 0)
+                return check_and_store(p, id, (double)i, err, errlen);
+        {
+            char list[512];
+            list_choices(d, list, sizeof list);
+            snprintf(err, errlen, "%s: expected one of %s, got '%s'", name, list, text);
+        }
+        return -1;
+    }
+    return -1;
+}
+
+double param_get(const param_set *p, int id)
+{
+    return p->v[id];
+}
+
+static int must_lookup(const param_set *p, const char *name)
+{
+    int id = param_catalog_lookup(p->cat, name);
+    if (id < 0) {
+        /* A misspelt name in the program itself: fail loudly in development. */
+        fprintf(stderr, "internal error: parameter '%s' is not registered\n", name);
+        abort();
+    }
+    return id;
+}
+
+int64_t param_get_int(const param_set *p, const char *name)
+{
+    return (int64_t)p->v[must_lookup(p, name)];
+}
+
+double param_get_real(const param_set *p, const char *name)
+{
+    return p->v[must_lookup(p, name)];
+}
+
+const char *param_get_choice(const param_set *p, const char *name)
+{
+    int id = must_lookup(p, name);
+    return param_catalog_def(p->cat, (size_t)id)->choices[(size_t)p->v[id]];
+}
+
+void param_format(const param_set *p, int id, char *buf, size_t buflen)
+{
+    const param_def *d = param_catalog_def(p->cat, (size_t)id);
+    double v = p->v[id];
+    switch (d->type) {
+    case PT_INT:
+        snprintf(buf, buflen, "%lld", (long long)v);
+        break;
+    case PT_REAL:
+        snprintf(buf, buflen, "%.17g", v);
+        break;
+    case PT_BOOL:
+        snprintf(buf, buflen, "%s", v != 0 ? "true" : "false");
+        break;
+    case PT_CHOICE:
+        snprintf(buf, buflen, "%s", d->choices[(size_t)v]);
+        break;
+    }
+}
+
+uint64_t param_set_hash(const param_set *p)
+{
+    uint64_t h = 1469598103934665603ULL;
+    char buf[64];
+    for (size_t id = 0; id < p->n; id++) {
+        const char *name = param_catalog_def(p->cat, id)->name;
+        param_format(p, (int)id, buf, sizeof buf);
+        for (const char *s = name; *s; s++)
+            h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+        h = (h ^ '=') * 1099511628211ULL;
+        for (const char *s = buf; *s; s++)
+            h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+        h = (h ^ '\n') * 1099511628211ULL;
+    }
+    return h;
+}

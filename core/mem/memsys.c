@@ -1,0 +1,344 @@
+/* The memory system's glue: configuration checks, the request pool, the address
+ * mapping and the public entry points. The ports, L2 slices and DRAM channels live in
+ * memsys_icnt.c, memsys_l2.c and memsys_dram.c, the event queue in memsys_events.c.
+ *
+ * Address mapping (line = addr >> log2(l2_line), P = partitions):
+ *   group g = line / P, offset o = line % P
+ *   fold(g) = g ^ (g >> 3) ^ (g >> 7) ^ (g >> 13)
+ *   partition = (o + fold(g)) % P, local line number inside the partition = g
+ * Within each group of P consecutive lines every partition gets exactly one line (a bijection, so
+ * a stream spreads evenly and the local numbers are dense), while the fold rotates the assignment
+ * from group to group so that strides of P (or multiples) do not all hit one partition. The L2
+ * set is local & (l2_sets - 1); the DRAM bank and row come from local too (memsys_dram.c). */
+#include "core/mem/memsys.h"
+#include "core/mem/memsys_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n);
+    if (!q) {
+        /* Growth happens only while the simulated load rises; running out of memory there
+         * cannot be reported through the void tick interface. */
+        fprintf(stderr, "warptune: memsys: out of memory\n");
+        abort();
+    }
+    return q;
+}
+
+static int is_pow2(long v)
+{
+    return v > 0 && (v & (v - 1)) == 0;
+}
+
+static int log2i(uint64_t v)
+{
+    int s = 0;
+    while ((1ull << s) < v)
+        s++;
+    return s;
+}
+
+static int check_config(const memsys_config *c, char *err, size_t errlen)
+{
+#define BAD(...)                                                                                   \
+    do {                                                                                           \
+        if (err && errlen) snprintf(err, errlen, __VA_ARGS__);                                     \
+        return -1;                                                                                 \
+    } while (0)
+    if (c->num_sms < 1 || c->num_sms > 65535)
+        BAD("memsys: num_sms must be in 1..65535 (got %d)", c->num_sms);
+    if (c->icnt_latency < 1) BAD("memsys: icnt_latency must be >= 1 (got %d)", c->icnt_latency);
+    if (c->icnt_bytes_per_cycle < 1)
+        BAD("memsys: icnt_bytes_per_cycle must be >= 1 (got %d)", c->icnt_bytes_per_cycle);
+    if (c->icnt_header_bytes < 0)
+        BAD("memsys: icnt_header_bytes must be >= 0 (got %d)", c->icnt_header_bytes);
+    if (c->icnt_sm_queue < 1) BAD("memsys: icnt_sm_queue must be >= 1 (got %d)", c->icnt_sm_queue);
+    if (c->partitions < 1 || c->partitions > 4096)
+        BAD("memsys: partitions must be in 1..4096 (got %d)", c->partitions);
+    if (!is_pow2(c->l2_sets))
+        BAD("memsys: l2_sets must be a power of two >= 1 (got %d)", c->l2_sets);
+    if (c->l2_ways < 1 || c->l2_ways > 1024)
+        BAD("memsys: l2_ways must be in 1..1024 (got %d)", c->l2_ways);
+    if (!is_pow2(c->l2_line) || c->l2_line < 4)
+        BAD("memsys: l2_line must be a power of two >= 4 bytes (got %d)", c->l2_line);
+    if (c->l2_hit_latency < 1)
+        BAD("memsys: l2_hit_latency must be >= 1 (got %d)", c->l2_hit_latency);
+    if (c->l2_mshrs < 1) BAD("memsys: l2_mshrs must be >= 1 (got %d)", c->l2_mshrs);
+    if (!is_pow2(c->dram_banks))
+        BAD("memsys: dram_banks must be a power of two >= 1 (got %d)", c->dram_banks);
+    if (!is_pow2(c->dram_row_bytes) || c->dram_row_bytes < c->l2_line)
+        BAD("memsys: dram_row_bytes must be a power of two >= l2_line (got %d)", c->dram_row_bytes);
+    /* A miss that evicts a dirty line needs two slots at once (the fill read and the write). */
+    if (c->dram_queue < 2) BAD("memsys: dram_queue must be >= 2 (got %d)", c->dram_queue);
+    if (c->dram_bytes_per_cycle < 1)
+        BAD("memsys: dram_bytes_per_cycle must be >= 1 (got %d)", c->dram_bytes_per_cycle);
+    if (c->dram_t_cl < 1) BAD("memsys: dram_t_cl must be >= 1 (got %d)", c->dram_t_cl);
+    if (c->dram_latency < 0) BAD("memsys: dram_latency must be >= 0 (got %d)", c->dram_latency);
+    if (c->dram_t_rcd < 0) BAD("memsys: dram_t_rcd must be >= 0 (got %d)", c->dram_t_rcd);
+    if (c->dram_t_rp < 0) BAD("memsys: dram_t_rp must be >= 0 (got %d)", c->dram_t_rp);
+    if (c->dram_t_ras < 0) BAD("memsys: dram_t_ras must be >= 0 (got %d)", c->dram_t_ras);
+#undef BAD
+    return 0;
+}
+
+int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (!cfg) {
+        if (err && errlen) snprintf(err, errlen, "memsys: no configuration");
+        return -1;
+    }
+    if (check_config(cfg, err, errlen)) return -1;
+    memsys *m = calloc(1, sizeof *m);
+    if (!m) goto oom;
+    m->cfg = *cfg;
+    m->line_shift = log2i((uint64_t)cfg->l2_line);
+    m->set_mask = (uint64_t)cfg->l2_sets - 1;
+    /* About two hints per line of a slice, capped: a hint is only a guess, checked by its tag */
+    uint64_t lines = (uint64_t)cfg->l2_sets * (uint64_t)cfg->l2_ways * 2;
+    m->hint_mask = 1;
+    while (m->hint_mask < lines && m->hint_mask < (1u << 16))
+        m->hint_mask <<= 1;
+    m->hint_mask--;
+    m->lines_per_row = (uint64_t)(cfg->dram_row_bytes / cfg->l2_line);
+    m->row_shift = log2i(m->lines_per_row);
+    m->bank_mask = (uint64_t)cfg->dram_banks - 1;
+    m->bank_shift = log2i((uint64_t)cfg->dram_banks);
+    m->burst = ((uint64_t)cfg->l2_line + (uint64_t)cfg->dram_bytes_per_cycle - 1) /
+               (uint64_t)cfg->dram_bytes_per_cycle;
+    m->parts = calloc((size_t)cfg->partitions, sizeof *m->parts);
+    m->sms = calloc((size_t)cfg->num_sms, sizeof *m->sms);
+    m->reply_mask = calloc(((size_t)cfg->num_sms + 63) / 64, sizeof *m->reply_mask);
+    m->ser_tab = malloc((MS_SER_TAB + 1) * sizeof *m->ser_tab);
+    if (!m->parts || !m->sms || !m->reply_mask || !m->ser_tab) goto oom;
+    for (uint32_t b = 0; b <= MS_SER_TAB; b++)
+        m->ser_tab[b] = (uint32_t)ms_ser_div(m, b);
+    m->part_recip = UINT64_MAX / (uint64_t)cfg->partitions + 1; /* unused when P = 1 */
+    for (int i = 0; i < cfg->partitions; i++) {
+        ms_part *p = &m->parts[i];
+        p->in_head = p->in_tail = MS_NIL;
+        if (ms_l2_init(m, p) || ms_dram_init(m, p)) goto oom;
+    }
+    for (int i = 0; i < cfg->num_sms; i++) {
+        ms_sm *s = &m->sms[i];
+        s->inj = calloc((size_t)cfg->icnt_sm_queue, sizeof *s->inj);
+        if (!s->inj) goto oom;
+        s->rep_head = s->rep_tail = MS_NIL;
+    }
+    m->req_free = MS_NIL;
+    if (ms_eq_init(m)) goto oom;
+    *out = m;
+    return 0;
+oom:
+    memsys_destroy(m);
+    if (err && errlen) snprintf(err, errlen, "memsys: out of memory");
+    return -1;
+}
+
+void memsys_destroy(memsys *m)
+{
+    if (!m) return;
+    if (m->parts)
+        for (int i = 0; i < m->cfg.partitions; i++) {
+            ms_l2_free(&m->parts[i]);
+            ms_dram_free(&m->parts[i]);
+        }
+    if (m->sms)
+        for (int i = 0; i < m->cfg.num_sms; i++)
+            free(m->sms[i].inj);
+    free(m->parts);
+    free(m->sms);
+    free(m->reply_mask);
+    free(m->ser_tab);
+    free(m->reqs);
+    ms_eq_free(m);
+    free(m);
+}
+
+/* ---- request pool ---- */
+
+uint32_t ms_req_alloc(memsys *m)
+{
+    if (m->req_free == MS_NIL) {
+        uint32_t old = m->req_cap, cap = old ? old * 2 : 256;
+        m->reqs = xrealloc(m->reqs, (size_t)cap * sizeof *m->reqs);
+        for (uint32_t i = cap; i-- > old;) {
+            m->reqs[i].next = m->req_free;
+            m->req_free = i;
+        }
+        m->req_cap = cap;
+    }
+    uint32_t r = m->req_free;
+    m->req_free = m->reqs[r].next;
+    m->reqs[r].next = MS_NIL;
+    m->live_reqs++;
+    return r;
+}
+
+void ms_req_free(memsys *m, uint32_t r)
+{
+    m->reqs[r].next = m->req_free;
+    m->req_free = r;
+    m->live_reqs--;
+}
+
+/* ---- packet sizes ---- */
+
+/* Data carried SM -> partition: the payload of a write, the 4-byte operand of an atomic. */
+uint32_t ms_req_bytes(const mem_packet *p)
+{
+    return p->kind == MEM_WRITE ? p->bytes : p->kind == MEM_ATOMIC ? 4u : 0u;
+}
+
+/* Data carried partition -> SM: `bytes` for a read, the 4-byte old value for an atomic. */
+uint32_t ms_reply_bytes(const mem_packet *p)
+{
+    return p->kind == MEM_ATOMIC ? 4u : p->bytes;
+}
+
+/* ms_ser by division: fills its table, and serves sizes beyond it. */
+uint64_t ms_ser_div(const memsys *m, uint32_t data_bytes)
+{
+    uint64_t b = (uint64_t)m->cfg.icnt_header_bytes + data_bytes;
+    uint64_t bpc = (uint64_t)m->cfg.icnt_bytes_per_cycle;
+    uint64_t c = (b + bpc - 1) / bpc;
+    return c ? c : 1;
+}
+
+static void map_line(const memsys *m, uint64_t line, uint32_t *part, uint64_t *local)
+{
+    uint64_t P = (uint64_t)m->cfg.partitions;
+    uint64_t g = ms_div_part(m, line), o = line - g * P;
+    uint64_t f = g ^ (g >> 3) ^ (g >> 7) ^ (g >> 13);
+    uint64_t sum = o + (f - ms_div_part(m, f) * P); /* (o + f % P) % P: both are below P */
+    *part = (uint32_t)(sum >= P ? sum - P : sum);
+    *local = g;
+}
+
+/* ---- public interface ---- */
+
+int memsys_can_send(const memsys *m, int sm, uint64_t now)
+{
+    if (sm < 0 || sm >= m->cfg.num_sms) return 0;
+    const ms_sm *s = &m->sms[sm];
+    /* The ring holds the last Q injection starts in order; Q of them still waiting means the
+     * oldest is still waiting. */
+    return s->inj_n < m->cfg.icnt_sm_queue || s->inj[s->inj_head] <= now;
+}
+
+int memsys_send(memsys *m, const mem_packet *p, uint64_t now)
+{
+    if (!memsys_can_send(m, p->sm, now)) return -1;
+    uint32_t r = ms_req_alloc(m);
+    ms_req *q = &m->reqs[r];
+    q->pkt = *p;
+    q->pkt.sent_cycle = now;
+    q->line = p->addr >> m->line_shift;
+    map_line(m, q->line, &q->part, &q->local);
+    ms_sm *s = &m->sms[p->sm];
+    uint64_t start = ms_icnt_inject(m, r, now);
+    int Q = m->cfg.icnt_sm_queue;
+    if (s->inj_n == Q) {
+        s->inj_head = s->inj_head + 1 == Q ? 0 : s->inj_head + 1;
+        s->inj_n--;
+    }
+    int slot = s->inj_head + s->inj_n; /* both below Q: no division for the wrap */
+    s->inj[slot >= Q ? slot - Q : slot] = start;
+    s->inj_n++;
+    /* A queue slot frees when this packet starts injecting; the caller may be waiting for it. */
+    if (start > now) ms_push(m, start, EV_WAKE, 0, 0);
+    return 0;
+}
+
+void memsys_tick(memsys *m, uint64_t now)
+{
+    /* next_ev is exact on entry (a push lowers it, the loop below sets it), so the cycle to
+     * take is known without a search; only after a cycle's events does the wheel get scanned. */
+    for (;;) {
+        uint64_t t = m->next_ev;
+        if (t > now || t == MS_NEVER) break;
+        uint32_t tail, head = ms_eq_take(m, t, &tail);
+        uint64_t taken = 0;
+        for (uint32_t n = head; n != MS_NIL; taken++) {
+            ms_enode e = m->en[n]; /* a push below may move the node pool */
+            n = e.next;
+            switch ((ms_ev_type)e.type) {
+            case EV_WAKE:
+                break;
+            case EV_PART_ARRIVE:
+                ms_icnt_part_arrive(m, e.a, t);
+                break;
+            case EV_L2_PROCESS:
+                ms_l2_process(m, e.a, t);
+                break;
+            case EV_DRAM_SCHED:
+                ms_dram_sched(m, e.a, e.b, t);
+                break;
+            case EV_DRAM_DONE:
+                ms_l2_fill(m, e.a, e.b, t);
+                break;
+            case EV_REPLY_READY:
+                ms_icnt_reply_ready(m, e.a, t);
+                break;
+            case EV_SM_ARRIVE:
+                ms_icnt_sm_arrive(m, e.a, t);
+                break;
+            case EV_DELIVER:
+                ms_icnt_deliver(m, e.a);
+                break;
+            }
+        }
+        ms_eq_taken(m, t, head, tail, taken);
+    }
+    /* Everything up to now is done: slide the window so it covers the future. */
+    if (now != MS_NEVER && now + 1 > m->cur) ms_eq_set_cur(m, now + 1);
+}
+
+int memsys_pop_reply(memsys *m, int sm, uint64_t now, mem_packet *p)
+{
+    if (sm < 0 || sm >= m->cfg.num_sms) return 0;
+    ms_sm *s = &m->sms[sm];
+    uint32_t r = s->rep_head;
+    /* Delivered replies carry their arrival cycle in `ready`; all are <= the last tick. */
+    if (r == MS_NIL || m->reqs[r].ready > now) return 0;
+    s->rep_head = m->reqs[r].next;
+    if (s->rep_head == MS_NIL) {
+        s->rep_tail = MS_NIL;
+        m->reply_mask[sm >> 6] &= ~(1ull << (sm & 63));
+    }
+    *p = m->reqs[r].pkt;
+    ms_req_free(m, r);
+    return 1;
+}
+
+const uint64_t *memsys_reply_mask(const memsys *m)
+{
+    return m->reply_mask;
+}
+
+uint64_t memsys_next_event(const memsys *m, uint64_t now)
+{
+    if (!memsys_busy(m)) return MS_NEVER;
+    uint64_t t = m->next_ev; /* exact: see memsys_internal.h */
+    if (t == MS_NEVER) return MS_NEVER;
+    return t > now ? t : now + 1;
+}
+
+int memsys_busy(const memsys *m)
+{
+    return m->live_reqs > 0 || m->dram_queued > 0;
+}
+
+double memsys_peak_dram_bandwidth(const memsys *m)
+{
+    return (double)m->cfg.partitions * (double)m->cfg.dram_bytes_per_cycle;
+}
+
+void memsys_get_stats(const memsys *m, memsys_stats *out)
+{
+    *out = m->st;
+}

@@ -1,0 +1,228 @@
+/* One DRAM channel per partition: dram_banks banks with an open-row policy, a request queue of
+ * dram_queue entries and one data bus. All times are core cycles.
+ *
+ * Address (local = line number inside the partition, R = dram_row_bytes / l2_line lines per
+ * row, B = dram_banks):
+ *   row_block = local / R; row = row_block / B; bank = (row_block ^ row) % B
+ * Consecutive lines fill a whole row before moving to the next bank (a stream gets row hits and
+ * its next row opens in another bank); XOR-ing the row into the bank (permutation interleaving)
+ * keeps rows that are B row-blocks apart from all conflicting in one bank.
+ *
+ * Commands, at most one per cycle per channel, chosen FR-FCFS among queued requests:
+ *   1. column (read/write) for the oldest request whose row is open, whose bank can take a
+ *      column command and whose data would find the bus free: data occupies the bus from
+ *      t + t_cl for burst = ceil(l2_line / dram_bytes_per_cycle) cycles; the bank accepts its
+ *      next column burst cycles later; the request leaves the queue;
+ *   2. otherwise, for the oldest request whose bank is precharged: activate its row (its
+ *      column may follow t_rcd later);
+ *   3. or, for the oldest request whose bank has another row open and no queued request hits
+ *      that row: precharge, allowed t_ras after the activation and burst after the last
+ *      column; the bank may activate t_rp later.
+ * So, unloaded, a row hit returns its data t_cl + burst after issue, a closed row
+ * t_rcd + t_cl + burst and a conflict t_rp + t_rcd + t_cl + burst (plus any wait for t_ras).
+ * The bus moves at most one line per burst cycles: a channel never exceeds its peak bandwidth.
+ * A column command is only issued when its data slot starts exactly at t + t_cl, so the bus is
+ * never booked ahead and the queue stays the scheduling window. Write recovery and read/write
+ * turnaround are not modelled. When nothing can issue, the channel schedules itself for the
+ * exact cycle the first command becomes possible (the bank state only changes by its own
+ * commands, and arrivals reschedule it), so skipping idle cycles changes nothing. */
+#include "core/mem/memsys_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int ms_dram_init(memsys *m, ms_part *p)
+{
+    p->dq = calloc((size_t)m->cfg.dram_queue, sizeof *p->dq);
+    p->banks = calloc((size_t)m->cfg.dram_banks, sizeof *p->banks);
+    p->bank_q = calloc(((size_t)m->cfg.dram_banks + 63) / 64, sizeof *p->bank_q);
+    p->bank_h = calloc(((size_t)m->cfg.dram_banks + 63) / 64, sizeof *p->bank_h);
+    if (!p->dq || !p->banks || !p->bank_q || !p->bank_h) return -1;
+    for (int b = 0; b < m->cfg.dram_banks; b++) {
+        p->banks[b].open_row = MS_ROW_NONE;
+        p->banks[b].own = MS_NEVER;
+    }
+    p->last_cmd = MS_NEVER;
+    p->sched_time = MS_NEVER;
+    return 0;
+}
+
+void ms_dram_free(ms_part *p)
+{
+    free(p->dq);
+    free(p->banks);
+    free(p->bank_q);
+    free(p->bank_h);
+}
+
+int ms_dram_space(const memsys *m, uint32_t part)
+{
+    return m->cfg.dram_queue - m->parts[part].dq_n;
+}
+
+/* Makes sure the channel runs its scheduler no later than cycle t (and not twice a cycle). A
+ * later pending step is superseded (its generation no longer matches). */
+static void request_sched(memsys *m, uint32_t part, uint64_t t)
+{
+    ms_part *p = &m->parts[part];
+    if (p->last_cmd != MS_NEVER && t <= p->last_cmd) t = p->last_cmd + 1;
+    if (p->sched_time <= t) return;
+    p->sched_gen++;
+    p->sched_time = t;
+    ms_push(m, t, EV_DRAM_SCHED, part, p->sched_gen);
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Earliest cycle bank k's next command may issue as far as the bank alone goes: a column for
+ * its queued row hits, else a precharge (or activation) for its other queued requests;
+ * MS_NEVER when nothing is queued for it. Kept in own, with the bank's bits in bank_q and
+ * bank_h, by calling this wherever the bank changes. A column also waits for the data bus
+ * (bus_col). */
+static void bank_update(const memsys *m, ms_part *p, uint32_t k)
+{
+    ms_bank *b = &p->banks[k];
+    uint64_t bit = 1ull << (k & 63);
+    p->bank_q[k >> 6] &= ~bit;
+    p->bank_h[k >> 6] &= ~bit;
+    if (!b->queued) {
+        b->own = MS_NEVER;
+        return;
+    }
+    p->bank_q[k >> 6] |= bit;
+    if (b->hits) {
+        p->bank_h[k >> 6] |= bit;
+        b->own = b->ready_col;
+    } else if (b->open_row == MS_ROW_NONE) {
+        b->own = b->ready_act;
+    } else {
+        b->own = max_u64(b->act_time + (uint64_t)m->cfg.dram_t_ras, b->ready_pre);
+    }
+}
+
+/* Earliest cycle the data bus lets a column command issue: its data starts t_cl later. */
+static uint64_t bus_col(const memsys *m, const ms_part *p)
+{
+    uint64_t t_cl = (uint64_t)m->cfg.dram_t_cl;
+    return p->bus_free > t_cl ? p->bus_free - t_cl : 0;
+}
+
+void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr, uint64_t t)
+{
+    ms_part *p = &m->parts[part];
+    uint64_t rb = local >> m->row_shift; /* local / lines_per_row */
+    uint64_t row = rb >> m->bank_shift;
+    ms_dreq *d = &p->dq[p->dq_n++];
+    d->arrival = t;
+    d->row = row;
+    d->bank = (uint32_t)((rb ^ row) & m->bank_mask);
+    d->mshr = mshr;
+    d->write = (uint8_t)write;
+    d->activated = 0;
+    m->dram_queued++;
+    ms_bank *b = &p->banks[d->bank];
+    b->queued++;
+    if (b->open_row == row) b->hits++;
+    bank_update(m, p, d->bank);
+    /* Only the newcomer's bank can make a command possible earlier than already planned (it
+     * may also block a planned precharge; the step then finds nothing and replans). */
+    uint64_t e = b->hits ? max_u64(b->own, bus_col(m, p)) : b->own;
+    request_sched(m, part, max_u64(e, t));
+}
+
+static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
+{
+    ms_part *p = &m->parts[part];
+    ms_dreq d = p->dq[i];
+    ms_bank *b = &p->banks[d.bank];
+    uint64_t data = t + (uint64_t)m->cfg.dram_t_cl;
+    p->bus_free = data + m->burst;
+    b->ready_col = t + m->burst;
+    b->ready_pre = t + m->burst;
+    b->hits--;
+    b->queued--;
+    bank_update(m, p, d.bank);
+    memmove(&p->dq[i], &p->dq[i + 1], (size_t)(p->dq_n - i - 1) * sizeof *p->dq);
+    p->dq_n--;
+    m->dram_queued--;
+    memsys_stats *st = &m->st;
+    if (d.write)
+        st->dram_writes++;
+    else
+        st->dram_reads++;
+    if (!d.activated) st->dram_row_hits++;
+    st->dram_queue_cycles += t - d.arrival;
+    st->dram_bytes += (uint64_t)m->cfg.l2_line;
+    st->dram_busy_cycles += m->burst;
+    if (!d.write)
+        ms_push(m, p->bus_free + (uint64_t)m->cfg.dram_latency, EV_DRAM_DONE, part, d.mshr);
+    ms_l2_wake(m, part, MS_STALL_DRAM, t); /* a queue slot freed */
+}
+
+/* One scheduling step at cycle t: issue at most one command, then plan the next step for the
+ * first cycle any command becomes possible. */
+void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t t)
+{
+    ms_part *p = &m->parts[part];
+    if (gen != p->sched_gen) return; /* superseded by an earlier step */
+    p->sched_time = MS_NEVER;
+    /* A bank may issue now when its own time has come; a column also needs the bus. */
+    const int cols = bus_col(m, p) <= t;
+    int n = p->dq_n, prep = -1, col = -1;
+    for (int i = 0; i < n; i++) {
+        const ms_dreq *d = &p->dq[i];
+        const ms_bank *b = &p->banks[d->bank];
+        if (b->own > t) continue;
+        if (b->hits) {
+            if (cols && b->open_row == d->row) {
+                col = i; /* first ready: the oldest row hit that can move its data now */
+                break;
+            }
+        } else if (prep < 0) {
+            prep = i;         /* first come: the oldest bank to prepare */
+            if (!cols) break; /* no column can win over it */
+        }
+    }
+    if (col >= 0) {
+        issue_column(m, part, col, t);
+    } else if (prep >= 0) {
+        ms_dreq *d = &p->dq[prep];
+        ms_bank *b = &p->banks[d->bank];
+        if (b->open_row == MS_ROW_NONE) {
+            b->open_row = d->row;
+            b->act_time = t;
+            b->ready_col = t + (uint64_t)m->cfg.dram_t_rcd;
+            d->activated = 1;
+            m->st.dram_activations++;
+            b->hits = 0;
+            for (int i = 0; i < n; i++)
+                if (p->dq[i].bank == d->bank && p->dq[i].row == d->row) b->hits++;
+        } else {
+            b->open_row = MS_ROW_NONE;
+            b->ready_act = t + (uint64_t)m->cfg.dram_t_rp;
+        }
+        bank_update(m, p, d->bank);
+    }
+    if (col >= 0 || prep >= 0) p->last_cmd = t;
+    /* The first cycle any bank may issue: banks with row hits wait for the bus too, and
+     * max(x, bus) is monotone in x, so the bus applies once to their smallest own time. */
+    uint64_t hit_min = MS_NEVER, other_min = MS_NEVER;
+    const int words = (m->cfg.dram_banks + 63) / 64;
+    for (int w = 0; w < words; w++) {
+        uint64_t h = p->bank_h[w];
+        for (uint64_t q = h; q; q &= q - 1) {
+            uint64_t c = p->banks[w * 64 + __builtin_ctzll(q)].own;
+            hit_min = c < hit_min ? c : hit_min;
+        }
+        for (uint64_t q = p->bank_q[w] & ~h; q; q &= q - 1) {
+            uint64_t c = p->banks[w * 64 + __builtin_ctzll(q)].own;
+            other_min = c < other_min ? c : other_min;
+        }
+    }
+    if (hit_min != MS_NEVER) hit_min = max_u64(hit_min, bus_col(m, p));
+    uint64_t next = hit_min < other_min ? hit_min : other_min;
+    if (next != MS_NEVER) request_sched(m, part, max_u64(next, t + 1));
+}

@@ -1,0 +1,290 @@
+/* Internal state of the memory system, shared by memsys.c (event queue, glue, address mapping),
+ * memsys_icnt.c (interconnect ports), memsys_l2.c (L2 slices) and memsys_dram.c (DRAM channels).
+ *
+ * Everything is indexed (no pointers into growable arrays), so pools can grow by realloc. In
+ * steady state nothing is allocated: requests come from a free list, events live in a timing
+ * wheel's node pool and a heap that only grow, and every per-partition structure is sized at
+ * creation. */
+#ifndef WT_MEMSYS_INTERNAL_H
+#define WT_MEMSYS_INTERNAL_H
+
+#include "core/mem/memsys.h"
+
+#define MS_NIL    UINT32_MAX
+#define MS_NEVER  UINT64_MAX
+#define MS_NO_TAG UINT64_MAX /* no line number is this large (addresses are shifted right) */
+
+/* A request in flight: the SM's packet plus where it goes. Linked through `next` into exactly
+ * one list at a time (a partition's input queue, an MSHR's waiters, an SM's reply queue). */
+typedef struct ms_req {
+    mem_packet pkt;
+    uint64_t line;  /* global L2 line number: addr >> log2(l2_line) */
+    uint64_t local; /* line number inside its partition (set index and DRAM address source) */
+    uint64_t ready; /* input queue: cycle it finished arriving at the partition */
+    uint64_t ser;   /* cycles a port is busy with it: the request, then its reply (ms_ser) */
+    uint32_t next;
+    uint32_t part;
+} ms_req;
+
+typedef enum ms_ev_type {
+    EV_WAKE,        /* nothing to do: an SM injection slot frees (makes next_event exact) */
+    EV_PART_ARRIVE, /* a request's head reaches its partition's input port; a = req */
+    EV_L2_PROCESS,  /* a partition's L2 may accept its next input; a = partition */
+    EV_DRAM_SCHED,  /* a DRAM channel may issue a command; a = partition, b = generation */
+    EV_DRAM_DONE,   /* a DRAM read's data is fully on the bus; a = partition, b = MSHR */
+    EV_REPLY_READY, /* a reply leaves the L2 pipeline for the partition's output port; a = req */
+    EV_SM_ARRIVE,   /* a reply's head reaches its SM's ejection port; a = req */
+    EV_DELIVER      /* a reply is fully received: it becomes poppable; a = req */
+} ms_ev_type;
+
+/* An event beyond the wheel's window, in the heap: ordered by (time, seq). */
+typedef struct ms_event {
+    uint64_t time;
+    uint64_t seq; /* heap insertion order: ties at one cycle resolve first in, first out */
+    uint32_t a, b;
+    uint8_t type;
+} ms_event;
+
+#define MS_WHEEL 2048 /* timing-wheel window in cycles (power of two, multiple of 64) */
+
+/* An event in the wheel. Its cycle is its bucket's (a bucket holds one cycle of the window) and
+ * its order is its place in the bucket's chain, so neither time nor seq is stored. */
+typedef struct ms_enode {
+    uint32_t a, b;
+    uint32_t next;
+    uint8_t type;
+} ms_enode;
+
+typedef struct ms_line {
+    uint64_t tag; /* global line number; MS_NO_TAG unless valid or pending */
+    uint64_t lru; /* last-touch stamp; smallest is least recently used */
+    uint64_t key; /* replacement order (set_key): 0 free, lru valid, MS_NEVER pending */
+    uint32_t mshr;
+    uint8_t valid, dirty, pending; /* pending: reserved for a fill in flight */
+} ms_line;
+
+typedef struct ms_mshr {
+    uint32_t head, tail; /* waiting reads and atomics */
+    uint32_t line;       /* index of the reserved line in the partition's line array */
+} ms_mshr;
+
+typedef struct ms_dreq {
+    uint64_t arrival;
+    uint64_t row;
+    uint32_t bank;
+    uint32_t mshr; /* MS_NIL for writes */
+    uint8_t write, activated;
+} ms_dreq;
+
+#define MS_ROW_NONE UINT64_MAX
+
+/* Why an L2 slice's input queue is blocked, i.e. which event may unblock it. */
+#define MS_STALL_FILL 1 /* no MSHR, or every way of the set reserved: wait for a fill */
+#define MS_STALL_DRAM 2 /* too few DRAM queue slots: wait for a DRAM issue (or a fill) */
+
+typedef struct ms_bank {
+    uint64_t open_row; /* MS_ROW_NONE when precharged */
+    uint64_t act_time;
+    uint64_t ready_col; /* earliest column command to the open row */
+    uint64_t ready_act; /* earliest activation (after precharge) */
+    uint64_t ready_pre; /* earliest precharge because of the last column command */
+    uint64_t own;       /* bank_update: earliest next command but for the data bus */
+    uint32_t hits;      /* queued requests for the open row (a precharge waits for them) */
+    uint32_t queued;    /* queued requests for this bank */
+} ms_bank;
+
+typedef struct ms_part {
+    /* interconnect ports */
+    uint64_t in_free, out_free;
+    /* input queue (FIFO of requests, ready times non-decreasing) */
+    uint32_t in_head, in_tail;
+    /* L2 slice */
+    ms_line *lines; /* sets * ways */
+    uint16_t *hint; /* way a line was last placed in, by local & hint_mask: tried first */
+    ms_mshr *mshrs;
+    uint32_t *mshr_free; /* stack of free MSHR indices */
+    int mshr_nfree;
+    uint64_t lru_clock;
+    uint64_t l2_next;     /* earliest cycle the slice accepts another input (one per cycle) */
+    uint8_t proc_pending; /* an EV_L2_PROCESS is queued */
+    uint8_t stalled;      /* head of the input queue waits: MS_STALL_FILL or MS_STALL_DRAM */
+    int32_t retry_way;    /* a head stalled for DRAM slots: its victim way, still right until a
+                           * fill (-1: none; only a fill changes the slice while the head waits) */
+    /* DRAM channel */
+    ms_dreq *dq; /* oldest first */
+    int dq_n;
+    ms_bank *banks;
+    uint64_t *bank_q;  /* bit per bank: it has queued requests (the banks a step plans for) */
+    uint64_t *bank_h;  /* bit per bank: queued requests hit its open row (a subset of bank_q) */
+    uint64_t bus_free; /* data bus free from this cycle */
+    uint64_t last_cmd; /* one command per cycle; MS_NEVER before the first */
+    uint64_t sched_time;
+    uint32_t sched_gen; /* EV_DRAM_SCHED with another generation is stale */
+} ms_part;
+
+typedef struct ms_sm {
+    uint64_t *inj; /* ring of the injection start cycles of its last icnt_sm_queue packets */
+    int inj_head, inj_n;
+    uint64_t inj_free, ej_free;
+    uint32_t rep_head, rep_tail; /* delivered replies, arrival order */
+} ms_sm;
+
+struct memsys {
+    memsys_config cfg;
+    /* derived */
+    int line_shift;
+    uint64_t set_mask;
+    uint64_t hint_mask; /* L2 way hints per partition, minus one */
+    uint64_t lines_per_row;
+    int row_shift; /* log2(lines_per_row): both sizes are powers of two */
+    uint64_t bank_mask;
+    int bank_shift;
+    uint64_t burst;      /* data-bus cycles per line */
+    uint64_t part_recip; /* ceil(2^64 / partitions): division by multiplication (ms_div_part) */
+    uint32_t *ser_tab;   /* ms_ser for data sizes up to MS_SER_TAB bytes */
+    /* state */
+    ms_part *parts;
+    ms_sm *sms;
+    uint64_t *reply_mask; /* bit per SM: its reply queue is not empty */
+    ms_req *reqs;
+    uint32_t req_cap, req_free;
+    /* event queue (memsys_events.c) */
+    uint64_t cur; /* window start: every pending event is at or after it */
+    uint64_t seq; /* heap pushes so far (the wheel's order is its chains') */
+    uint64_t bits[MS_WHEEL / 64];
+    uint32_t *bhead, *btail;
+    ms_enode *en;
+    uint32_t en_cap, en_free;
+    uint64_t wheel_n;
+    /* The earliest pending event, kept exact without a search: a push lowers it, and
+     * memsys_tick (the only place events are taken) sets it after each cycle's chain it takes.
+     */
+    uint64_t next_ev;
+    ms_event *heap; /* events at or beyond cur + MS_WHEEL */
+    size_t heap_n, heap_cap;
+    uint64_t live_reqs;   /* allocated requests (sent, not yet popped or retired) */
+    uint64_t dram_queued; /* entries in DRAM queues */
+    memsys_stats st;
+};
+
+/* memsys_events.c */
+int ms_eq_init(memsys *m);
+void ms_eq_free(memsys *m);
+void ms_push_slow(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b);
+uint64_t ms_eq_next(const memsys *m);
+void ms_eq_pull_far(memsys *m);
+
+/* Moves the window start to t (>= cur); far events it now covers join the wheel. */
+static inline void ms_eq_set_cur(memsys *m, uint64_t t)
+{
+    m->cur = t;
+    if (m->heap_n) ms_eq_pull_far(m);
+}
+
+/* Takes the events of cycle t, the earliest pending one: moves the window to t and empties its
+ * bucket, returning the chain (linked by en[].next, in insertion order; *tail its last node).
+ * Events pushed for t while the caller walks the chain start a new chain in the bucket, taken
+ * next, so the order stays first in, first out. */
+static inline uint32_t ms_eq_take(memsys *m, uint64_t t, uint32_t *tail)
+{
+    if (t != m->cur) ms_eq_set_cur(m, t);
+    uint32_t b = (uint32_t)(t & (MS_WHEEL - 1)), head = m->bhead[b];
+    *tail = m->btail[b];
+    m->bhead[b] = m->btail[b] = MS_NIL;
+    m->bits[b >> 6] &= ~(1ull << (b & 63));
+    return head;
+}
+
+/* Returns a walked chain of `taken` events of cycle t to the node pool and sets next_ev: t
+ * again if events were pushed for it meanwhile, else the earliest pending event. */
+static inline void ms_eq_taken(memsys *m, uint64_t t, uint32_t head, uint32_t tail, uint64_t taken)
+{
+    m->wheel_n -= taken;
+    m->en[tail].next = m->en_free;
+    m->en_free = head;
+    m->next_ev = m->bhead[t & (MS_WHEEL - 1)] != MS_NIL ? t : ms_eq_next(m);
+}
+
+/* Appends an event to bucket b of the wheel (its time inside the window) in a node from the
+ * free pool, which must not be empty. */
+static inline void ms_wheel_append(memsys *m, uint32_t b, uint32_t a, uint32_t bb, uint8_t type)
+{
+    uint32_t n = m->en_free;
+    ms_enode *e = &m->en[n];
+    m->en_free = e->next;
+    e->a = a;
+    e->b = bb;
+    e->next = MS_NIL;
+    e->type = type;
+    if (m->btail[b] == MS_NIL) {
+        m->bhead[b] = n;
+        m->bits[b >> 6] |= 1ull << (b & 63);
+    } else {
+        m->en[m->btail[b]].next = n;
+    }
+    m->btail[b] = n;
+    m->wheel_n++;
+}
+
+/* Queues an event (ties at one cycle: first in, first out). Every request pushes several, so
+ * the common case, a free node and a time inside the wheel's window, is inline; growing the
+ * node pool and far events go through ms_push_slow (memsys_events.c). */
+static inline void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a, uint32_t b)
+{
+    if (time < m->cur) time = m->cur; /* only a caller going back in time gets here */
+    if (time < m->next_ev) m->next_ev = time;
+    if (time - m->cur >= MS_WHEEL || m->en_free == MS_NIL)
+        ms_push_slow(m, time, type, a, b);
+    else
+        ms_wheel_append(m, (uint32_t)(time & (MS_WHEEL - 1)), a, b, (uint8_t)type);
+}
+
+#define MS_SER_TAB 1024
+
+/* Cycles a port is busy with a packet of data_bytes: ceil((header + data) / bytes_per_cycle),
+ * at least 1. Every hop of every request asks, so the common sizes come from a table. */
+uint64_t ms_ser_div(const memsys *m, uint32_t data_bytes);
+static inline uint64_t ms_ser(const memsys *m, uint32_t data_bytes)
+{
+    return data_bytes <= MS_SER_TAB ? m->ser_tab[data_bytes] : ms_ser_div(m, data_bytes);
+}
+
+/* floor(v / partitions) by a multiplication: with R = ceil(2^64 / P) the product's high word
+ * is exact for v < 2^64 / P, so for every v below 2^52 (P <= 4096); larger v divide. */
+static inline uint64_t ms_div_part(const memsys *m, uint64_t v)
+{
+    if (m->cfg.partitions == 1) return v;
+    if (v >> 52) return v / (uint64_t)m->cfg.partitions;
+    return (uint64_t)(((unsigned __int128)v * m->part_recip) >> 64);
+}
+
+/* memsys.c */
+uint32_t ms_req_alloc(memsys *m);
+void ms_req_free(memsys *m, uint32_t r);
+uint32_t ms_req_bytes(const mem_packet *p);
+uint32_t ms_reply_bytes(const mem_packet *p);
+
+/* memsys_icnt.c */
+uint64_t ms_icnt_inject(memsys *m, uint32_t r, uint64_t now);
+void ms_icnt_part_arrive(memsys *m, uint32_t r, uint64_t t);
+void ms_icnt_reply_ready(memsys *m, uint32_t r, uint64_t t);
+void ms_icnt_sm_arrive(memsys *m, uint32_t r, uint64_t t);
+void ms_icnt_deliver(memsys *m, uint32_t r);
+
+/* memsys_l2.c */
+int ms_l2_init(memsys *m, ms_part *p);
+void ms_l2_free(ms_part *p);
+void ms_l2_input(memsys *m, uint32_t part, uint32_t r);
+void ms_l2_process(memsys *m, uint32_t part, uint64_t t);
+void ms_l2_fill(memsys *m, uint32_t part, uint32_t mshr, uint64_t t);
+void ms_l2_wake(memsys *m, uint32_t part, int why, uint64_t t);
+
+/* memsys_dram.c */
+int ms_dram_init(memsys *m, ms_part *p);
+void ms_dram_free(ms_part *p);
+int ms_dram_space(const memsys *m, uint32_t part);
+void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr,
+                     uint64_t t);
+void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t t);
+
+#endif

@@ -1,0 +1,252 @@
+/* One L2 slice per memory partition: l2_sets x l2_ways x l2_line, LRU, write-back.
+ *
+ * - The slice accepts at most one request per cycle, in arrival order, from its input queue.
+ *   A request that cannot be accepted (no free MSHR, every way of its set reserved for a fill,
+ *   or too few DRAM queue slots for its fill and the dirty victim's write-back) stays at the
+ *   head of the queue and blocks the ones behind it until a fill or a DRAM issue wakes the
+ *   slice: backpressure, nothing is dropped, and no cycle is spent polling.
+ * - Reads and atomics: a hit replies l2_hit_latency cycles after acceptance. A miss reserves a
+ *   victim line at once (allocate on miss; a dirty victim becomes a DRAM write), takes an MSHR
+ *   and sends one line-sized DRAM read; later misses to the reserved line merge into that MSHR.
+ *   When the fill arrives every waiter replies l2_hit_latency cycles later (the data path
+ *   latency is charged once, on the way out, for hits and fills alike). A read of a 32-byte
+ *   segment fills the whole line; its reply carries only `bytes`.
+ * - Atomics are read-modify-writes performed at the L2: a hit (or a fill) replies after
+ *   l2_hit_latency and leaves the line dirty.
+ * - Writes: write-back with write-allocate; a write to a missing line allocates it without
+ *   fetching it from DRAM (the timing model assumes the write covers what is read later), marks
+ *   it dirty and gets no reply. A write to a line whose fill is in flight just marks it dirty.
+ * Statistics: a hit is a valid line found; everything else, merges into an MSHR included, is a
+ * miss. */
+#include "core/mem/memsys_internal.h"
+
+#include <stdlib.h>
+
+int ms_l2_init(memsys *m, ms_part *p)
+{
+    const memsys_config *c = &m->cfg;
+    p->lines = calloc((size_t)c->l2_sets * (size_t)c->l2_ways, sizeof *p->lines);
+    p->mshrs = calloc((size_t)c->l2_mshrs, sizeof *p->mshrs);
+    p->mshr_free = calloc((size_t)c->l2_mshrs, sizeof *p->mshr_free);
+    p->hint = calloc(m->hint_mask + 1, sizeof *p->hint);
+    if (!p->lines || !p->mshrs || !p->mshr_free || !p->hint) return -1;
+    for (size_t i = 0; i < (size_t)c->l2_sets * (size_t)c->l2_ways; i++)
+        p->lines[i].tag = MS_NO_TAG;
+    for (int i = 0; i < c->l2_mshrs; i++)
+        p->mshr_free[i] = (uint32_t)(c->l2_mshrs - 1 - i);
+    p->mshr_nfree = c->l2_mshrs;
+    p->retry_way = -1;
+    return 0;
+}
+
+void ms_l2_free(ms_part *p)
+{
+    free(p->lines);
+    free(p->mshrs);
+    free(p->mshr_free);
+    free(p->hint);
+}
+
+static void schedule_process(memsys *m, uint32_t part, uint64_t t)
+{
+    ms_part *p = &m->parts[part];
+    if (p->proc_pending || p->stalled || p->in_head == MS_NIL) return;
+    uint64_t when = m->reqs[p->in_head].ready;
+    if (when < t) when = t;
+    if (when < p->l2_next) when = p->l2_next;
+    p->proc_pending = 1;
+    ms_push(m, when, EV_L2_PROCESS, part, 0);
+}
+
+void ms_l2_input(memsys *m, uint32_t part, uint32_t r)
+{
+    ms_part *p = &m->parts[part];
+    m->reqs[r].next = MS_NIL;
+    if (p->in_tail == MS_NIL)
+        p->in_head = r;
+    else
+        m->reqs[p->in_tail].next = r;
+    p->in_tail = r;
+    schedule_process(m, part, m->reqs[r].ready);
+}
+
+/* A resource freed at t: retry the blocked head if it waits for that kind of resource (a fill
+ * frees an MSHR and a way and may change what the head needs, so it always retries). */
+void ms_l2_wake(memsys *m, uint32_t part, int why, uint64_t t)
+{
+    ms_part *p = &m->parts[part];
+    if (!p->stalled || (why != MS_STALL_FILL && p->stalled != why)) return;
+    p->stalled = 0;
+    schedule_process(m, part, t);
+}
+
+/* A line's replacement key, kept in l->key wherever its state or stamp changes: the victim is
+ * the first way of smallest key (a free way first, else the least recently used line), and a
+ * line reserved for a fill is never one. Stamps of touched lines are unique, above 0 and below
+ * MS_NEVER. */
+static void set_key(ms_line *l)
+{
+    l->key = l->pending ? MS_NEVER : l->valid ? l->lru : 0;
+}
+
+/* Finds line `line` in a set: returns its way (valid, or reserved for a fill), or -1 with
+ * *victim the way to replace: a free way first, else the least recently used line not reserved
+ * for a fill; -1 when every way is reserved. A line is in at most one way, so the way hint is
+ * tried first: on a hit it usually saves the search. */
+static int lookup(const ms_line *set, int ways, uint64_t line, uint32_t hint, int *victim)
+{
+    if (hint < (uint32_t)ways && set[hint].tag == line) return (int)hint;
+    for (int w = 0; w < ways; w++)
+        if (set[w].tag == line) return w; /* lines neither valid nor pending hold MS_NO_TAG */
+    int v = 0;
+    uint64_t best = set[0].key;
+    for (int w = 1; w < ways; w++)
+        if (set[w].key < best) {
+            best = set[w].key;
+            v = w;
+        }
+    *victim = best == MS_NEVER ? -1 : v;
+    return -1;
+}
+
+static void touch(ms_part *p, ms_line *l)
+{
+    l->lru = ++p->lru_clock;
+    set_key(l);
+}
+
+/* Evicts line l (if valid and dirty, as a DRAM write) before it is reused. */
+static void evict(memsys *m, uint32_t part, ms_line *l, uint64_t t)
+{
+    if (l->valid && l->dirty) {
+        m->st.l2_writebacks++;
+        ms_dram_enqueue(m, part, ms_div_part(m, l->tag), 1, MS_NIL, t);
+    }
+    l->valid = l->dirty = l->pending = 0;
+    l->tag = MS_NO_TAG;
+    set_key(l);
+}
+
+static void append_waiter(memsys *m, ms_mshr *ms, uint32_t r)
+{
+    m->reqs[r].next = MS_NIL;
+    if (ms->tail == MS_NIL)
+        ms->head = r;
+    else
+        m->reqs[ms->tail].next = r;
+    ms->tail = r;
+}
+
+/* Tries to accept request r (the head of the input queue) at cycle t. Returns 0 when accepted
+ * (r has been dequeued), else the MS_STALL_ reason it must wait for. */
+static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t)
+{
+    ms_part *p = &m->parts[part];
+    ms_req *q = &m->reqs[r];
+    const int ways = m->cfg.l2_ways;
+    ms_line *set = &p->lines[(size_t)(q->local & m->set_mask) * (size_t)ways];
+    uint16_t *hint = &p->hint[q->local & m->hint_mask];
+    int v = p->retry_way, hw = v >= 0 ? -1 : lookup(set, ways, q->line, *hint, &v);
+    ms_line *hit = hw >= 0 ? &set[hw] : NULL;
+    int kind = q->pkt.kind;
+    ms_line *victim = NULL;
+    if (!hit) {
+        if (kind != MEM_WRITE && p->mshr_nfree == 0) return MS_STALL_FILL;
+        if (v < 0) return MS_STALL_FILL;
+        victim = &set[v];
+        int need = (kind != MEM_WRITE) + (victim->valid && victim->dirty);
+        if (ms_dram_space(m, part) < need) {
+            p->retry_way = v;
+            return MS_STALL_DRAM;
+        }
+    }
+    p->retry_way = -1;
+    /* accepted: dequeue */
+    p->in_head = q->next;
+    if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
+    q->next = MS_NIL;
+    m->st.l2_accesses++;
+    if (kind == MEM_ATOMIC) m->st.atomics++;
+    uint64_t reply_at = t + (uint64_t)m->cfg.l2_hit_latency;
+
+    if (hit) {
+        if (hit->pending)
+            m->st.l2_misses++;
+        else
+            m->st.l2_hits++;
+        touch(p, hit);
+        if (kind != MEM_READ) hit->dirty = 1;
+        if (kind == MEM_WRITE)
+            ms_req_free(m, r);
+        else if (hit->pending)
+            append_waiter(m, &p->mshrs[hit->mshr], r);
+        else
+            ms_push(m, reply_at, EV_REPLY_READY, r, 0);
+        return 0;
+    }
+
+    m->st.l2_misses++;
+    evict(m, part, victim, t);
+    victim->tag = q->line;
+    *hint = (uint16_t)v;
+    touch(p, victim);
+    if (kind == MEM_WRITE) {
+        victim->valid = 1;
+        victim->dirty = 1;
+        set_key(victim);
+        ms_req_free(m, r);
+        return 0;
+    }
+    uint32_t mi = p->mshr_free[--p->mshr_nfree];
+    ms_mshr *ms = &p->mshrs[mi];
+    ms->head = ms->tail = MS_NIL;
+    ms->line = (uint32_t)(victim - p->lines);
+    append_waiter(m, ms, r);
+    victim->pending = 1;
+    set_key(victim);
+    victim->dirty = kind == MEM_ATOMIC;
+    victim->mshr = mi;
+    ms_dram_enqueue(m, part, q->local, 0, mi, t);
+    return 0;
+}
+
+void ms_l2_process(memsys *m, uint32_t part, uint64_t t)
+{
+    ms_part *p = &m->parts[part];
+    p->proc_pending = 0;
+    uint32_t r = p->in_head;
+    if (r == MS_NIL) return;
+    if (m->reqs[r].ready > t || t < p->l2_next) {
+        schedule_process(m, part, t);
+        return;
+    }
+    int why = accept(m, part, r, t);
+    if (why) {
+        p->stalled = (uint8_t)why;
+        return;
+    }
+    p->l2_next = t + 1;
+    schedule_process(m, part, t + 1);
+}
+
+/* The DRAM read for MSHR mi finished at t: validate the line and release the waiters. */
+void ms_l2_fill(memsys *m, uint32_t part, uint32_t mi, uint64_t t)
+{
+    ms_part *p = &m->parts[part];
+    ms_mshr *ms = &p->mshrs[mi];
+    ms_line *l = &p->lines[ms->line];
+    l->pending = 0;
+    l->valid = 1;
+    set_key(l);
+    p->retry_way = -1; /* the stalled head's lookup may differ now */
+    uint64_t reply_at = t + (uint64_t)m->cfg.l2_hit_latency;
+    for (uint32_t r = ms->head; r != MS_NIL;) {
+        uint32_t next = m->reqs[r].next;
+        m->reqs[r].next = MS_NIL;
+        ms_push(m, reply_at, EV_REPLY_READY, r, 0);
+        r = next;
+    }
+    ms->head = ms->tail = MS_NIL;
+    p->mshr_free[p->mshr_nfree++] = mi;
+    ms_l2_wake(m, part, MS_STALL_FILL, t);
+}

@@ -1,0 +1,413 @@
+/* The GPU: SMs, the CTA dispatcher and the memory system, driven by one cycle loop that skips
+ * the cycles in which nothing can happen; watchdogs turn hangs into errors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/config/config.h"
+#include "core/rng.h"
+#include "core/sim.h"
+#include "core/sim/sm.h"
+#include "core/sim/stats.h"
+#include "core/sim/warp_profile.h"
+#include "policies/registry.h"
+
+typedef struct gpu {
+    gpu_config cfg;
+    memsys *mem;
+    sm **sms;
+    isource src;
+    wt_rng rng;
+    const cta_ops *cta;
+    void *cta_self;
+    uint32_t cta_period;
+    /* the CTA limit in force on each SM and since when, for cta_n_avg and the CTA trace */
+    int *limit;
+    uint64_t *limit_since;
+    double limit_cycles; /* sum over SMs of limit x cycles */
+    FILE *cta_trace;
+    /* the running kernel */
+    kernel_launch k;
+    uint32_t next_cta;
+    int n_max;
+    int rr; /* next SM in round-robin dispatch */
+    uint64_t last_issue;
+    /* which SMs hold work (sm_busy as of the last time anything changed them), and how many:
+     * the cycle loop asks only the SMs it touched */
+    unsigned char *busy;
+    int nbusy;
+    /* sm_wake of each SM, refreshed whenever anything may have changed it, so the cycle loop
+     * finds the SMs due without a call per SM per cycle */
+    uint64_t *wake;
+    uint64_t min_wake; /* the earliest of them, valid unless wake_dirty */
+    bool wake_dirty;
+    /* bit set of the SMs whose wake is not UINT64_MAX: the passes over the wakes skip the SMs
+     * with nothing to do (most of them on kernels of few CTAs) */
+    uint64_t *armed;
+    uint64_t *due; /* scratch bit set of the SMs to run this cycle */
+    int due_words;
+} gpu;
+
+/* Mirrors SM i's wake (and whether it has one) and returns it. */
+static inline uint64_t set_wake(gpu *g, int i)
+{
+    uint64_t wk = g->wake[i] = sm_wake(g->sms[i]);
+    uint64_t bit = (uint64_t)1 << (i & 63);
+    if (wk == UINT64_MAX)
+        g->armed[i >> 6] &= ~bit;
+    else
+        g->armed[i >> 6] |= bit;
+    return wk;
+}
+
+/* SM i's wake may have changed outside the cycle loop's own refresh: mirror it, and let the
+ * loop search the earliest again. */
+static void wake_changed(gpu *g, int i)
+{
+    set_wake(g, i);
+    g->wake_dirty = true;
+}
+
+static void gpu_free(gpu *g)
+{
+    if (g->sms)
+        for (int i = 0; i < g->cfg.num_sms; i++)
+            sm_destroy(g->sms[i]);
+    free(g->sms);
+    free(g->limit);
+    free(g->limit_since);
+    free(g->busy);
+    free(g->wake);
+    free(g->due);
+    free(g->armed);
+    if (g->cta_self) g->cta->destroy(g->cta_self);
+    if (g->src.ops) g->src.ops->destroy(g->src.self);
+    memsys_destroy(g->mem);
+}
+
+static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
+                    const sim_options *opt, char *err, size_t errlen)
+{
+    if (gpu_config_from_params(p, &g->cfg, err, errlen) != 0) return -1;
+    const gpu_config *c = &g->cfg;
+    wt_rng_seed(&g->rng, c->seed);
+    if (memsys_create(&g->mem, &c->mem, err, errlen) != 0) return -1;
+    if (make(arg, c->num_sms, c->max_warps, c->max_ctas, &g->src, err, errlen) != 0) {
+        g->src.ops = NULL;
+        return -1;
+    }
+    g->cta = cta_policy_find(c->cta_policy);
+    if (!g->cta) {
+        snprintf(err, errlen, "cta.policy: unknown policy '%s'", c->cta_policy);
+        return -1;
+    }
+    cta_env ce = {c->num_sms, &g->rng};
+    if (g->cta->create(&g->cta_self, &ce, p, err, errlen) != 0) {
+        g->cta_self = NULL;
+        return -1;
+    }
+    g->cta_period = g->cta->period ? g->cta->period(g->cta_self) : 0;
+    g->sms = calloc((size_t)c->num_sms, sizeof *g->sms);
+    g->limit = calloc((size_t)c->num_sms, sizeof *g->limit);
+    g->limit_since = calloc((size_t)c->num_sms, sizeof *g->limit_since);
+    g->busy = calloc((size_t)c->num_sms, sizeof *g->busy);
+    g->wake = calloc((size_t)c->num_sms, sizeof *g->wake);
+    g->due_words = (c->num_sms + 63) / 64;
+    g->due = calloc((size_t)g->due_words, sizeof *g->due);
+    g->armed = calloc((size_t)g->due_words, sizeof *g->armed);
+    g->cta_trace = opt ? opt->cta_trace : NULL;
+    if (!g->sms || !g->limit || !g->limit_since || !g->busy || !g->wake || !g->due || !g->armed) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < c->num_sms; i++) {
+        sm_env se = {i, c, p, g->mem, &g->src, &g->rng, opt};
+        if (sm_create(&g->sms[i], &se, err, errlen) != 0) return -1;
+        wake_changed(g, i);
+    }
+    return 0;
+}
+
+/* CTAs per SM the kernel's resources allow (N in DYNCTA). */
+static int ctas_per_sm(const gpu_config *c, const kernel_launch *k)
+{
+    int warps = ((int)k->block + WT_WARP_SIZE - 1) / WT_WARP_SIZE;
+    int n = c->max_ctas;
+    if (c->max_warps / warps < n) n = c->max_warps / warps;
+    if (c->max_threads / (int)k->block < n) n = c->max_threads / (int)k->block;
+    long regs = (long)k->regs_per_thread * warps * WT_WARP_SIZE;
+    if (regs > 0 && c->registers / regs < n) n = (int)(c->registers / regs);
+    if (k->shared_bytes > 0 && c->shared_bytes / (int)k->shared_bytes < n)
+        n = c->shared_bytes / (int)k->shared_bytes;
+    return n;
+}
+
+/* The CTA policy's limit for SM i, within 1..N. */
+static int policy_limit(gpu *g, int i)
+{
+    int limit = g->cta->limit(g->cta_self, i);
+    if (limit > g->n_max) limit = g->n_max;
+    return limit < 1 ? 1 : limit;
+}
+
+/* Puts SM i under the policy's limit: the newest CTAs beyond it are paused, the others run. */
+static void apply_limit(gpu *g, int i, uint64_t now)
+{
+    g->limit_cycles += (double)g->limit[i] * (double)(now - g->limit_since[i]);
+    g->limit[i] = policy_limit(g, i);
+    g->limit_since[i] = now;
+    sm_set_cta_limit(g->sms[i], g->limit[i], now);
+    wake_changed(g, i);
+}
+
+static void trace_limit(gpu *g, int i, uint64_t now, uint32_t c_idle, uint32_t c_mem)
+{
+    if (g->cta_trace)
+        fprintf(g->cta_trace, "%d,%llu,%d,%d,%d,%u,%u\n", i, (unsigned long long)now, g->limit[i],
+                g->n_max, sm_resident_ctas(g->sms[i]), c_idle, c_mem);
+}
+
+/* Hands out CTAs one at a time, round-robin over SMs with room (DYNCTA II: load balanced).
+ * Returns the number started. */
+static void note_busy(gpu *g, int i)
+{
+    unsigned char b = sm_busy(g->sms[i]) != 0;
+    g->nbusy += b - g->busy[i];
+    g->busy[i] = b;
+}
+
+static int dispatch(gpu *g, uint64_t now)
+{
+    int sms = g->cfg.num_sms, stuck = 0, started = 0;
+    while (g->next_cta < g->k.grid && stuck < sms) {
+        sm *s = g->sms[g->rr];
+        if (sm_resident_ctas(s) < policy_limit(g, g->rr)) {
+            sm_start_cta(s, g->next_cta++, now);
+            wake_changed(g, g->rr);
+            note_busy(g, g->rr);
+            started++;
+            stuck = 0;
+        } else {
+            stuck++;
+        }
+        g->rr = (g->rr + 1) % sms;
+    }
+    return started;
+}
+
+static void sample_ctas(gpu *g, uint64_t now)
+{
+    for (int i = 0; i < g->cfg.num_sms; i++) {
+        cta_sample cs;
+        sm_take_sample(g->sms[i], now, &cs.c_idle, &cs.c_mem);
+        cs.active_ctas = sm_resident_ctas(g->sms[i]);
+        g->cta->on_sample(g->cta_self, i, &cs, now);
+        apply_limit(g, i, now);
+        trace_limit(g, i, now, cs.c_idle, cs.c_mem);
+    }
+}
+
+/* Runs the current kernel to completion from cycle *now. Returns 0, or -1 with err. */
+static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
+{
+    const gpu_config *c = &g->cfg;
+    uint64_t now = *now_io;
+    /* Kernels that each end in their first pass of the loop below never reach its check: a
+     * host loop launching them must still stop at the cap. */
+    if (now > c->max_cycles) {
+        snprintf(err, errlen, "kernel %s: reached the cycle cap sim.max_cycles=%llu", g->k.name,
+                 (unsigned long long)c->max_cycles);
+        return -1;
+    }
+    g->n_max = ctas_per_sm(c, &g->k);
+    if (g->n_max < 1) {
+        snprintf(err, errlen,
+                 "kernel %s: a CTA of %u threads, %u registers per thread and %u bytes of shared "
+                 "memory does not fit in an SM",
+                 g->k.name, g->k.block, g->k.regs_per_thread, g->k.shared_bytes);
+        return -1;
+    }
+    g->next_cta = 0;
+    g->rr = 0;
+    if (g->cta->on_kernel_start) g->cta->on_kernel_start(g->cta_self, g->n_max);
+    for (int i = 0; i < c->num_sms; i++) {
+        sm_kernel_start(g->sms[i], &g->k);
+        apply_limit(g, i, now);
+        trace_limit(g, i, now, 0, 0);
+    }
+    dispatch(g, now);
+    g->last_issue = now;
+    uint64_t next_sample = g->cta_period ? now + g->cta_period : UINT64_MAX;
+    const uint64_t *replies = memsys_reply_mask(g->mem);
+    const uint64_t *wake = g->wake, *armed = g->armed;
+    const int nsms = c->num_sms, words = g->due_words;
+    uint64_t *due = g->due;
+    /* the memory system's next event as of the end of the last cycle: nothing sends between
+     * then and the next tick, so a cycle before it has nothing for the memory to do */
+    uint64_t mem_next = 0;
+    for (;;) {
+        if (now >= mem_next) memsys_tick(g->mem, now);
+        mem_packet p;
+        int finished = 0;
+        /* The SMs to run: those with replies, those whose time has come (a reply always brings
+         * an SM forward to now), or all of them without skipping. Nothing an SM does changes
+         * another's wake within the cycle, so the set is known before the first one runs, and
+         * finding it is a tight pass over the wakes. */
+        int any = g->wake_dirty || now >= g->min_wake; /* else only the memory has work */
+        for (int w = 0; w < words; w++) {
+            uint64_t d = c->skip_idle ? replies[w] : ~0ull;
+            for (uint64_t a = any ? armed[w] : 0; a; a &= a - 1) {
+                int b = __builtin_ctzll(a);
+                d |= (uint64_t)(wake[w * 64 + b] <= now) << b;
+            }
+            due[w] = d;
+        }
+        /* Each SM takes its replies, then runs, in index order. An SM's sends cannot reach
+         * another SM within the cycle, so taking them SM by SM is the same as all at once. */
+        uint64_t ran_min = UINT64_MAX; /* the earliest wake of the SMs run */
+        bool ran = false;
+        for (int w = 0; w < words; w++) {
+            for (uint64_t bits = due[w]; bits; bits &= bits - 1) {
+                int i = w * 64 + __builtin_ctzll(bits);
+                if (i >= nsms) break;
+                sm *s = g->sms[i];
+                if ((replies[w] >> (i & 63)) & 1)
+                    while (memsys_pop_reply(g->mem, i, now, &p))
+                        sm_deliver(s, &p, now);
+                int issued = sm_cycle(s, now, err, errlen);
+                if (issued < 0) return -1;
+                if (issued) g->last_issue = now;
+                uint64_t wk = set_wake(g, i);
+                ran_min = wk < ran_min ? wk : ran_min;
+                ran = true;
+                int done = sm_take_finished(s);
+                /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
+                if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
+                finished += done;
+                note_busy(g, i);
+            }
+        }
+        if (now >= next_sample) {
+            sample_ctas(g, now);
+            next_sample += g->cta_period;
+        }
+        /* a CTA started now keeps the GPU busy even if every SM had drained (nbusy counts it) */
+        if (finished || g->cta_period) dispatch(g, now);
+        if (g->next_cta >= g->k.grid && g->nbusy == 0 && !memsys_busy(g->mem)) break;
+
+        /* After a cycle every wake is later than now (an SM that ran sets its next one after
+         * now, the others were not due), so an SM run now that wakes next cycle holds the
+         * minimum: no pass over the wakes. Otherwise, after a change, they are searched. */
+        if (ran_min == now + 1 && !g->wake_dirty) {
+            g->min_wake = now + 1;
+        } else if (g->wake_dirty || ran) {
+            uint64_t m = UINT64_MAX;
+            for (int w = 0; w < words; w++)
+                for (uint64_t a = armed[w]; a; a &= a - 1) {
+                    uint64_t wk = wake[w * 64 + __builtin_ctzll(a)];
+                    m = wk < m ? wk : m;
+                }
+            g->min_wake = m;
+            g->wake_dirty = false;
+        }
+        uint64_t next = mem_next = memsys_next_event(g->mem, now);
+        if (g->min_wake < next) next = g->min_wake;
+        if (next <= now || !c->skip_idle) next = now + 1;
+        if (next_sample < next) next = next_sample;
+        if (next == UINT64_MAX || next - g->last_issue > c->watchdog) {
+            int at_barrier = 0;
+            for (int i = 0; i < c->num_sms; i++)
+                at_barrier += sm_warps_at_barrier(g->sms[i]);
+            /* Name what the warps wait for: a request still in the memory system means the
+             * watchdog is shorter than the memory's latency, not that the kernel is stuck. */
+            if (next != UINT64_MAX && memsys_busy(g->mem))
+                snprintf(err, errlen,
+                         "kernel %s: no warp issued for sim.watchdog=%llu cycles at cycle %llu "
+                         "while memory requests were in flight (%d warps at a barrier): raise "
+                         "sim.watchdog above the longest memory latency",
+                         g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now,
+                         at_barrier);
+            else if (at_barrier > 0)
+                snprintf(err, errlen,
+                         "kernel %s: no progress for %llu cycles at cycle %llu (%d warps waiting "
+                         "at a barrier that is never reached)",
+                         g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now,
+                         at_barrier);
+            else
+                snprintf(err, errlen,
+                         "kernel %s: no warp issued for sim.watchdog=%llu cycles at cycle %llu, "
+                         "with no memory request in flight and no warp at a barrier",
+                         g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now);
+            *now_io = now;
+            return -1;
+        }
+        if (next > c->max_cycles) {
+            snprintf(err, errlen, "kernel %s: reached the cycle cap sim.max_cycles=%llu", g->k.name,
+                     (unsigned long long)c->max_cycles);
+            *now_io = now;
+            return -1;
+        }
+        now = next;
+    }
+    *now_io = now + 1;
+    return 0;
+}
+
+static int make_workload_instance(void *arg, int num_sms, int max_warps, int max_ctas, isource *out,
+                                  char *err, size_t errlen)
+{
+    return workload_instance(arg, num_sms, max_warps, max_ctas, out, err, errlen);
+}
+
+sim_status sim_run(const param_set *config, const workload *w, const sim_options *opt,
+                   sim_metrics *out, char *err, size_t errlen)
+{
+    return sim_run_source(config, make_workload_instance, (void *)w, opt, out, err, errlen);
+}
+
+sim_status sim_run_source(const param_set *config, isource_factory make, void *arg,
+                          const sim_options *opt, sim_metrics *out, char *err, size_t errlen)
+{
+    /* A scheduler with oracle knowledge (CAWS) gets its profile from a first run. */
+    const sched_ops *wants = sched_policy_find(param_get_choice(config, "sched.policy"));
+    if (wants && wants->profile_policy && !(opt && opt->warp_profile))
+        return warp_profile_run(config, make, arg, opt, wants->profile_policy(config), out, err,
+                                errlen);
+    gpu g;
+    memset(&g, 0, sizeof g);
+    memset(out, 0, sizeof *out);
+    if (gpu_init(&g, config, make, arg, opt, err, errlen) != 0) {
+        gpu_free(&g);
+        return SIM_BAD_CONFIG;
+    }
+    sim_status status = SIM_OK;
+    uint64_t now = 0;
+    int kernels = 0;
+    for (;;) {
+        int r = g.src.ops->next_kernel(g.src.self, &g.k, err, errlen);
+        if (r == 0) break;
+        if (r < 0 || run_kernel(&g, &now, err, errlen) != 0) {
+            status = SIM_FAILED;
+            break;
+        }
+        kernels++;
+    }
+    for (int i = 0; i < g.cfg.num_sms; i++)
+        sm_account(g.sms[i], now);
+    stats_collect(&g.cfg, (const sm *const *)g.sms, g.mem, now, kernels, out);
+    if (opt && opt->per_sm) stats_write_per_sm(opt->per_sm, &g.cfg, (const sm *const *)g.sms, now);
+    for (int i = 0; i < g.cfg.num_sms && g.limit; i++)
+        g.limit_cycles += (double)g.limit[i] * (double)(now - g.limit_since[i]);
+    if (now) out->cta_n_avg = g.limit_cycles / ((double)now * g.cfg.num_sms);
+    /* Policy statistics: every instance adds its sums, then each kind turns them into the
+     * reported values once. */
+    for (int i = 0; i < g.cfg.num_sms; i++)
+        sm_collect_policies(g.sms[i], out);
+    if (g.cta->collect) g.cta->collect(g.cta_self, out);
+    const sched_ops *so = sched_policy_find(g.cfg.sched_policy);
+    const l1_policy_ops *lo = l1_policy_find(g.cfg.l1d_policy);
+    if (so && so->finish) so->finish(out);
+    if (lo && lo->finish) lo->finish(out);
+    if (g.cta->finish) g.cta->finish(out);
+    gpu_free(&g);
+    return status;
+}

@@ -1,0 +1,351 @@
+#include "core/sim/l1d.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const l1_outcome_names[] = {"hit", "miss", "merged", "reservation_fail", "bypass"};
+
+typedef struct mshr_entry {
+    uint64_t line;
+    int way; /* reserved way, in set `set` */
+    int set;
+    int nwaiters;
+    l1_request req; /* the allocating request, handed to the policy at fill */
+} mshr_entry;
+
+struct l1d {
+    l1d_config cfg;
+    int line_shift;
+    int set_bits; /* log2(sets) when sets is a power of two */
+    uint64_t *tags;
+    uint8_t *fp;   /* per way: a byte hash of its tag, so a lookup compares 8 ways per word */
+    int fp_stride; /* fingerprint bytes per set: ways rounded up to whole words */
+    uint8_t *valid;
+    uint8_t *reserved;
+    uint8_t *nreserved; /* per set: reserved ways (a miss needs fewer than all) */
+    int16_t *owner;     /* warp that brought the line in */
+    int16_t *mshr_of;   /* for a reserved way, its MSHR */
+    uint8_t *state;     /* policy bytes, sets*ways*line_state_bytes */
+    size_t state_bytes;
+    mshr_entry *mshr;
+    uint64_t *mshr_free; /* bit per MSHR: free (the lowest free one is allocated first) */
+    int mshr_words;
+    uint32_t *waiters; /* mshrs * mshr_merge */
+    int mshr_in_use;
+    l1_fail last_fail;
+    const l1_policy_ops *ops;
+    void *policy;
+};
+
+/* Bit 0 of each byte of x (the other bits clear) gathered into the low byte: byte i's bit goes
+ * to bit i. */
+static inline uint64_t gather_byte_flags(uint64_t x)
+{
+    return (x * 0x0102040810204080ull) >> 56;
+}
+
+/* A byte hash of a line address: equal tags have equal fingerprints, so the ways whose
+ * fingerprint matches are a superset of those whose tag does (about one in 256 more). */
+static uint8_t fingerprint(uint64_t line)
+{
+    return (uint8_t)((line * 0x9E3779B97F4A7C15ull) >> 56);
+}
+
+/* Bit w set for each of the `ways` fingerprints in fp equal to f: eight ways per 64-bit word
+ * (the row is padded to whole words), with the exact zero-byte test (no false positives from
+ * borrows between bytes). */
+static uint64_t fingerprint_matches(const uint8_t *fp, int ways, uint8_t f)
+{
+    const uint64_t lo7 = 0x7F7F7F7F7F7F7F7Full, pat = f * 0x0101010101010101ull;
+    uint64_t match = 0;
+    for (int w = 0; w < ways; w += 8) {
+        uint64_t x;
+        memcpy(&x, fp + w, 8);
+        x ^= pat;
+        uint64_t zero = ~(((x & lo7) + lo7) | x | lo7); /* 0x80 in each byte of x that is 0 */
+        match |= gather_byte_flags(zero >> 7) << w;
+    }
+    return ways < 64 ? match & ((1ull << ways) - 1) : match;
+}
+
+static int log2_exact(int v)
+{
+    int b = 0;
+    while ((1 << b) < v)
+        b++;
+    return (1 << b) == v ? b : -1;
+}
+
+int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const l1_env *env,
+               const param_set *p, char *err, size_t errlen)
+{
+    if (cfg->ways < 1 || cfg->ways > 64) { /* l1d.ways allows no more: way sets are masks */
+        snprintf(err, errlen, "L1D associativity must be 1 to 64 ways");
+        return -1;
+    }
+    l1d *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    c->cfg = *cfg;
+    c->line_shift = log2_exact(cfg->line_bytes);
+    c->set_bits = log2_exact(cfg->sets);
+    size_t lines = (size_t)cfg->sets * (size_t)cfg->ways;
+    c->state_bytes = ops->line_state_bytes;
+    c->tags = calloc(lines, sizeof *c->tags);
+    c->fp_stride = (cfg->ways + 7) & ~7;
+    c->fp = malloc((size_t)cfg->sets * (size_t)c->fp_stride + 8);
+    c->valid = calloc(lines, 1);
+    c->reserved = calloc(lines, 1);
+    c->nreserved = calloc((size_t)cfg->sets, 1);
+    c->owner = calloc(lines, sizeof *c->owner);
+    c->mshr_of = calloc(lines, sizeof *c->mshr_of);
+    c->state = calloc(lines * (c->state_bytes ? c->state_bytes : 1), 1);
+    c->mshr = calloc((size_t)cfg->mshrs, sizeof *c->mshr);
+    c->mshr_words = (cfg->mshrs + 63) / 64;
+    c->mshr_free = calloc((size_t)c->mshr_words, sizeof *c->mshr_free);
+    c->waiters = calloc((size_t)cfg->mshrs * (size_t)cfg->mshr_merge, sizeof *c->waiters);
+    c->ops = ops;
+    if (!c->tags || !c->fp || !c->valid || !c->reserved || !c->nreserved || !c->owner ||
+        !c->mshr_of || !c->state || !c->mshr || !c->mshr_free || !c->waiters) {
+        snprintf(err, errlen, "out of memory");
+        l1d_destroy(c);
+        return -1;
+    }
+    memset(c->fp, fingerprint(0), (size_t)cfg->sets * (size_t)c->fp_stride); /* tags start at 0 */
+    for (int m = 0; m < cfg->mshrs; m++)
+        c->mshr_free[m >> 6] |= 1ull << (m & 63);
+    if (c->line_shift < 0 || (cfg->hash == 1 && c->set_bits < 0)) {
+        snprintf(err, errlen, "L1D line size and (with the xor hash) sets must be powers of two");
+        l1d_destroy(c);
+        return -1;
+    }
+    if (ops->create && ops->create(&c->policy, env, p, err, errlen) != 0) {
+        c->ops = NULL;
+        l1d_destroy(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+void l1d_destroy(l1d *c)
+{
+    if (!c) return;
+    if (c->ops && c->ops->destroy) c->ops->destroy(c->policy);
+    free(c->tags);
+    free(c->fp);
+    free(c->valid);
+    free(c->reserved);
+    free(c->nreserved);
+    free(c->owner);
+    free(c->mshr_of);
+    free(c->state);
+    free(c->mshr);
+    free(c->mshr_free);
+    free(c->waiters);
+    free(c);
+}
+
+uint64_t l1d_line_of(const l1d *c, uint64_t addr)
+{
+    return addr >> c->line_shift << c->line_shift;
+}
+
+int l1d_set_of(const l1d *c, uint64_t line_addr)
+{
+    uint64_t block = line_addr >> c->line_shift;
+    if (c->set_bits == 0) return 0;
+    if (c->cfg.hash == 0) {
+        /* a mask instead of a 64-bit division when the sets are a power of two */
+        if (c->set_bits > 0) return (int)(block & (((uint64_t)1 << c->set_bits) - 1));
+        return (int)(block % (uint64_t)c->cfg.sets);
+    }
+    /* Pseudo-random indexing in the manner of Fermi's L1 (DaCache 5, [26]): XOR of successive
+     * index-wide slices of the block address, so power-of-two strides spread over sets. */
+    uint64_t mask = ((uint64_t)1 << c->set_bits) - 1, set = 0;
+    while (block) {
+        set ^= block & mask;
+        block >>= c->set_bits;
+    }
+    return (int)set;
+}
+
+static l1_set_view set_view(l1d *c, int set)
+{
+    size_t base = (size_t)set * (size_t)c->cfg.ways;
+    return (l1_set_view){set,
+                         c->cfg.ways,
+                         c->valid + base,
+                         c->reserved + base,
+                         c->tags + base,
+                         c->state + base * c->state_bytes};
+}
+
+static int find_way(const l1d *c, int set, uint64_t line, int want_valid)
+{
+    size_t base = (size_t)set * (size_t)c->cfg.ways;
+    for (int w = 0; w < c->cfg.ways; w++) {
+        size_t i = base + (size_t)w;
+        if (c->tags[i] != line) continue;
+        if (want_valid ? c->valid[i] : c->reserved[i]) return w;
+    }
+    return -1;
+}
+
+static l1_outcome fail(l1d *c, l1_fail why)
+{
+    c->last_fail = why;
+    return L1_RESFAIL;
+}
+
+/* The way holding line valid (*way) or reserved for it (*m, its MSHR), -1 for neither. A
+ * valid way with the tag is a hit; a reserved one is the line's outstanding miss (a line has an
+ * MSHR exactly while its reserved way waits for it). A line is valid or reserved in at most one
+ * way (it is reserved only when it is neither, and becomes valid only from its reservation), so
+ * the first such way ends the search; ways invalidated by a store keep stale tags and are
+ * passed over. */
+static inline void lookup(const l1d *c, int set, uint64_t line, int *way, int *m)
+{
+    size_t base = (size_t)set * (size_t)c->cfg.ways;
+    const uint64_t *tags = c->tags + base;
+    *way = *m = -1;
+    /* candidate ways (fingerprint equal), in way order; the tag decides */
+    uint64_t match = fingerprint_matches(c->fp + (size_t)set * (size_t)c->fp_stride, c->cfg.ways,
+                                         fingerprint(line));
+    for (; match; match &= match - 1) {
+        int w = __builtin_ctzll(match);
+        size_t i = base + (size_t)w;
+        if (tags[w] != line) continue;
+        if (c->valid[i]) {
+            *way = w;
+            return;
+        }
+        if (c->reserved[i]) {
+            *m = c->mshr_of[i];
+            return;
+        }
+    }
+}
+
+int l1d_load_needs_fill(const l1d *c, uint64_t line_addr)
+{
+    int set = l1d_set_of(c, line_addr), way, m;
+    /* most accesses of cache-friendly kernels end here, without a lookup; a full merge slot
+     * alone is not worth one */
+    if (c->mshr_in_use < c->cfg.mshrs && c->nreserved[set] < c->cfg.ways) return 0;
+    lookup(c, set, line_addr, &way, &m);
+    if (way >= 0) return 0;
+    if (m >= 0) return c->mshr[m].nwaiters >= c->cfg.mshr_merge;
+    return 1; /* no MSHR, or (the caller could send) every way of the set reserved */
+}
+
+l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, int *mshr,
+                    int *owner_warp, int *evicted_warp, uint64_t *evicted_line)
+{
+    int set = l1d_set_of(c, r->line_addr);
+    size_t base = (size_t)set * (size_t)c->cfg.ways;
+    *evicted_warp = -1;
+    int way, m;
+    lookup(c, set, r->line_addr, &way, &m);
+    if (way >= 0) {
+        *owner_warp = c->owner[base + (size_t)way];
+        if (c->ops->on_hit) {
+            l1_set_view v = set_view(c, set);
+            c->ops->on_hit(c->policy, r, &v, way);
+        }
+        return L1_HIT;
+    }
+    if (m >= 0) {
+        mshr_entry *e = &c->mshr[m];
+        if (e->nwaiters >= c->cfg.mshr_merge) return fail(c, L1F_MERGE);
+        c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge + (size_t)e->nwaiters++] = waiter;
+        *mshr = m;
+        return L1_MERGED;
+    }
+    if (c->mshr_in_use >= c->cfg.mshrs) return fail(c, L1F_MSHR);
+    if (!can_send) return fail(c, L1F_SEND);
+    if (c->nreserved[set] == c->cfg.ways) return fail(c, L1F_RESERVED);
+    l1_set_view v = set_view(c, set);
+    way = c->ops->victim(c->policy, r, &v);
+    if (way == L1_BYPASS) return L1_BYPASSED;
+    if (way == L1_STALL || way < 0 || way >= c->cfg.ways || v.reserved[way])
+        return fail(c, L1F_STALL);
+    size_t i = base + (size_t)way;
+    if (c->valid[i]) {
+        *evicted_warp = c->owner[i];
+        *evicted_line = c->tags[i];
+        if (c->ops->on_evict) c->ops->on_evict(c->policy, &v, way);
+        c->valid[i] = 0;
+    }
+    c->reserved[i] = 1;
+    c->nreserved[set]++;
+    c->tags[i] = r->line_addr;
+    c->fp[(size_t)set * (size_t)c->fp_stride + (size_t)way] = fingerprint(r->line_addr);
+    c->owner[i] = (int16_t)r->warp_slot;
+    int word = 0;
+    while (!c->mshr_free[word]) /* a free MSHR exists: mshr_in_use < mshrs */
+        word++;
+    m = word * 64 + __builtin_ctzll(c->mshr_free[word]);
+    c->mshr_free[word] &= c->mshr_free[word] - 1;
+    c->mshr_in_use++;
+    c->mshr[m] = (mshr_entry){r->line_addr, way, set, 1, *r};
+    c->mshr_of[i] = (int16_t)m;
+    c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge] = waiter;
+    *mshr = m;
+    return L1_MISS;
+}
+
+int l1d_store(l1d *c, uint64_t line_addr)
+{
+    int set = l1d_set_of(c, line_addr);
+    int way = find_way(c, set, line_addr, 1);
+    if (way < 0) return 0;
+    l1_set_view v = set_view(c, set);
+    if (c->ops->on_evict) c->ops->on_evict(c->policy, &v, way);
+    c->valid[(size_t)set * (size_t)c->cfg.ways + (size_t)way] = 0;
+    return 1;
+}
+
+int l1d_fill(l1d *c, int m, uint32_t *waiters, uint64_t *line_addr)
+{
+    mshr_entry *e = &c->mshr[m];
+    size_t i = (size_t)e->set * (size_t)c->cfg.ways + (size_t)e->way;
+    c->reserved[i] = 0;
+    c->nreserved[e->set]--;
+    c->valid[i] = 1;
+    if (c->ops->on_fill) {
+        l1_set_view v = set_view(c, e->set);
+        c->ops->on_fill(c->policy, &e->req, &v, e->way);
+    }
+    int n = e->nwaiters;
+    memcpy(waiters, c->waiters + (size_t)m * (size_t)c->cfg.mshr_merge,
+           (size_t)n * sizeof *waiters);
+    *line_addr = e->line;
+    c->mshr_free[m >> 6] |= 1ull << (m & 63);
+    c->mshr_in_use--;
+    return n;
+}
+
+l1_fail l1d_last_fail(const l1d *c)
+{
+    return c->last_fail;
+}
+
+int l1d_mshr_free(const l1d *c)
+{
+    return c->mshr_in_use < c->cfg.mshrs;
+}
+
+void l1d_collect(const l1d *c, sim_metrics *m)
+{
+    if (c->ops->collect) c->ops->collect(c->policy, m);
+}
+
+void l1d_load_done(l1d *c, int warp_slot, int warp_prio, int accesses, int misses)
+{
+    if (c->ops->on_load_done)
+        c->ops->on_load_done(c->policy, warp_slot, warp_prio, accesses, misses);
+}

@@ -1,0 +1,484 @@
+/* The SM: warps, CTAs, issue, scoreboard, functional units and barriers. The load/store unit
+ * and the L1D live in sm_mem.c. */
+#include "core/sim/sm.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sim/cpl.h"
+#include "core/sim/sm_internal.h"
+#include "core/sim/warp_profile.h"
+#include "policies/registry.h"
+
+int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
+{
+    const gpu_config *c = env->cfg;
+    sm *s = calloc(1, sizeof *s);
+    if (!s) goto oom;
+    s->id = env->id;
+    s->cfg = c;
+    s->mem = env->mem;
+    s->src = env->src;
+    if (env->opt) {
+        s->l1_trace = env->opt->l1_trace;
+        s->l1_observer = env->opt->l1_observer;
+        s->l1_observer_arg = env->opt->l1_observer_arg;
+        s->oracle = env->opt->warp_profile;
+        s->profile_out = env->opt->warp_profile_out;
+    }
+    s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
+    s->ctas = calloc((size_t)c->max_ctas, sizeof *s->ctas);
+    s->views = calloc(2 * (size_t)c->max_warps, sizeof *s->views);
+    if (!s->warps || !s->ctas || !s->views || sm_recs_init(s, c->max_warps * 2) != 0) goto oom;
+    s->ii_alu = sm_ceil_div(WT_WARP_SIZE, c->simd_width);
+    for (int wi = 0; wi < c->max_warps; wi++)
+        s->sched_mask[wi % c->schedulers] |= (uint64_t)1 << wi;
+    s->ii_sfu = sm_ceil_div(WT_WARP_SIZE, c->sfu_width);
+    s->wake = UINT64_MAX;
+    s->ev_next = UINT64_MAX;
+
+    if (cpl_create(&s->cpl, c->max_warps, env->params, err, errlen) != 0) goto fail;
+    s->crit = cpl_as_criticality(s->cpl);
+    s->sched = sched_policy_find(c->sched_policy);
+    if (!s->sched) {
+        snprintf(err, errlen, "sched.policy: unknown policy '%s'", c->sched_policy);
+        goto fail;
+    }
+    for (int k = 0; k < c->schedulers; k++) {
+        sched_env se = {s->id, k, c->max_warps, c->schedulers, env->rng, &s->crit};
+        if (s->sched->create(&s->sched_self[k], &se, env->params, err, errlen) != 0) {
+            s->sched_self[k] = NULL;
+            goto fail;
+        }
+    }
+    const l1_policy_ops *lp = l1_policy_find(c->l1d_policy);
+    if (!lp) {
+        snprintf(err, errlen, "l1d.policy: unknown policy '%s'", c->l1d_policy);
+        goto fail;
+    }
+    l1d_config lc = {c->l1d_sets, c->l1d_ways,  c->l1d_line,
+                     c->l1d_hash, c->l1d_mshrs, c->l1d_mshr_merge};
+    l1_env le = {{c->l1d_sets, c->l1d_ways, c->l1d_line}, s->id, c->max_warps, env->rng};
+    if (l1d_create(&s->l1, &lc, lp, &le, env->params, err, errlen) != 0) goto fail;
+    s->l1_crit = lp->uses_criticality;
+    s->l1_prio = lp->uses_warp_prio;
+    *out = s;
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+fail:
+    sm_destroy(s);
+    return -1;
+}
+
+void sm_destroy(sm *s)
+{
+    if (!s) return;
+    for (int k = 0; k < 4; k++)
+        if (s->sched_self[k]) s->sched->destroy(s->sched_self[k]);
+    l1d_destroy(s->l1);
+    cpl_destroy(s->cpl);
+    free(s->warps);
+    free(s->ctas);
+    free(s->views);
+    free(s->recs);
+    for (int q = 0; q < EVQ_COUNT; q++)
+        free(s->evq[q].buf);
+    free(s);
+}
+
+int sm_sched_of(const sm *s, int w)
+{
+    return w % s->cfg->schedulers;
+}
+
+/* --------------------------------------------------------- events (FIFOs by kind) ---- */
+
+static int ev_before(const sm_event *a, const sm_event *b)
+{
+    return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
+}
+
+/* Doubles FIFO f's ring (sm_push_event found it full). */
+void sm_ev_grow(ev_fifo *f)
+{
+    uint32_t cap = f->cap ? f->cap * 2 : 64;
+    sm_event *b = malloc((size_t)cap * sizeof *b);
+    if (!b) abort(); /* a few kilobytes: failing here means the process is out of memory */
+    for (uint32_t i = 0; i < f->n; i++)
+        b[i] = f->buf[(f->head + i) & (f->cap - 1)];
+    free(f->buf);
+    f->buf = b;
+    f->head = 0;
+    f->cap = cap;
+}
+
+/* Removes and returns the earliest event (there is one). One scan finds it and the earliest
+ * head of the other FIFOs, which with the popped FIFO's new head gives the next event. */
+static sm_event ev_pop(sm *s)
+{
+    ev_fifo *best = NULL;
+    uint64_t others = UINT64_MAX; /* earliest head of the FIFOs other than best */
+    for (int q = 0; q < EVQ_COUNT; q++) {
+        ev_fifo *f = &s->evq[q];
+        if (!f->n) continue;
+        if (!best || ev_before(&f->buf[f->head], &best->buf[best->head])) {
+            if (best && best->buf[best->head].cycle < others) others = best->buf[best->head].cycle;
+            best = f;
+        } else if (f->buf[f->head].cycle < others) {
+            others = f->buf[f->head].cycle;
+        }
+    }
+    sm_event top = best->buf[best->head];
+    best->head = (best->head + 1) & (best->cap - 1);
+    best->n--;
+    s->ev_n--;
+    if (best->n && best->buf[best->head].cycle < others) others = best->buf[best->head].cycle;
+    s->ev_next = others;
+    return top;
+}
+
+/* ------------------------------------------------------------------------ warps ---- */
+
+static void set_need(warp *w)
+{
+    w->need[0] = w->need[1] = 0;
+    if (!w->next) return;
+    for (int i = 0; i < w->next->nsrc; i++) {
+        uint8_t slot = w->next->src[i];
+        w->need[slot >> 6] |= (uint64_t)1 << (slot & 63);
+    }
+    for (int i = 0; i < w->next->ndst; i++) {
+        uint8_t slot = w->next->dst[i];
+        w->need[slot >> 6] |= (uint64_t)1 << (slot & 63);
+    }
+}
+
+void sm_fetch_next(sm *s, int wi)
+{
+    warp *w = &s->warps[wi];
+    w->next = s->src->ops->peek(s->src->self, s->id, wi);
+    set_need(w);
+    sm_refresh_view(s, wi);
+}
+
+void sm_release(sm *s, int wi, const uint64_t m[2])
+{
+    warp *w = &s->warps[wi];
+    s->scan_at = 0;
+    s->recheck |= (uint64_t)1 << wi;
+    for (int k = 0; k < 2; k++) {
+        w->pending[k] &= ~m[k];
+        w->pending_mem[k] &= ~m[k];
+    }
+}
+
+int sm_warp_priority(const sm *s, int wi)
+{
+    const void *self = s->sched_self[sm_sched_of(s, wi)];
+    if (s->sched->priority) return s->sched->priority((void *)self, wi);
+    int rank = 0;
+    for (int i = 0; i < s->cfg->max_warps; i++)
+        rank += s->warps[i].live && s->warps[i].age < s->warps[wi].age;
+    return rank;
+}
+
+static warp_view build_view(const sm *s, int wi)
+{
+    const warp *w = &s->warps[wi];
+    return (warp_view){wi,
+                       w->cta_slot,
+                       w->cta_id,
+                       w->warp_in_cta,
+                       w->age,
+                       w->next ? w->next->pc : 0,
+                       w->next ? w->next->cls : IC_EXIT,
+                       s->ctas[w->cta_slot].paused,
+                       w->oracle};
+}
+
+void sm_refresh_view(sm *s, int wi)
+{
+    s->warps[wi].view = build_view(s, wi);
+}
+
+const warp_view *sm_view_of(const sm *s, int wi)
+{
+    const warp_view *v = &s->warps[wi].view;
+#ifndef NDEBUG
+    warp_view fresh = build_view(s, wi);
+    assert(v->slot == fresh.slot && v->cta_slot == fresh.cta_slot && v->cta_id == fresh.cta_id &&
+           v->warp_in_cta == fresh.warp_in_cta && v->age == fresh.age && v->pc == fresh.pc &&
+           v->cls == fresh.cls && v->paused == fresh.paused &&
+           v->oracle_cycles == fresh.oracle_cycles);
+#endif
+    return v;
+}
+
+/* ----------------------------------------------------------------------- issue ---- */
+
+static bool is_mem_class(int cls)
+{
+    return cls >= IC_LD_GLOBAL && cls <= IC_ATOMIC;
+}
+
+/* Why warp wi (of scheduler k) cannot issue now, or ST_EXEC if it can. */
+static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
+{
+    warp *w = &s->warps[wi];
+    /* Last found ready, or waiting only for a unit or the load/store unit (or new): its
+     * barrier, branch latency and scoreboard have not changed since (only its own issue sets
+     * them, and a release can only clear a hazard), so only the unit is left to check. */
+    if (w->stall != ST_SCHED && w->stall != ST_STRUCT && w->stall != ST_STAGE) {
+        if (w->at_barrier) return ST_SYNC;
+        if (w->ready_at > now) {
+            if (w->ready_at < *wake) *wake = w->ready_at;
+            return ST_CTRL;
+        }
+        uint64_t h0 = w->pending[0] & w->need[0], h1 = w->pending[1] & w->need[1];
+        if (h0 | h1) return (h0 & w->pending_mem[0]) | (h1 & w->pending_mem[1]) ? ST_MEM : ST_DATA;
+    } else {
+        assert(!w->at_barrier && w->ready_at <= now &&
+               !((w->pending[0] & w->need[0]) | (w->pending[1] & w->need[1])));
+    }
+    int cls = w->view.cls;
+    if (is_mem_class(cls)) {
+        if (s->stage.busy) return ST_STAGE; /* the unit wakes the SM when it frees */
+        if (cls == IC_LD_GLOBAL && s->sched->may_issue_load &&
+            !s->sched->may_issue_load(s->sched_self[k], wi)) {
+            *wake = now + 1; /* a veto may lift with time */
+            return ST_STRUCT;
+        }
+        return ST_EXEC;
+    }
+    uint64_t free_at = cls == IC_SFU                     ? s->unit_free[0][IC_SFU]
+                       : (cls == IC_INT || cls == IC_FP) ? s->unit_free[k][cls]
+                                                         : 0;
+    if (free_at > now) {
+        if (free_at < *wake) *wake = free_at;
+        return ST_STRUCT;
+    }
+    return ST_EXEC;
+}
+
+static void writeback_after(sm *s, int wi, const inst_info *in, uint64_t at, int queue)
+{
+    sm_event e = {.cycle = at, .kind = EV_REG, .a = wi};
+    for (int i = 0; i < in->ndst; i++)
+        e.m[in->dst[i] >> 6] |= (uint64_t)1 << (in->dst[i] & 63);
+    if (!(e.m[0] | e.m[1])) return;
+    s->warps[wi].pending[0] |= e.m[0];
+    s->warps[wi].pending[1] |= e.m[1];
+    sm_push_event(s, &e, queue);
+}
+
+static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
+{
+    warp *w = &s->warps[wi];
+    const inst_info *in = w->next;
+    inst_info info = *in; /* the source may reuse its storage once it issues */
+    inst_exec x;
+    if (s->src->ops->issue(s->src->self, s->id, wi, &x, err, errlen) != 0) return -1;
+    int sk = sm_sched_of(s, wi);
+    void *self = s->sched_self[sk];
+    uint32_t lanes = sm_popcount(x.active_mask);
+    s->st.warp_insts++;
+    s->st.thread_insts += lanes;
+    s->st.reg_operands += (uint64_t)lanes * (info.nsrc + info.ndst);
+    if (now > w->last_issue + 1) {
+        uint32_t stalled = (uint32_t)(now - w->last_issue - 1);
+        cpl_on_stall(s->cpl, wi, stalled);
+        if (s->sched->on_stall) s->sched->on_stall(self, wi, stalled);
+    }
+    w->last_issue = now;
+    cpl_on_issue(s->cpl, wi, now);
+    if (s->sched->on_issue) {
+        s->sched->on_issue(self, sm_view_of(s, wi), now);
+    }
+    switch (info.cls) {
+    case IC_INT:
+    case IC_FP:
+        s->unit_free[sk][info.cls] = now + (uint64_t)s->ii_alu;
+        if (info.cls == IC_INT)
+            s->st.lanes_int += lanes;
+        else
+            s->st.lanes_fp += lanes;
+        writeback_after(
+            s, wi, &info,
+            now + (uint64_t)(info.cls == IC_INT ? s->cfg->int_latency : s->cfg->fp_latency),
+            info.cls == IC_INT ? EVQ_INT : EVQ_FP);
+        break;
+    case IC_SFU:
+        s->unit_free[0][IC_SFU] = now + (uint64_t)s->ii_sfu;
+        s->st.lanes_sfu += lanes;
+        writeback_after(s, wi, &info, now + (uint64_t)s->cfg->sfu_latency, EVQ_SFU);
+        break;
+    case IC_BRANCH:
+        w->ready_at = now + (uint64_t)s->cfg->branch_latency;
+        {
+            branch_event b = {wi,          info.pc,       x.target_pc,  x.fallthru_pc,
+                              x.reconv_pc, x.active_mask, x.taken_mask, x.diverged != 0,
+                              now};
+            cpl_on_branch(s->cpl, &b);
+            if (s->sched->on_branch) s->sched->on_branch(self, &b);
+        }
+        break;
+    case IC_BARRIER:
+        w->at_barrier = true;
+        s->ctas[w->cta_slot].at_barrier++;
+        sm_release_barrier(s, w->cta_slot);
+        break;
+    case IC_EXIT:
+        break;
+    case IC_LD_SHARED:
+    case IC_ST_SHARED:
+        s->st.shared_accesses++;
+        s->st.shared_bytes += (uint64_t)lanes * x.access_size;
+        writeback_after(s, wi, &info, now + (uint64_t)s->cfg->shared_latency, EVQ_SHARED);
+        break;
+    default:
+        sm_mem_issue(s, wi, &info, &x, now);
+        break;
+    }
+    if (x.warp_done)
+        sm_warp_exit(s, wi, now);
+    else
+        sm_fetch_next(s, wi);
+    return 0;
+}
+
+/* Classifies every live warp, lets each scheduler pick among the ready ones and issues.
+ * Returns the number issued (or -1 with err); *wake gets the earliest cycle a warp that could
+ * not issue might become able to without an outside event. */
+static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t errlen)
+{
+    int issued = 0;
+    uint32_t *counts = s->stall_count;
+    int nsched = s->cfg->schedulers;
+    for (int k = 0; k < nsched; k++) {
+        /* Warps of paused CTAs are picked only when no other warp is ready (DYNCTA IV). */
+        const warp_view **ready = s->views, **paused = s->views + s->cfg->max_warps;
+        int nready = 0, npaused = 0;
+        /* Only warps whose state may have changed are looked at: one blocked on a register or
+         * a barrier stays blocked until a release marks it again. */
+        uint64_t to_check = s->recheck & s->sched_mask[k];
+        while (to_check) {
+            int wi = __builtin_ctzll(to_check);
+            to_check &= to_check - 1;
+            warp *w = &s->warps[wi];
+            if (!w->live) {
+                s->recheck &= ~((uint64_t)1 << wi);
+                continue;
+            }
+            int st = classify(s, wi, k, now, wake);
+            counts[w->stall]--;
+            if (st == ST_SYNC || st == ST_MEM || st == ST_DATA || st == ST_STAGE)
+                s->recheck &= ~((uint64_t)1 << wi);
+            if (st == ST_STAGE) s->stage_waiters |= (uint64_t)1 << wi;
+            if (st == ST_EXEC) {
+                st = ST_SCHED;
+                if (w->view.paused)
+                    paused[npaused++] = sm_view_of(s, wi);
+                else
+                    ready[nready++] = sm_view_of(s, wi);
+            }
+            w->stall = (uint8_t)st;
+            counts[st]++;
+        }
+        const warp_view *const *list = nready ? ready : paused;
+        int n = nready ? nready : npaused;
+        int pick = n ? s->sched->pick(s->sched_self[k], list, n, now) : -1;
+        if (pick >= 0) {
+            int wi = list[pick]->slot;
+            counts[ST_SCHED]--;
+            counts[ST_EXEC]++;
+            s->warps[wi].stall = ST_EXEC;
+            if (issue(s, wi, now, err, errlen) != 0) return -1;
+            issued++;
+        }
+    }
+    /* This cycle's classification, kept for the cycles the SM may sleep through. Warps held
+     * up by the busy load/store unit are waiting for memory as much as those whose loads
+     * missed (C_mem); the stall breakdown counts them as structural. */
+    sm_account_flush(s); /* the cycles so far were classified as the last scan found */
+    int live_unpaused = s->live_unpaused;
+    uint32_t mem_waiting = counts[ST_MEM] + counts[ST_STAGE];
+    s->last_idle = !issued && live_unpaused == 0;
+    s->last_mem = !issued && live_unpaused > 0 && mem_waiting > 0 &&
+                  mem_waiting + counts[ST_SYNC] == (uint32_t)s->live_warps;
+    memcpy(s->last_stall, counts, sizeof s->last_stall);
+    s->last_stall[ST_STRUCT] += counts[ST_STAGE];
+    /* warps that exited as they issued left the counts but did issue this cycle */
+    s->last_stall[ST_EXEC] = (uint32_t)issued;
+    s->last_resident = s->resident > 0;
+    return issued;
+}
+
+int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
+{
+    sm_account_to(s, now);
+    if (s->sched->on_cycles && now > s->sched_clock)
+        for (int k = 0; k < s->cfg->schedulers; k++)
+            s->sched->on_cycles(s->sched_self[k], s->sched_clock, now);
+    s->sched_clock = now;
+    while (s->ev_next <= now) {
+        sm_event e = ev_pop(s);
+        if (e.kind == EV_REG)
+            sm_release(s, e.a, e.m);
+        else
+            sm_access_done(s, e.a, now);
+    }
+    sm_mem_cycle(s, now);
+
+    int issued = 0;
+    uint64_t wake = UINT64_MAX;
+    /* Nothing that decides issue has changed since the last scan found no ready warp: this
+     * cycle classifies exactly like that one, so the scan is skipped. */
+    if (now >= s->scan_at || !s->cfg->skip_idle) {
+        issued = scan_and_issue(s, now, &wake, err, errlen);
+        if (issued < 0) return -1;
+        s->scan_at = issued ? now + 1 : wake;
+    }
+    s->acct_pending++;
+    s->acct_until = now + 1;
+    if (issued) {
+        s->st.active_cycles++;
+        /* The cycle's exec count was for this cycle only: asleep, nobody issues. */
+        sm_account_flush(s);
+        s->last_stall[ST_EXEC] = 0;
+    }
+
+    wake = s->scan_at;
+    if (s->stage.busy && !s->stage.blocked_on_fill) {
+        uint64_t retry = s->stage.blocked_on_send ? memsys_next_event(s->mem, now) : now + 1;
+        if (retry < wake) wake = retry;
+    }
+    if (s->ev_next < wake) wake = s->ev_next;
+    s->wake = wake;
+    return issued;
+}
+
+void sm_collect_policies(const sm *s, sim_metrics *m)
+{
+    if (s->sched->collect)
+        for (int k = 0; k < s->cfg->schedulers; k++)
+            s->sched->collect(s->sched_self[k], m);
+    l1d_collect(s->l1, m);
+    cpl_collect(s->cpl, m);
+}
+
+uint64_t sm_wake(const sm *s)
+{
+    return s->wake;
+}
+
+int sm_busy(const sm *s)
+{
+    return s->live_warps > 0 || s->stage.busy || s->ev_n > 0 || s->nrecs > 0;
+}
+
+const sm_stats *sm_get_stats(const sm *s)
+{
+    return &s->st;
+}

@@ -1,0 +1,85 @@
+/* One streaming multiprocessor: warp and CTA slots, warp schedulers, scoreboard, functional
+ * units, barriers, the load/store unit with its L1D, and the per-SM statistics.
+ *
+ * An SM runs a cycle only when something can happen (sm_wake); between such cycles its state
+ * is constant, and the cycles it skipped are accounted in bulk with the classification of the
+ * last cycle it ran. Everything that changes an SM from outside (a reply, a new CTA) first
+ * brings its accounting up to date. */
+#ifndef WT_SM_H
+#define WT_SM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/config/config.h"
+#include "core/isource.h"
+#include "core/metrics.h"
+#include "core/mem/memsys.h"
+#include "core/policy.h"
+
+/* Counters kept per SM and summed into sim_metrics. */
+enum stall_kind { ST_EXEC, ST_SCHED, ST_SYNC, ST_CTRL, ST_MEM, ST_DATA, ST_STRUCT, ST_COUNT };
+
+typedef struct sm_stats {
+    uint64_t warp_insts, thread_insts;
+    uint64_t lanes_int, lanes_fp, lanes_sfu, reg_operands;
+    uint64_t l1d_accesses, l1d_hits, l1d_misses, l1d_merged, l1d_resfails, l1d_bypasses;
+    uint64_t l1d_intra_hits, l1d_inter_hits, l1d_bytes;
+    uint64_t global_loads, coherent_loads, divergent_loads, fully_cached_loads,
+        fully_cached_divergent_loads, load_misses;
+    uint64_t mpli_hist[4]; /* loads with 1, 2, 3..31, 32+ misses (DaCache Fig. 2) */
+    uint64_t global_stores, shared_accesses, shared_bytes, atomics;
+    uint64_t rt_latency_sum, rt_count;
+    uint64_t stall[ST_COUNT];
+    uint64_t c_idle, c_mem, active_cycles, resident_cycles, cycles;
+    uint64_t ctas_done;
+    double disparity_sum, disparity_max;
+    /* counters since the last sample (DYNCTA) */
+    uint32_t sample_idle, sample_mem;
+} sm_stats;
+
+typedef struct sm sm;
+
+typedef struct sm_env {
+    int id;
+    const gpu_config *cfg;
+    const param_set *params;
+    memsys *mem;
+    isource *src;
+    wt_rng *rng;
+    const struct sim_options *opt; /* L1D trace and observer, or NULL */
+} sm_env;
+
+int sm_create(sm **out, const sm_env *env, char *err, size_t errlen);
+void sm_destroy(sm *s);
+
+/* A kernel begins: CTAs of `warps_per_cta` warps. */
+void sm_kernel_start(sm *s, const kernel_launch *k);
+/* Starts CTA cta_id at cycle now. The caller has checked sm_resident_ctas() < the limit. */
+void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now);
+int sm_resident_ctas(const sm *s);
+/* Pauses the newest CTAs beyond `limit` (DYNCTA: deprioritised, not preempted). */
+void sm_set_cta_limit(sm *s, int limit, uint64_t now);
+/* CTAs finished since the last call. */
+int sm_take_finished(sm *s);
+
+/* Runs cycle now. Returns the number of instructions issued, or -1 with err (a workload
+ * runtime error). */
+int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen);
+/* A reply from the memory system arrived at cycle now. */
+void sm_deliver(sm *s, const mem_packet *p, uint64_t now);
+/* The next cycle this SM must run (UINT64_MAX: only an outside event can wake it). */
+uint64_t sm_wake(const sm *s);
+/* Does the SM hold live warps or work in flight? */
+int sm_busy(const sm *s);
+/* Brings the statistics up to cycle now (exclusive) without running a cycle. */
+void sm_account(sm *s, uint64_t now);
+/* Reads and resets the sample counters (DYNCTA's C_idle and C_mem). */
+void sm_take_sample(sm *s, uint64_t now, uint32_t *c_idle, uint32_t *c_mem);
+const sm_stats *sm_get_stats(const sm *s);
+/* Adds the statistics of the SM's policy instances and CPL into m. */
+void sm_collect_policies(const sm *s, sim_metrics *m);
+/* Warps of the SM stuck at a barrier (for the no-progress message). */
+int sm_warps_at_barrier(const sm *s);
+
+#endif

@@ -1,0 +1,214 @@
+/* The SM's private state, shared by sm.c (warps, issue, CTAs, accounting) and sm_mem.c (the
+ * load/store unit, L1D and memory replies). Nothing outside those two files includes it. */
+#ifndef WT_SM_INTERNAL_H
+#define WT_SM_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "core/sim/coalescer.h"
+#include "core/sim/l1d.h"
+#include "core/sim.h"
+#include "core/sim/sm.h"
+
+/* A warp waiting for the busy load/store unit: structural in the stall breakdown, waiting for
+ * memory for C_mem. Internal to the SM. */
+#define ST_STAGE ST_COUNT
+
+typedef struct warp {
+    bool live;
+    bool at_barrier;
+    int cta_slot;
+    uint32_t cta_id;
+    int warp_in_cta;
+    uint64_t age;
+    uint64_t pending[2];     /* scoreboard: registers (word 0) and predicates (word 1) */
+    uint64_t pending_mem[2]; /* of those, waiting on a global load that missed */
+    uint64_t need[2];        /* slots the next instruction reads or writes */
+    uint64_t ready_at;       /* no issue before (branch latency) */
+    uint64_t last_issue;
+    uint64_t oracle;       /* its time in the oracle profile, 0 without one */
+    const inst_info *next; /* NULL once the warp has exited */
+    uint8_t stall;         /* stall_kind of the last cycle it was classified */
+    /* what the schedulers see of it, kept current where any of it changes (start, next
+     * instruction, exit, CTA pause) so the issue scan copies it instead of building it */
+    warp_view view;
+} warp;
+
+typedef struct cta {
+    bool used;
+    bool paused;
+    uint32_t id;
+    int nwarps, exited, at_barrier;
+    uint64_t start, order;
+    uint64_t fastest, slowest; /* warp execution times so far */
+} cta;
+
+/* A global load or atomic in flight: releases its destinations when every access is back. */
+typedef struct load_rec {
+    int warp;
+    uint64_t dst[2];
+    int accesses, remaining, misses;
+    bool is_load; /* a global load (not an atomic): counts toward load statistics */
+    int prio;
+    int next_free;
+} load_rec;
+
+/* The instruction in the load/store unit, one access per cycle. */
+typedef struct mem_stage {
+    bool busy;
+    uint8_t cls;
+    int warp;
+    int rec;
+    uint32_t pc;
+    int n, next;
+    int prio;
+    line_access acc[WT_WARP_SIZE];
+    bool blocked_on_fill; /* the last try can only succeed after a fill: sleep until one */
+    bool blocked_on_send; /* the last try could not send: sleep until the memory moves */
+    uint64_t fail_fills;  /* s->fills at that failure */
+    uint64_t failed_at;   /* cycle of the last reservation failure */
+} mem_stage;
+
+enum ev_kind { EV_REG, EV_ACCESS };
+typedef struct sm_event {
+    uint64_t cycle, seq;
+    int kind;
+    int a;         /* warp (EV_REG) or load record (EV_ACCESS) */
+    uint64_t m[2]; /* slots to release (EV_REG) */
+} sm_event;
+
+/* The SM's events, in (cycle, seq) order. Every kind of event has a fixed latency and an
+ * SM's cycles only move forward, so the events of one kind are pushed in time order: a FIFO
+ * per kind, and the next event is the earliest head (ties by seq, the order of pushing). */
+enum ev_queue { EVQ_INT, EVQ_FP, EVQ_SFU, EVQ_SHARED, EVQ_HIT, EVQ_COUNT };
+typedef struct ev_fifo {
+    sm_event *buf; /* ring of cap (a power of two) events */
+    uint32_t head, n, cap;
+} ev_fifo;
+
+/* Reply tokens: the kind in the top bits, an index below. */
+#define TOK_FILL   0x10000000u
+#define TOK_BYPASS 0x20000000u
+#define TOK_ATOMIC 0x30000000u
+#define TOK_KIND   0xf0000000u
+#define TOK_INDEX  0x0fffffffu
+
+struct sm {
+    int id;
+    const gpu_config *cfg;
+    memsys *mem;
+    isource *src;
+    FILE *l1_trace;
+    void (*l1_observer)(void *arg, const l1_access_record *r);
+    void *l1_observer_arg;
+    const struct warp_profile *oracle; /* per-warp times for the scheduler, or NULL */
+    struct warp_profile *profile_out;  /* records every warp's time, or NULL */
+    uint32_t kernels;                  /* kernels started: the running one is kernels - 1 */
+    const sched_ops *sched;
+    void *sched_self[4];
+    l1d *l1;
+    struct cpl *cpl;
+    warp_criticality crit; /* cpl, as the schedulers ask it */
+    uint64_t fills;        /* L1D fills so far: a replay waiting for one can tell if it came */
+    bool l1_crit;          /* the L1D policy uses criticality */
+    bool l1_prio;          /* the L1D policy uses the warps' scheduling priority */
+
+    warp *warps;
+    cta *ctas;
+    int live_warps;
+    uint64_t next_age, next_order;
+    int warps_per_cta, block;
+    int finished;
+
+    uint64_t unit_free[4][IC_COUNT]; /* per scheduler: INT and FP; [0][IC_SFU] for the SFU */
+    int ii_alu, ii_sfu;
+    mem_stage stage;
+
+    load_rec *recs;
+    int recs_cap, free_rec;
+    int nrecs; /* records in flight */
+
+    ev_fifo evq[EVQ_COUNT];
+    int ev_n;         /* events queued */
+    uint64_t ev_next; /* cycle of the earliest, UINT64_MAX when none */
+    uint64_t seq;
+
+    uint64_t wake;
+    uint64_t scan_at; /* next cycle the issue scan can find something new; 0: now */
+    uint64_t acct_until;
+    uint64_t acct_pending;              /* cycles not yet charged to the statistics */
+    uint64_t sched_clock;               /* time passed to the scheduler's on_cycles so far */
+    uint32_t last_stall[ST_COUNT];      /* warps per stall kind in the last cycle run */
+    uint32_t stall_count[ST_COUNT + 1]; /* live warps per current classification */
+    uint64_t recheck;                   /* warps whose issue state may have changed */
+    uint64_t stage_waiters;             /* warps waiting for the load/store unit to free */
+    uint64_t sched_mask[4];             /* warp slots of each scheduler */
+    int resident;                       /* CTAs resident */
+    int live_unpaused;                  /* live warps of CTAs that are not paused */
+    bool last_idle, last_mem, last_resident;
+
+    const warp_view **views; /* the issue scan's ready and paused lists */
+    sm_stats st;
+};
+
+static inline int sm_ceil_div(int a, int b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Set bits of a lane mask, without the library call __builtin_popcount becomes on CPUs
+ * targeted without a popcount instruction. */
+static inline uint32_t sm_popcount(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (x * 0x01010101u) >> 24;
+}
+
+/* Brings the statistics up to cycle now (exclusive): the cycles since the last go to
+ * acct_pending, charged later by sm_account_flush (sm_cta.c). Inline: every cycle calls it. */
+static inline void sm_account_to(sm *s, uint64_t now)
+{
+    if (now <= s->acct_until) return;
+    s->acct_pending += now - s->acct_until;
+    s->acct_until = now;
+}
+
+/* sm.c */
+void sm_fetch_next(sm *s, int wi);
+const warp_view *sm_view_of(const sm *s, int wi);
+void sm_refresh_view(sm *s, int wi);
+void sm_ev_grow(ev_fifo *f);
+void sm_release(sm *s, int w, const uint64_t m[2]);
+int sm_warp_priority(const sm *s, int w);
+int sm_sched_of(const sm *s, int w);
+
+/* Queues event e (cycle set, seq assigned here) on FIFO `queue`, whose events all come at a
+ * fixed latency after the cycle they were pushed in. Inline: every L1D hit and writeback
+ * pushes one. */
+static inline void sm_push_event(sm *s, const sm_event *e, int queue)
+{
+    ev_fifo *f = &s->evq[queue];
+    if (f->n == f->cap) sm_ev_grow(f);
+    sm_event *ev = &f->buf[(f->head + f->n) & (f->cap - 1)];
+    *ev = *e;
+    ev->seq = s->seq++;
+    f->n++;
+    s->ev_n++;
+    if (ev->cycle < s->ev_next) s->ev_next = ev->cycle;
+    if (ev->cycle < s->wake) s->wake = ev->cycle;
+}
+
+/* sm_cta.c */
+void sm_release_barrier(sm *s, int cs);
+void sm_warp_exit(sm *s, int wi, uint64_t now);
+void sm_account_flush(sm *s);
+
+/* sm_mem.c */
+int sm_mem_issue(sm *s, int w, const inst_info *in, const inst_exec *x, uint64_t now);
+void sm_mem_cycle(sm *s, uint64_t now);
+void sm_access_done(sm *s, int rec, uint64_t now);
+int sm_recs_init(sm *s, int n);
+
+#endif

@@ -1,0 +1,325 @@
+/* The SM's load/store unit: one memory instruction at a time, one line access per cycle
+ * through the L1D (DESIGN section 4); misses go to the memory system through MSHRs, and the
+ * replies release the waiting registers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sim/cpl.h"
+#include "core/sim/sm_internal.h"
+
+/* ------------------------------------------------------------- load records ---- */
+
+int sm_recs_init(sm *s, int n)
+{
+    s->recs = calloc((size_t)n, sizeof *s->recs);
+    if (!s->recs) return -1;
+    s->recs_cap = n;
+    for (int i = 0; i < n; i++)
+        s->recs[i].next_free = i + 1 < n ? i + 1 : -1;
+    s->free_rec = 0;
+    return 0;
+}
+
+static int rec_alloc(sm *s)
+{
+    if (s->free_rec < 0) {
+        int old = s->recs_cap, cap = old * 2;
+        load_rec *r = realloc(s->recs, (size_t)cap * sizeof *r);
+        if (!r) abort(); /* bounded by warps x registers: failing means no memory at all */
+        s->recs = r;
+        for (int i = old; i < cap; i++)
+            r[i].next_free = i + 1 < cap ? i + 1 : -1;
+        s->free_rec = old;
+        s->recs_cap = cap;
+    }
+    int id = s->free_rec;
+    s->free_rec = s->recs[id].next_free;
+    s->nrecs++;
+    return id;
+}
+
+static void rec_free(sm *s, int id)
+{
+    s->recs[id].next_free = s->free_rec;
+    s->free_rec = id;
+    s->nrecs--;
+}
+
+/* One access of load record `id` is back. */
+void sm_access_done(sm *s, int id, uint64_t now)
+{
+    (void)now;
+    load_rec *r = &s->recs[id];
+    if (--r->remaining > 0) return;
+    sm_release(s, r->warp, r->dst);
+    if (r->is_load) {
+        s->st.load_misses += (uint64_t)r->misses;
+        if (r->misses == 0) {
+            s->st.fully_cached_loads++;
+            if (r->accesses > 1) s->st.fully_cached_divergent_loads++;
+        } else {
+            s->st.mpli_hist[r->misses == 1 ? 0 : r->misses == 2 ? 1 : r->misses < 32 ? 2 : 3]++;
+        }
+        l1d_load_done(s->l1, r->warp, r->prio, r->accesses, r->misses);
+    }
+    rec_free(s, id);
+}
+
+/* -------------------------------------------------------------------- issue ---- */
+
+/* A global load, store or atomic enters the load/store unit. Returns 0. */
+int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_t now)
+{
+    (void)now;
+    if (!x->active_mask) return 0; /* every lane predicated off: nothing to access */
+    mem_stage *st = &s->stage;
+    st->busy = true;
+    st->blocked_on_fill = st->blocked_on_send = false;
+    st->cls = in->cls;
+    st->warp = wi;
+    st->pc = in->pc;
+    st->next = 0;
+    st->rec = -1;
+    int sector = s->cfg->bypass_segment;
+    st->n = coalesce(x->addr, x->active_mask, s->cfg->l1d_line, sector, st->acc);
+    st->prio = s->l1_prio ? sm_warp_priority(s, wi) : 0;
+    if (in->cls == IC_ST_GLOBAL) {
+        s->st.global_stores++;
+        return 0;
+    }
+    int id = rec_alloc(s);
+    load_rec *r = &s->recs[id];
+    *r = (load_rec){.warp = wi,
+                    .accesses = st->n,
+                    .remaining = st->n,
+                    .is_load = in->cls == IC_LD_GLOBAL,
+                    .prio = st->prio,
+                    .next_free = -1};
+    for (int i = 0; i < in->ndst; i++)
+        r->dst[in->dst[i] >> 6] |= (uint64_t)1 << (in->dst[i] & 63);
+    warp *w = &s->warps[wi];
+    w->pending[0] |= r->dst[0];
+    w->pending[1] |= r->dst[1];
+    st->rec = id;
+    if (in->cls == IC_ATOMIC) {
+        s->st.atomics++;
+    } else {
+        s->st.global_loads++;
+        if (st->n > 1)
+            s->st.divergent_loads++;
+        else
+            s->st.coherent_loads++;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ per-cycle access ---- */
+
+static void trace_access(sm *s, uint64_t now, const char *kind, uint64_t line, const char *outcome)
+{
+    if (s->l1_trace)
+        fprintf(s->l1_trace, "%d,%llu,%d,%u,%llu,%s,%s\n", s->id, (unsigned long long)now,
+                s->stage.warp, s->stage.pc, (unsigned long long)line, kind, outcome);
+    if (s->l1_observer) {
+        l1_access_record r = {s->id, now, s->stage.warp, s->stage.pc, line, kind, outcome};
+        s->l1_observer(s->l1_observer_arg, &r);
+    }
+}
+
+static int send(sm *s, uint64_t addr, uint32_t bytes, int kind, uint32_t token, uint64_t now)
+{
+    mem_packet p = {addr, bytes, (uint8_t)kind, (uint16_t)s->id, token, now};
+    return memsys_send(s->mem, &p, now);
+}
+
+static void notify(sm *s, int kind, int warp, uint64_t line, uint64_t now)
+{
+    if (!s->sched->on_l1_event) return;
+    l1_event e = {(uint8_t)kind, warp, line, s->stage.pc, now};
+    s->sched->on_l1_event(s->sched_self[sm_sched_of(s, warp)], &e);
+}
+
+/* An access of load r missed: its destinations now wait on memory. Only the first miss of a
+ * load changes that, and with it the warp's classification: later ones leave the issue scan
+ * alone (a scan would classify every warp exactly as the last one did). */
+static void waits_on_miss(sm *s, int wi, const load_rec *r)
+{
+    warp *w = &s->warps[wi];
+    if (!((r->dst[0] & ~w->pending_mem[0]) | (r->dst[1] & ~w->pending_mem[1]))) return;
+    w->pending_mem[0] |= r->dst[0];
+    w->pending_mem[1] |= r->dst[1];
+    s->scan_at = 0; /* the warp now waits on a miss: reclassify */
+    s->recheck |= (uint64_t)1 << wi;
+}
+
+/* Tries the current access of a global load. Returns 1 when it is done with (the unit may
+ * move on), 0 to replay it next time. */
+static int load_access(sm *s, const line_access *a, uint64_t now)
+{
+    mem_stage *st = &s->stage;
+    load_rec *r = &s->recs[st->rec];
+    int can_send = memsys_can_send(s->mem, s->id, now);
+    l1_outcome o;
+    int mshr = -1, owner = -1, evicted = -1;
+    uint64_t evicted_line = 0;
+    if (s->cfg->l1d_enabled) {
+        l1_request q = {a->line,
+                        st->pc,
+                        st->warp,
+                        st->prio,
+                        s->l1_crit ? (int)cpl_criticality(s->cpl, st->warp) : 0,
+                        s->l1_crit && cpl_is_critical(s->cpl, st->warp),
+                        st->n,
+                        false,
+                        now};
+        o = l1d_load(s->l1, &q, (uint32_t)st->rec, can_send, &mshr, &owner, &evicted,
+                     &evicted_line);
+    } else {
+        o = L1_BYPASSED;
+    }
+    if (o == L1_BYPASSED && !can_send) o = L1_RESFAIL;
+    s->st.l1d_accesses += o != L1_RESFAIL;
+    if (s->l1_trace || s->l1_observer) trace_access(s, now, "load", a->line, l1_outcome_names[o]);
+    switch (o) {
+    case L1_HIT: {
+        s->st.l1d_hits++;
+        s->st.l1d_bytes += 4u * sm_popcount(a->lanes);
+        if (owner == st->warp)
+            s->st.l1d_intra_hits++;
+        else
+            s->st.l1d_inter_hits++;
+        sm_event e = {
+            .cycle = now + (uint64_t)s->cfg->l1d_hit_latency, .kind = EV_ACCESS, .a = st->rec};
+        sm_push_event(s, &e, EVQ_HIT);
+        notify(s, L1E_HIT, st->warp, a->line, now);
+        return 1;
+    }
+    case L1_MISS:
+        send(s, a->line, (uint32_t)s->cfg->l1d_line, MEM_READ, TOK_FILL | (uint32_t)mshr, now);
+        s->st.l1d_misses++;
+        r->misses++;
+        waits_on_miss(s, st->warp, r);
+        if (evicted >= 0) notify(s, L1E_EVICT, evicted, evicted_line, now);
+        notify(s, L1E_MISS, st->warp, a->line, now);
+        return 1;
+    case L1_MERGED:
+        s->st.l1d_merged++;
+        r->misses++;
+        waits_on_miss(s, st->warp, r);
+        notify(s, L1E_MISS, st->warp, a->line, now);
+        return 1;
+    case L1_BYPASSED: {
+        uint32_t bytes = sm_popcount(a->sectors) * (uint32_t)s->cfg->bypass_segment;
+        send(s, a->line, bytes, MEM_READ, TOK_BYPASS | (uint32_t)st->rec, now);
+        s->st.l1d_misses++;
+        s->st.l1d_bypasses++;
+        r->misses++;
+        waits_on_miss(s, st->warp, r);
+        notify(s, L1E_MISS, st->warp, a->line, now);
+        return 1;
+    }
+    case L1_RESFAIL: {
+        s->st.l1d_resfails++;
+        st->failed_at = now;
+        l1_fail why = s->cfg->l1d_enabled && can_send ? l1d_last_fail(s->l1) : L1F_SEND;
+        /* Until a fill arrives (MSHR, merge slot, reserved ways) or the memory system moves
+         * (injection queue) nothing can change the answer: the SM may sleep until then. A
+         * policy's stall is retried every cycle. */
+        st->blocked_on_fill = why == L1F_MSHR || why == L1F_MERGE || why == L1F_RESERVED;
+        st->fail_fills = s->fills;
+        st->blocked_on_send = why == L1F_SEND;
+        return 0;
+    }
+    }
+    return 0;
+}
+
+/* The load's next access is tried next cycle. Unless a fill comes first (which wakes the SM
+ * and, changing s->fills, lets it retry), that try sees the L1D as it is now and the injection
+ * queue as it will be then (only this SM sends into it): if it can only fail for want of a
+ * fill, it is recorded as failed already, so the SM sleeps until a fill instead of waking
+ * for a try that cannot succeed. failed_at = now makes the blocked-cycle count include it
+ * exactly when it happens (see sm_mem_cycle). A failed try has no other effect, except in
+ * the access trace, which therefore keeps the tries. */
+static void fail_ahead(sm *s, uint64_t now)
+{
+    mem_stage *st = &s->stage;
+    if (!s->cfg->l1d_enabled || s->l1_trace || s->l1_observer) return;
+    if (!l1d_load_needs_fill(s->l1, st->acc[st->next].line)) return;
+    if (!memsys_can_send(s->mem, s->id, now + 1)) return; /* that try fails, but as L1F_SEND */
+    st->blocked_on_fill = true;
+    st->fail_fills = s->fills;
+    st->failed_at = now;
+}
+
+void sm_mem_cycle(sm *s, uint64_t now)
+{
+    mem_stage *st = &s->stage;
+    if (!st->busy) return;
+    const line_access *a = &st->acc[st->next];
+    int done = 0;
+    if (st->blocked_on_fill && st->fail_fills == s->fills) {
+        /* Awake for another reason, but no fill has come: the replay would fail again. */
+        s->st.l1d_resfails += now - st->failed_at;
+        st->failed_at = now;
+        return;
+    }
+    if (st->blocked_on_fill || st->blocked_on_send) {
+        /* Asleep since a failure for want of an MSHR: every cycle in between would have
+         * failed the same way, so count those replays as if they had been tried. */
+        s->st.l1d_resfails += now - st->failed_at - 1;
+        st->blocked_on_fill = st->blocked_on_send = false;
+    }
+    if (st->cls == IC_LD_GLOBAL) {
+        done = load_access(s, a, now);
+    } else if (memsys_can_send(s->mem, s->id, now)) {
+        /* Stores and atomics: write-evict the L1D copy, then go to L2 (write-through). */
+        uint32_t bytes = 4u * sm_popcount(a->lanes);
+        int dropped = l1d_store(s->l1, a->line);
+        if (s->l1_trace || s->l1_observer)
+            trace_access(s, now, st->cls == IC_ST_GLOBAL ? "store" : "atomic", a->line,
+                         dropped ? "hit" : "miss");
+        if (st->cls == IC_ST_GLOBAL)
+            send(s, a->line, bytes, MEM_WRITE, 0, now);
+        else
+            send(s, a->line, bytes, MEM_ATOMIC, TOK_ATOMIC | (uint32_t)st->rec, now);
+        done = 1;
+    }
+    if (done && ++st->next == st->n) {
+        st->busy = false;
+        s->scan_at = 0; /* warps waiting for the unit may issue */
+        s->recheck |= s->stage_waiters;
+        s->stage_waiters = 0;
+    } else if (done && st->cls == IC_LD_GLOBAL) {
+        fail_ahead(s, now);
+    }
+}
+
+/* ------------------------------------------------------------------- replies ---- */
+
+void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
+{
+    sm_account_to(s, now);
+    s->st.rt_latency_sum += now - p->sent_cycle;
+    s->st.rt_count++;
+    uint32_t idx = p->token & TOK_INDEX;
+    switch (p->token & TOK_KIND) {
+    case TOK_FILL: {
+        uint32_t waiters[64];
+        uint64_t line;
+        s->fills++;
+        int n = l1d_fill(s->l1, (int)idx, waiters, &line);
+        s->st.l1d_bytes += (uint64_t)s->cfg->l1d_line;
+        for (int i = 0; i < n; i++)
+            sm_access_done(s, (int)waiters[i], now);
+        break;
+    }
+    case TOK_BYPASS:
+    case TOK_ATOMIC:
+        sm_access_done(s, (int)idx, now);
+        break;
+    default:
+        break;
+    }
+    s->wake = now;
+}

@@ -1,0 +1,555 @@
+/* Workload language: the warp interpreter. Executes one pre-decoded instruction for the
+ * active lanes of a warp and maintains its SIMT reconvergence stack (immediate
+ * post-dominator reconvergence). */
+#include "core/workload/wl_exec.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Runs the statement `...` for each active lane l of m, in lane order. A full warp (the
+ * common case) takes a plain counted loop the compiler can vectorise; otherwise the set bits
+ * are visited one by one, so inactive lanes are neither read nor written. */
+#define LANES(m, l, ...)                                                                           \
+    do {                                                                                           \
+        uint32_t _m = (m);                                                                         \
+        if (_m == ~0u) {                                                                           \
+            for (uint32_t l = 0; l < WT_WARP_SIZE; l++) {                                          \
+                __VA_ARGS__;                                                                       \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (; _m; _m &= _m - 1) {                                                             \
+                uint32_t l = (uint32_t)__builtin_ctz(_m);                                          \
+                __VA_ARGS__;                                                                       \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+/* 1 << l, for loops that vectorise without a shift by a per-lane amount. */
+static const uint32_t lane_bit[WT_WARP_SIZE] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
+
+static inline float F(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t U(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static uint32_t f2i(float f)
+{
+    if (f != f) return 0;
+    if (f >= 2147483648.0f) return (uint32_t)INT32_MAX;
+    if (f <= -2147483648.0f) return 0x80000000u;
+    return (uint32_t)(int32_t)f;
+}
+
+static inline uint32_t sdiv(uint32_t a, uint32_t b)
+{
+    int32_t x = (int32_t)a, y = (int32_t)b;
+    if (y == 0) return 0xFFFFFFFFu;
+    if (x == INT32_MIN && y == -1) return a;
+    return (uint32_t)(x / y);
+}
+
+static inline uint32_t srem(uint32_t a, uint32_t b)
+{
+    int32_t x = (int32_t)a, y = (int32_t)b;
+    if (y == 0) return a;
+    if (x == INT32_MIN && y == -1) return 0;
+    return (uint32_t)(x % y);
+}
+
+/* A value source as 32 lanes: a register row, or `buf` filled with the immediate or the
+ * special register (all 32 lanes: the operations read only the active ones). */
+static const uint32_t *source(const wl_instance *I, const wl_warp *W, const wl_operand *o,
+                              uint32_t *buf)
+{
+    if (o->kind == WL_OPND_REG) return W->regs + (size_t)o->reg * WT_WARP_SIZE;
+    uint32_t v = o->imm, step = 0; /* lane l gets v + (l & step): step is 0 or ~0 */
+    if (o->kind == WL_OPND_SPECIAL) {
+        uint32_t base = W->warp_in_cta * WT_WARP_SIZE;
+        switch (o->reg) {
+        case WL_SR_TID:
+            v = base;
+            step = ~0u;
+            break;
+        case WL_SR_NTID:
+            v = I->block;
+            break;
+        case WL_SR_CTAID:
+            v = W->cta_id;
+            break;
+        case WL_SR_NCTAID:
+            v = I->grid;
+            break;
+        case WL_SR_GTID:
+            v = W->cta_id * I->block + base;
+            step = ~0u;
+            break;
+        case WL_SR_LANEID:
+            v = 0;
+            step = ~0u;
+            break;
+        case WL_SR_WARPID:
+            v = W->warp_in_cta;
+            break;
+        default:
+            v = 0;
+            break;
+        }
+    }
+    for (uint32_t l = 0; l < WT_WARP_SIZE; l++)
+        buf[l] = v + (l & step);
+    return buf;
+}
+
+static int push(wl_instance *I, wl_warp *W, uint32_t pc, uint32_t rpc, uint32_t mask)
+{
+    if (W->sp >= I->stack_cap) return -1;
+    W->stack[W->sp].pc = pc;
+    W->stack[W->sp].rpc = rpc;
+    W->stack[W->sp].mask = mask;
+    W->sp++;
+    return 0;
+}
+
+/* Moves the top entry to npc and pops entries that reached their reconvergence point. */
+static void advance(const wl_kernel *k, wl_warp *W, uint32_t npc)
+{
+    if (W->sp == 0) return;
+    W->stack[W->sp - 1].pc = npc;
+    while (W->sp > 0 &&
+           (W->stack[W->sp - 1].pc == W->stack[W->sp - 1].rpc || W->stack[W->sp - 1].mask == 0))
+        W->sp--;
+    if (W->sp > 0 && W->stack[W->sp - 1].pc >= k->ninsts) W->sp = 0; /* ran off the end */
+}
+
+static int mem_error(const wl_instance *I, const wl_inst *in, uint32_t pc, const char *what,
+                     uint32_t lane, uint32_t addr, const char *why, char *err, size_t errlen)
+{
+    if (err && errlen)
+        snprintf(err, errlen, "%s: kernel '%s', pc %u (line %d): %s address 0x%x of lane %u %s",
+                 I->w->name, I->k->name, pc, in->line, what, addr, lane, why);
+    return -1;
+}
+
+/* The last of the arrays (sorted by base) whose base is at or below addr; 0 if none is. */
+static size_t array_at(const wl_array *arr, size_t na, uint32_t addr)
+{
+    size_t lo = 0, hi = na;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (arr[mid].base <= addr)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether the 4 bytes at aligned address a lie in one of the na arrays; *ai, the array the
+ * last address fell in, is tried first and updated. A workload may have no arrays at all. */
+static bool in_an_array(const wl_array *arr, size_t na, size_t *ai, uint32_t a)
+{
+    if (!na) return false;
+    if (a >= arr[*ai].base && a - arr[*ai].base < arr[*ai].count * 4u) return true;
+    *ai = array_at(arr, na, a);
+    return a >= arr[*ai].base && a - arr[*ai].base < arr[*ai].count * 4u;
+}
+
+/* Computes and checks every active lane's address. Returns 0 or -1 with err. */
+static int addresses(const wl_instance *I, const wl_warp *W, const wl_inst *in, uint32_t pc,
+                     uint32_t act, int shared, const char *what, inst_exec *out, char *err,
+                     size_t errlen)
+{
+    const uint32_t *r0 = W->regs + (size_t)in->areg[0] * WT_WARP_SIZE;
+    const uint32_t *r1 = W->regs + (size_t)in->areg[1] * WT_WARP_SIZE;
+    uint32_t s0 = in->nareg > 0 ? in->ascale[0] : 0, s1 = in->nareg > 1 ? in->ascale[1] : 0;
+    uint32_t off = in->aoff, *addr = out->addr;
+    out->access_size = 4;
+    if (!act) return 0;
+    /* The space the first active lane's address falls in: [base, base + size), size a multiple
+     * of 4 (an aligned address below it has its 4 bytes inside). Every lane aligned and inside
+     * it is the usual case and needs no more; anything else takes the checks below, to find
+     * the lane to report. */
+    const wl_array *arr = I->w->arrays;
+    size_t na = I->w->narrays, ai = 0;
+    uint32_t f = (uint32_t)__builtin_ctz(act), base = 0, size = 0;
+    if (shared) {
+        size = I->k->shared & ~3u;
+    } else if (na) {
+        ai = array_at(arr, na, off + r0[f] * s0 + r1[f] * s1);
+        base = arr[ai].base;
+        size = arr[ai].count * 4u;
+    }
+    uint32_t bits = 0, out_of = 0;
+#define ADDRESSES(expr)                                                                            \
+    LANES(act, l, {                                                                                \
+        uint32_t a = (expr);                                                                       \
+        addr[l] = a;                                                                               \
+        bits |= a;                                                                                 \
+        out_of |= a - base >= size;                                                                \
+    })
+    if (in->nareg == 1 && s0 && !(s0 & (s0 - 1))) { /* one register times 2^k: a shift */
+        uint32_t k = (uint32_t)__builtin_ctz(s0);
+        ADDRESSES(off + (r0[l] << k));
+    } else {
+        ADDRESSES(off + r0[l] * s0 + r1[l] * s1);
+    }
+#undef ADDRESSES
+    if (!(bits & 3) && !out_of) return 0;
+    if (shared) {
+        uint32_t lim = I->k->shared;
+        LANES(act, l, {
+            uint32_t a = addr[l];
+            if (a & 3)
+                return mem_error(I, in, pc, what, l, a, "is not 4-byte aligned", err, errlen);
+            if (a >= lim || lim - a < 4)
+                return mem_error(I, in, pc, what, l, a, "is outside the CTA's shared memory", err,
+                                 errlen);
+        });
+        return 0;
+    }
+    ai = 0;
+    LANES(act, l, {
+        uint32_t a = addr[l];
+        if (a & 3) return mem_error(I, in, pc, what, l, a, "is not 4-byte aligned", err, errlen);
+        if (!in_an_array(arr, na, &ai, a))
+            return mem_error(I, in, pc, what, l, a, "is outside every array", err, errlen);
+    });
+    return 0;
+}
+
+static uint32_t atom_op(int sub, uint32_t old, uint32_t b)
+{
+    switch (sub) {
+    case AT_ADD:
+        return old + b;
+    case AT_ADDF:
+        return U(F(old) + F(b));
+    case AT_MIN:
+        return (int32_t)b < (int32_t)old ? b : old;
+    case AT_MINU:
+        return b < old ? b : old;
+    case AT_MAX:
+        return (int32_t)b > (int32_t)old ? b : old;
+    case AT_MAXU:
+        return b > old ? b : old;
+    default:
+        return b; /* AT_EXCH */
+    }
+}
+
+/* The comparison over all 32 lanes into `res`, for the caller to keep the active ones: a loop
+ * without the mask vectorises, and comparing registers of inactive lanes has no effect. */
+#define CMP_ALL(cond)                                                                              \
+    for (uint32_t l = 0; l < WT_WARP_SIZE; l++)                                                    \
+    res |= (cond) ? lane_bit[l] : 0
+
+#define CMP_LOOP(T, CONV)                                                                          \
+    do {                                                                                           \
+        switch (in->sub) {                                                                         \
+        case CMP_EQ:                                                                               \
+            CMP_ALL((T)CONV(a[l]) == (T)CONV(b[l]));                                               \
+            break;                                                                                 \
+        case CMP_NE:                                                                               \
+            CMP_ALL((T)CONV(a[l]) != (T)CONV(b[l]));                                               \
+            break;                                                                                 \
+        case CMP_LT:                                                                               \
+            CMP_ALL((T)CONV(a[l]) < (T)CONV(b[l]));                                                \
+            break;                                                                                 \
+        case CMP_LE:                                                                               \
+            CMP_ALL((T)CONV(a[l]) <= (T)CONV(b[l]));                                               \
+            break;                                                                                 \
+        case CMP_GT:                                                                               \
+            CMP_ALL((T)CONV(a[l]) > (T)CONV(b[l]));                                                \
+            break;                                                                                 \
+        default:                                                                                   \
+            CMP_ALL((T)CONV(a[l]) >= (T)CONV(b[l]));                                               \
+            break;                                                                                 \
+        }                                                                                          \
+    } while (0)
+
+#define NOCONV(x) (x)
+
+int wl_issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, size_t errlen)
+{
+    wl_instance *I = self;
+    wl_warp *W = &I->warps[(size_t)sm * (size_t)I->max_warps + (size_t)warp_slot];
+    const wl_kernel *k = I->k;
+    if (!k || W->sp == 0) {
+        if (err && errlen) snprintf(err, errlen, "%s: issue on a finished warp", I->w->name);
+        return -1;
+    }
+    wl_entry *top = &W->stack[W->sp - 1];
+    uint32_t pc = top->pc, mask = top->mask;
+    const wl_inst *in = &k->insts[pc];
+    uint32_t act = mask;
+    if (in->guard) act &= in->guard == 1 ? W->pred[in->gpred] : ~W->pred[in->gpred];
+    out->active_mask = act;
+    out->access_size = 0;
+    out->diverged = 0;
+    out->taken_mask = 0;
+    out->target_pc = 0;
+    out->fallthru_pc = pc + 1;
+    out->reconv_pc = 0;
+    out->warp_done = 0;
+
+    uint32_t ba[WT_WARP_SIZE], bb[WT_WARP_SIZE], bc[WT_WARP_SIZE];
+    const uint32_t *a = NULL, *b = NULL, *c = NULL;
+    if (in->s[0].kind) a = source(I, W, &in->s[0], ba);
+    if (in->s[1].kind) b = source(I, W, &in->s[1], bb);
+    if (in->s[2].kind) c = source(I, W, &in->s[2], bc);
+    uint32_t *d = W->regs + (size_t)in->dst * WT_WARP_SIZE;
+
+    switch (in->op) {
+    case OP_MOV:
+        LANES(act, l, d[l] = a[l]);
+        break;
+    case OP_ADD:
+        LANES(act, l, d[l] = a[l] + b[l]);
+        break;
+    case OP_SUB:
+        LANES(act, l, d[l] = a[l] - b[l]);
+        break;
+    case OP_MUL:
+        LANES(act, l, d[l] = a[l] * b[l]);
+        break;
+    case OP_MAD:
+        LANES(act, l, d[l] = a[l] * b[l] + c[l]);
+        break;
+    case OP_DIV:
+        LANES(act, l, d[l] = sdiv(a[l], b[l]));
+        break;
+    case OP_DIVU:
+        LANES(act, l, d[l] = b[l] ? a[l] / b[l] : 0xFFFFFFFFu);
+        break;
+    case OP_REM:
+        LANES(act, l, d[l] = srem(a[l], b[l]));
+        break;
+    case OP_REMU:
+        LANES(act, l, d[l] = b[l] ? a[l] % b[l] : a[l]);
+        break;
+    case OP_MIN:
+        LANES(act, l, d[l] = (int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l]);
+        break;
+    case OP_MINU:
+        LANES(act, l, d[l] = a[l] < b[l] ? a[l] : b[l]);
+        break;
+    case OP_MAX:
+        LANES(act, l, d[l] = (int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l]);
+        break;
+    case OP_MAXU:
+        LANES(act, l, d[l] = a[l] > b[l] ? a[l] : b[l]);
+        break;
+    case OP_AND:
+        LANES(act, l, d[l] = a[l] & b[l]);
+        break;
+    case OP_OR:
+        LANES(act, l, d[l] = a[l] | b[l]);
+        break;
+    case OP_XOR:
+        LANES(act, l, d[l] = a[l] ^ b[l]);
+        break;
+    case OP_NOT:
+        LANES(act, l, d[l] = ~a[l]);
+        break;
+    /* An immediate amount is one count for every lane: a shift the compiler can vectorise. */
+    case OP_SHL:
+        if (in->s[1].kind == WL_OPND_IMM) {
+            uint32_t n = in->s[1].imm;
+            LANES(act, l, d[l] = n >= 32 ? 0 : a[l] << n);
+        } else {
+            LANES(act, l, d[l] = b[l] >= 32 ? 0 : a[l] << b[l]);
+        }
+        break;
+    case OP_SHR:
+        if (in->s[1].kind == WL_OPND_IMM) {
+            uint32_t n = in->s[1].imm;
+            LANES(act, l, d[l] = n >= 32 ? 0 : a[l] >> n);
+        } else {
+            LANES(act, l, d[l] = b[l] >= 32 ? 0 : a[l] >> b[l]);
+        }
+        break;
+    case OP_SRA:
+        if (in->s[1].kind == WL_OPND_IMM) {
+            uint32_t n = in->s[1].imm >= 31 ? 31 : in->s[1].imm;
+            LANES(act, l, d[l] = (uint32_t)((int32_t)a[l] >> n));
+        } else {
+            LANES(act, l, d[l] = (uint32_t)((int32_t)a[l] >> (b[l] >= 31 ? 31 : b[l])));
+        }
+        break;
+    case OP_ABS:
+        LANES(act, l, d[l] = (int32_t)a[l] < 0 ? 0u - a[l] : a[l]);
+        break;
+    case OP_NEG:
+        LANES(act, l, d[l] = 0u - a[l]);
+        break;
+    case OP_SETP_S:
+    case OP_SETP_U:
+    case OP_SETP_F: {
+        uint32_t res = 0;
+        if (in->op == OP_SETP_S)
+            CMP_LOOP(int32_t, NOCONV);
+        else if (in->op == OP_SETP_U)
+            CMP_LOOP(uint32_t, NOCONV);
+        else
+            CMP_LOOP(float, F);
+        W->pred[in->dst] = (W->pred[in->dst] & ~act) | (res & act);
+        break;
+    }
+    case OP_SELP: {
+        uint32_t p = W->pred[in->psrc];
+        LANES(act, l, {
+            uint32_t x = a[l], y = b[l]; /* both loaded: a select the compiler can vectorise */
+            d[l] = p & lane_bit[l] ? x : y;
+        });
+        break;
+    }
+    case OP_FADD:
+        LANES(act, l, d[l] = U(F(a[l]) + F(b[l])));
+        break;
+    case OP_FSUB:
+        LANES(act, l, d[l] = U(F(a[l]) - F(b[l])));
+        break;
+    case OP_FMUL:
+        LANES(act, l, d[l] = U(F(a[l]) * F(b[l])));
+        break;
+    case OP_FFMA:
+        LANES(act, l, d[l] = U(fmaf(F(a[l]), F(b[l]), F(c[l]))));
+        break;
+    case OP_FMIN:
+        LANES(act, l, d[l] = U(fminf(F(a[l]), F(b[l]))));
+        break;
+    case OP_FMAX:
+        LANES(act, l, d[l] = U(fmaxf(F(a[l]), F(b[l]))));
+        break;
+    case OP_FABS:
+        LANES(act, l, d[l] = a[l] & 0x7FFFFFFFu);
+        break;
+    case OP_FNEG:
+        LANES(act, l, d[l] = a[l] ^ 0x80000000u);
+        break;
+    case OP_I2F:
+        LANES(act, l, d[l] = U((float)(int32_t)a[l]));
+        break;
+    case OP_F2I:
+        LANES(act, l, d[l] = f2i(F(a[l])));
+        break;
+    case OP_FDIV:
+        LANES(act, l, d[l] = U(F(a[l]) / F(b[l])));
+        break;
+    case OP_FSQRT:
+        LANES(act, l, d[l] = U(sqrtf(F(a[l]))));
+        break;
+    case OP_FRSQRT:
+        LANES(act, l, d[l] = U(1.0f / sqrtf(F(a[l]))));
+        break;
+    case OP_FEXP:
+        LANES(act, l, d[l] = U(expf(F(a[l]))));
+        break;
+    case OP_FLOG:
+        LANES(act, l, d[l] = U(logf(F(a[l]))));
+        break;
+    case OP_FSIN:
+        LANES(act, l, d[l] = U(sinf(F(a[l]))));
+        break;
+    case OP_FCOS:
+        LANES(act, l, d[l] = U(cosf(F(a[l]))));
+        break;
+    case OP_FRCP:
+        LANES(act, l, d[l] = U(1.0f / F(a[l])));
+        break;
+    case OP_LDG:
+        if (addresses(I, W, in, pc, act, 0, "global load", out, err, errlen)) return -1;
+        LANES(act, l, d[l] = I->mem[(out->addr[l] - WL_MEM_BASE) >> 2]);
+        break;
+    case OP_STG:
+        if (addresses(I, W, in, pc, act, 0, "global store", out, err, errlen)) return -1;
+        LANES(act, l, I->mem[(out->addr[l] - WL_MEM_BASE) >> 2] = a[l]);
+        break;
+    case OP_LDS:
+    case OP_STS: {
+        if (addresses(I, W, in, pc, act, 1, in->op == OP_LDS ? "shared load" : "shared store", out,
+                      err, errlen))
+            return -1;
+        uint32_t *sh =
+            I->shared + ((size_t)sm * (size_t)I->max_ctas + (size_t)W->cta_slot) * I->shared_words;
+        if (in->op == OP_LDS)
+            LANES(act, l, d[l] = sh[out->addr[l] >> 2]);
+        else
+            LANES(act, l, sh[out->addr[l] >> 2] = a[l]);
+        break;
+    }
+    case OP_ATOM:
+        if (addresses(I, W, in, pc, act, 0, "atomic", out, err, errlen)) return -1;
+        LANES(act, l, {
+            uint32_t *m = &I->mem[(out->addr[l] - WL_MEM_BASE) >> 2];
+            uint32_t old = *m;
+            *m = in->sub == AT_CAS ? (old == a[l] ? b[l] : old) : atom_op(in->sub, old, a[l]);
+            d[l] = old;
+        });
+        break;
+    case OP_BAR:
+        break;
+    case OP_EXIT:
+        if (act) {
+            for (int i = 0; i < W->sp; i++)
+                W->stack[i].mask &= ~act;
+            if (top->mask == 0) { /* every lane of this path left */
+                advance(k, W, top->pc);
+                out->next_pc = W->sp ? W->stack[W->sp - 1].pc : k->ninsts;
+                out->warp_done = W->sp == 0;
+                return 0;
+            }
+        }
+        break;
+    case OP_BRA: {
+        uint32_t taken = act, nt = mask & ~act, R = in->reconv;
+        out->active_mask = mask;
+        out->taken_mask = taken;
+        out->target_pc = in->target;
+        out->reconv_pc = R;
+        if (nt == 0) {
+            advance(k, W, in->target);
+        } else if (taken == 0) {
+            advance(k, W, pc + 1);
+        } else {
+            out->diverged = 1;
+            if (top->rpc == R)
+                W->sp--; /* same reconvergence point: replace the path */
+            else
+                top->pc = R; /* the top entry waits at the reconvergence point */
+            int rc = 0;
+            if (pc + 1 != R) rc |= push(I, W, pc + 1, R, nt);
+            if (in->target != R) rc |= push(I, W, in->target, R, taken);
+            if (rc) {
+                if (err && errlen)
+                    snprintf(err, errlen, "%s: kernel '%s', pc %u: SIMT stack overflow", I->w->name,
+                             k->name, pc);
+                return -1;
+            }
+            if (W->sp) advance(k, W, W->stack[W->sp - 1].pc);
+        }
+        out->next_pc = W->sp ? W->stack[W->sp - 1].pc : k->ninsts;
+        out->warp_done = W->sp == 0;
+        return 0;
+    }
+    }
+    advance(k, W, pc + 1);
+    out->next_pc = W->sp ? W->stack[W->sp - 1].pc : k->ninsts;
+    out->warp_done = W->sp == 0;
+    return 0;
+}

@@ -1,0 +1,73 @@
+#include "explorer/cli/common.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/catalog.h"
+#include "core/preset.h"
+
+int cli_apply_config(param_set *p, const char *preset, const char *const *sets, int nsets,
+                     char *err, size_t errlen)
+{
+    if (preset_apply(p, preset, err, errlen) != 0) return -1;
+    for (int i = 0; i < nsets; i++) {
+        char name[256];
+        const char *eq = strchr(sets[i], '=');
+        if (!eq || eq == sets[i] || (size_t)(eq - sets[i]) >= sizeof name) {
+            snprintf(err, errlen, "--set %s: expected name=value", sets[i]);
+            return -1;
+        }
+        memcpy(name, sets[i], (size_t)(eq - sets[i]));
+        name[eq - sets[i]] = '\0';
+        char msg[768];
+        if (param_set_parse(p, name, eq + 1, msg, sizeof msg) != 0) {
+            snprintf(err, errlen, "--set: %s", msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+param_set *cli_config(const char *cmd, const char *preset, const char *const *sets, int nsets)
+{
+    char err[1024];
+    param_set *p = param_set_new();
+    if (!p) {
+        fprintf(stderr, "warptune %s: out of memory\n", cmd);
+        return NULL;
+    }
+    if (cli_apply_config(p, preset, sets, nsets, err, sizeof err) == 0) return p;
+    fprintf(stderr, "warptune %s: %s\n", cmd, err);
+    param_set_free(p);
+    return NULL;
+}
+
+int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg)
+{
+    if (wp->n == CLI_MAX_WPARAMS) return 1;
+    char *buf = wp->buf[wp->n];
+    snprintf(buf, sizeof wp->buf[0], "%s", arg);
+    char *eq = strchr(buf, '=');
+    if (!eq || eq == buf) {
+        fprintf(stderr, "warptune %s: --wparam %s: expected name=value\n", cmd, arg);
+        return -1;
+    }
+    *eq = '\0';
+    wp->items[wp->n++] = (wl_override){buf, eq + 1};
+    return 0;
+}
+
+int cli_stdout_check(const char *cmd)
+{
+    errno = 0;
+    int flushed = fflush(stdout) == 0;
+    if (flushed && !ferror(stdout)) return 0;
+    /* an earlier failed write leaves only the error flag: its errno is gone */
+    fprintf(stderr, "warptune %s: cannot write the standard output: %s\n", cmd,
+            !flushed && errno ? strerror(errno) : "write error");
+    return -1;
+}

@@ -1,0 +1,39 @@
+/* What the subcommands share: building a configuration from a preset and --set options, and
+ * reading --wparam options. */
+#ifndef WT_CLI_COMMON_H
+#define WT_CLI_COMMON_H
+
+#include <stddef.h>
+
+#include "core/params.h"
+#include "core/util/outfile.h"
+#include "core/workload.h"
+
+/* Applies the preset, then each "name=value" of sets in order. Returns 0, or -1 with a
+ * message in err ("--set X: expected name=value", "--set: <what the parameter expects>", or
+ * the preset's own "file:line: ..."). */
+int cli_apply_config(param_set *p, const char *preset, const char *const *sets, int nsets,
+                     char *err, size_t errlen);
+
+/* A new configuration from the preset and the sets; NULL after printing "warptune CMD:
+ * <message>" on stderr. */
+param_set *cli_config(const char *cmd, const char *preset, const char *const *sets, int nsets);
+
+/* The --wparam options of a command, in order, each split at its '='. */
+#define CLI_MAX_WPARAMS 64
+typedef struct cli_wparams {
+    wl_override items[CLI_MAX_WPARAMS];
+    char buf[CLI_MAX_WPARAMS][256];
+    int n;
+} cli_wparams;
+
+/* Adds one "name=value". Returns 0; 1 when the list is full (nothing added); -1 after printing
+ * "warptune CMD: --wparam ARG: expected name=value" when there is no '=' or no name. */
+int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg);
+
+/* Flushes stdout and checks that everything written to it got out (a full disk, a closed
+ * pipe). Returns 0, or -1 after printing "warptune CMD: cannot write the standard output:
+ * <reason>" on stderr. */
+int cli_stdout_check(const char *cmd);
+
+#endif

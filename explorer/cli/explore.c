@@ -1,0 +1,99 @@
+/* warptune explore: run a study over a design space. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explorer/cli/cli.h"
+#include "explorer/explore.h"
+
+#define MAX_SETS 256
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    wt_stop_requested = 1;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: warptune explore [SPACE] [--resume] [--threads N] [--out DIR] "
+               "[--set k=v]... [--quiet] [--validate]\n"
+               "  SPACE        a space file, or a built-in space name (default: default)\n"
+               "  --resume     continue the study in the output folder (SPACE optional)\n"
+               "  --threads N  OpenMP threads (default: the space's, else every core)\n"
+               "  --out DIR    output folder (default: the space's output)\n"
+               "  --set k=v    fix a parameter, or override search.strategy, search.seed,\n"
+               "               search.evaluations, search.seconds, search.threads,\n"
+               "               search.scalarisations, output\n"
+               "  --quiet      no progress and no report\n"
+               "  --validate   check the space (every bundled space when none is named)\n");
+}
+
+int cli_explore(int argc, char **argv)
+{
+    explore_options o;
+    memset(&o, 0, sizeof o);
+    const char *sets[MAX_SETS];
+    size_t nsets = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (!strcmp(a, "--resume")) {
+            o.resume = 1;
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            o.quiet = 1;
+        } else if (!strcmp(a, "--validate") || !strcmp(a, "--dry-run")) {
+            o.validate = 1;
+        } else if (!strcmp(a, "--threads") && has) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (*end || n < 1 || n > 1024) {
+                fprintf(stderr,
+                        "warptune explore: --threads %s: expected an integer in [1, "
+                        "1024]\n",
+                        argv[i]);
+                return WT_EXIT_BAD_INPUT;
+            }
+            o.threads = (int)n;
+        } else if (!strcmp(a, "--out") && has) {
+            o.out = argv[++i];
+        } else if (!strcmp(a, "--set") && has) {
+            if (nsets == MAX_SETS) {
+                fprintf(stderr, "warptune explore: at most %d --set\n", MAX_SETS);
+                return WT_EXIT_BAD_INPUT;
+            }
+            sets[nsets++] = argv[++i];
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return WT_EXIT_OK;
+        } else if (a[0] != '-' && !o.space) {
+            o.space = a;
+        } else {
+            fprintf(stderr, "warptune explore: unknown or incomplete option '%s'\n", a);
+            usage(stderr);
+            return WT_EXIT_BAD_INPUT;
+        }
+    }
+    o.sets = sets;
+    o.nsets = nsets;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND; /* a second ^C ends the process at once */
+    sigaction(SIGINT, &sa, &old);
+    explore_status st = explore_main(&o);
+    sigaction(SIGINT, &old, NULL);
+    switch (st) {
+    case EXPLORE_OK:
+        return WT_EXIT_OK;
+    case EXPLORE_BAD_INPUT:
+        return WT_EXIT_BAD_INPUT;
+    case EXPLORE_INTERRUPTED:
+        return WT_EXIT_INTERRUPTED;
+    case EXPLORE_FAILED:
+        break;
+    }
+    return WT_EXIT_INTERNAL;
+}

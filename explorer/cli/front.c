@@ -1,0 +1,475 @@
+/* warptune front: the non-dominated rows of any CSV table with a header, and their hypervolume
+ * against the worst value of each objective in the file. */
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "explorer/cli/cli.h"
+#include "explorer/front.h"
+#include "explorer/table.h"
+
+#define MAX_OBJECTIVES 16
+
+/* ------------------------------------------------------------------ reading the CSV ---- */
+
+typedef struct csv_doc {
+    size_t ncols;      /* from the header */
+    char **header;     /* ncols */
+    char **cells;      /* nrows * ncols */
+    size_t *cell_line; /* nrows * ncols: the line each cell ended on */
+    size_t nrows, cap;
+    /* the row being read */
+    char **row;
+    size_t *row_line;
+    size_t row_n, row_cap;
+    size_t line;      /* current physical line (1-based) */
+    size_t row_start; /* the earliest line the row being read can have started on */
+    int have_header;
+    int failed; /* 1 out of memory, 2 ragged row, 3 a NUL byte */
+    size_t bad_line, bad_fields;
+} csv_doc;
+
+static void on_field(void *s, size_t len, void *data)
+{
+    csv_doc *d = data;
+    if (d->failed) return;
+    if (len && memchr(s, '\0', len)) { /* as a C string the cell would end there */
+        d->failed = 3;
+        d->bad_line = d->line;
+        return;
+    }
+    if (d->row_n == d->row_cap) {
+        size_t cap = d->row_cap ? 2 * d->row_cap : 16;
+        char **r = realloc(d->row, cap * sizeof *r);
+        if (r) d->row = r;
+        size_t *l = realloc(d->row_line, cap * sizeof *l);
+        if (l) d->row_line = l;
+        if (!r || !l) {
+            d->failed = 1;
+            return;
+        }
+        d->row_cap = cap;
+    }
+    char *c = malloc(len + 1);
+    if (!c) {
+        d->failed = 1;
+        return;
+    }
+    if (len) memcpy(c, s, len);
+    c[len] = '\0';
+    d->row_line[d->row_n] = d->line;
+    d->row[d->row_n++] = c;
+}
+
+static void drop_row(csv_doc *d)
+{
+    for (size_t i = 0; i < d->row_n; i++)
+        free(d->row[i]);
+    d->row_n = 0;
+}
+
+static void on_row(int c, void *data)
+{
+    (void)c;
+    csv_doc *d = data;
+    d->row_start = d->line + 1;
+    if (d->failed) {
+        drop_row(d);
+        return;
+    }
+    if (!d->have_header) {
+        d->header = d->row;
+        d->ncols = d->row_n;
+        d->row = NULL;
+        d->row_line = (free(d->row_line), NULL);
+        d->row_n = d->row_cap = 0;
+        d->have_header = 1;
+        return;
+    }
+    if (d->row_n != d->ncols) {
+        d->failed = 2;
+        d->bad_line = d->line;
+        d->bad_fields = d->row_n;
+        drop_row(d);
+        return;
+    }
+    if (d->nrows == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 64;
+        char **cells = realloc(d->cells, cap * d->ncols * sizeof *cells);
+        if (cells) d->cells = cells;
+        size_t *lines = realloc(d->cell_line, cap * d->ncols * sizeof *lines);
+        if (lines) d->cell_line = lines;
+        if (!cells || !lines) {
+            d->failed = 1;
+            drop_row(d);
+            return;
+        }
+        d->cap = cap;
+    }
+    memcpy(d->cells + d->nrows * d->ncols, d->row, d->ncols * sizeof *d->row);
+    memcpy(d->cell_line + d->nrows * d->ncols, d->row_line, d->ncols * sizeof *d->row_line);
+    d->nrows++;
+    d->row_n = 0;
+}
+
+static void doc_free(csv_doc *d)
+{
+    for (size_t i = 0; i < d->ncols; i++)
+        free(d->header[i]);
+    free(d->header);
+    for (size_t i = 0; i < d->nrows * d->ncols; i++)
+        free(d->cells[i]);
+    free(d->cells);
+    free(d->cell_line);
+    drop_row(d);
+    free(d->row);
+    free(d->row_line);
+}
+
+/* The longest physical line read: far more than any CSV row needs. */
+#define LINE_MAX_BYTES ((size_t)16 << 20)
+
+/* getline() with a bound: the line's length, 0 at the end of the file, -1 when memory runs
+ * out, -2 when the line is longer than LINE_MAX_BYTES (a stream that never ends, such as
+ * /dev/zero, stops there instead of filling memory). */
+static ssize_t read_line(FILE *f, char **buf, size_t *cap)
+{
+    size_t n = 0;
+    int ch;
+    while ((ch = getc(f)) != EOF) {
+        if (n + 2 > *cap) {
+            if (n >= LINE_MAX_BYTES) return -2;
+            size_t c = *cap ? 2 * *cap : 4096;
+            char *b = realloc(*buf, c);
+            if (!b) return -1;
+            *buf = b;
+            *cap = c;
+        }
+        (*buf)[n++] = (char)ch;
+        if (ch == '\n') break;
+    }
+    if (n) (*buf)[n] = '\0';
+    return (ssize_t)n;
+}
+
+/* Reads path into d. Returns 0, or prints `path:line: message` and returns an exit status. */
+static int read_csv(const char *path, csv_doc *d)
+{
+    memset(d, 0, sizeof *d);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+        return WT_EXIT_BAD_INPUT;
+    }
+    struct csv_parser p;
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
+        fclose(f);
+        fprintf(stderr, "%s: out of memory\n", path);
+        return WT_EXIT_INTERNAL;
+    }
+    /* Feed one physical line at a time so that every field and row knows its line. */
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int rc = 0;
+    while ((len = read_line(f, &line, &cap)) > 0) {
+        d->line++;
+        /* a UTF-8 byte order mark (spreadsheets write one) is not part of the first column */
+        size_t skip = d->line == 1 && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3) ? 3 : 0;
+        len -= (ssize_t)skip;
+        if (csv_parse(&p, line + skip, (size_t)len, on_field, on_row, d) != (size_t)len) {
+            int e = csv_error(&p);
+            if (e == CSV_EPARSE)
+                fprintf(stderr,
+                        "%s:%zu: bad CSV: a quote inside an unquoted field or text after a "
+                        "closing quote\n",
+                        path, d->line);
+            else
+                fprintf(stderr, "%s:%zu: bad CSV: %s\n", path, d->line, csv_strerror(e));
+            rc = WT_EXIT_BAD_INPUT;
+            break;
+        }
+        if (d->failed) break;
+    }
+    if (len == -1) {
+        fprintf(stderr, "%s: out of memory\n", path);
+        rc = WT_EXIT_INTERNAL;
+    } else if (len == -2) {
+        fprintf(stderr, "%s:%zu: line longer than %zu bytes (expected CSV text)\n", path,
+                d->line + 1, LINE_MAX_BYTES);
+        rc = WT_EXIT_BAD_INPUT;
+    }
+    if (rc == 0 && !d->failed && ferror(f)) {
+        fprintf(stderr, "%s: read error: %s\n", path, strerror(errno));
+        rc = WT_EXIT_BAD_INPUT;
+    }
+    if (rc == 0 && !d->failed && csv_fini(&p, on_field, on_row, d) != 0) {
+        fprintf(stderr, "%s:%zu: bad CSV: a quoted field is never closed\n", path,
+                d->row_start ? d->row_start : 1);
+        rc = WT_EXIT_BAD_INPUT;
+    }
+    free(line);
+    csv_free(&p);
+    fclose(f);
+    if (rc) return rc;
+    if (d->failed == 1) {
+        fprintf(stderr, "%s: out of memory\n", path);
+        return WT_EXIT_INTERNAL;
+    }
+    if (d->failed == 2) {
+        fprintf(stderr, "%s:%zu: bad CSV: %zu fields where the header has %zu\n", path, d->bad_line,
+                d->bad_fields, d->ncols);
+        return WT_EXIT_BAD_INPUT;
+    }
+    if (d->failed == 3) {
+        fprintf(stderr, "%s:%zu: NUL byte (expected CSV text)\n", path, d->bad_line);
+        return WT_EXIT_BAD_INPUT;
+    }
+    if (!d->have_header) {
+        fprintf(stderr, "%s:1: empty file: expected a header line\n", path);
+        return WT_EXIT_BAD_INPUT;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the command ---- */
+
+typedef struct objective {
+    char name[256];
+    int maximise;
+    size_t col;
+} objective;
+
+static void list_columns(const csv_doc *d)
+{
+    fprintf(stderr, "the columns are:");
+    for (size_t c = 0; c < d->ncols; c++)
+        fprintf(stderr, " %s", d->header[c]);
+    fprintf(stderr, "\n");
+}
+
+static int find_column(const csv_doc *d, const char *name, size_t *col)
+{
+    for (size_t c = 0; c < d->ncols; c++)
+        if (!strcmp(d->header[c], name)) {
+            *col = c;
+            return 0;
+        }
+    return -1;
+}
+
+/* A whole cell as a number (surrounding blanks allowed; nan and inf too). */
+static int parse_number(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s) return -1;
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (*end) return -1;
+    *v = x;
+    return 0;
+}
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: warptune front FILE.csv [--objective COL:min|max]... [--out FILE.csv]\n");
+}
+
+int cli_front(int argc, char **argv)
+{
+    const char *file = NULL, *out = NULL;
+    const char *specs[MAX_OBJECTIVES];
+    size_t nspecs = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "--objective") && i + 1 < argc) {
+            if (nspecs == MAX_OBJECTIVES) {
+                fprintf(stderr, "warptune front: at most %d objectives\n", MAX_OBJECTIVES);
+                return WT_EXIT_BAD_INPUT;
+            }
+            specs[nspecs++] = argv[++i];
+        } else if (!strcmp(o, "--out") && i + 1 < argc) {
+            out = argv[++i];
+            if (!*out) {
+                fprintf(stderr, "warptune front: --out: expected a file name\n");
+                return WT_EXIT_BAD_INPUT;
+            }
+        } else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            usage();
+            return WT_EXIT_OK;
+        } else if (o[0] == '-' && o[1] == '-') {
+            fprintf(stderr, "warptune front: unknown or incomplete option '%s'\n", o);
+            usage();
+            return WT_EXIT_BAD_INPUT;
+        } else if (!file) {
+            file = o;
+        } else {
+            fprintf(stderr, "warptune front: one input file only ('%s' and '%s')\n", file, o);
+            return WT_EXIT_BAD_INPUT;
+        }
+    }
+    if (!file) {
+        usage();
+        return WT_EXIT_BAD_INPUT;
+    }
+    objective obj[MAX_OBJECTIVES];
+    size_t m = 0;
+    for (size_t s = 0; s < nspecs; s++) {
+        const char *colon = strrchr(specs[s], ':');
+        const char *dir = colon ? colon + 1 : "";
+        if (!colon || (strcmp(dir, "min") && strcmp(dir, "max"))) {
+            fprintf(stderr, "warptune front: --objective %s: expected COLUMN:min or COLUMN:max\n",
+                    specs[s]);
+            return WT_EXIT_BAD_INPUT;
+        }
+        size_t nlen = (size_t)(colon - specs[s]);
+        if (nlen == 0 || nlen >= sizeof obj[0].name) {
+            fprintf(stderr, "warptune front: --objective %s: expected COLUMN:min or COLUMN:max\n",
+                    specs[s]);
+            return WT_EXIT_BAD_INPUT;
+        }
+        memcpy(obj[m].name, specs[s], nlen);
+        obj[m].name[nlen] = '\0';
+        obj[m].maximise = !strcmp(dir, "max");
+        m++;
+    }
+
+    csv_doc d;
+    int rc = read_csv(file, &d);
+    if (rc) {
+        doc_free(&d);
+        return rc;
+    }
+    if (m == 0) {
+        static const struct {
+            const char *name;
+            int maximise;
+        } defaults[] = {{"ipc", 1}, {"mpki", 0}, {"energy_j", 0}};
+        for (size_t k = 0; k < sizeof defaults / sizeof defaults[0]; k++) {
+            size_t col;
+            if (find_column(&d, defaults[k].name, &col) == 0) {
+                snprintf(obj[m].name, sizeof obj[m].name, "%s", defaults[k].name);
+                obj[m].maximise = defaults[k].maximise;
+                m++;
+            }
+        }
+        if (m == 0) {
+            fprintf(stderr,
+                    "%s:1: no --objective given and none of the default objectives ipc, mpki, "
+                    "energy_j is a column; ",
+                    file);
+            list_columns(&d);
+            doc_free(&d);
+            return WT_EXIT_BAD_INPUT;
+        }
+    }
+    for (size_t k = 0; k < m; k++) {
+        if (find_column(&d, obj[k].name, &obj[k].col) != 0) {
+            fprintf(stderr, "%s:1: unknown column '%s'; ", file, obj[k].name);
+            list_columns(&d);
+            doc_free(&d);
+            return WT_EXIT_BAD_INPUT;
+        }
+    }
+
+    size_t n = d.nrows;
+    double *val = malloc((n > 0 ? n * m : 1) * sizeof *val);
+    unsigned char *on = malloc(n ? n : 1);
+    table *t = NULL;
+    if (!val || !on) {
+        fprintf(stderr, "warptune front: out of memory\n");
+        rc = WT_EXIT_INTERNAL;
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < m; k++) {
+            size_t cell = i * d.ncols + obj[k].col;
+            double v;
+            if (parse_number(d.cells[cell], &v) != 0) {
+                fprintf(stderr, "%s:%zu: column %zu (%s): '%s' is not a number\n", file,
+                        d.cell_line[cell], obj[k].col + 1, obj[k].name, d.cells[cell]);
+                rc = WT_EXIT_BAD_INPUT;
+                goto done;
+            }
+            val[i * m + k] = obj[k].maximise ? -v : v;
+        }
+    }
+
+    size_t nfront = front_mark(val, n, m, on);
+    t = table_new((const char *const *)d.header, d.ncols);
+    if (!t) {
+        fprintf(stderr, "warptune front: out of memory\n");
+        rc = WT_EXIT_INTERNAL;
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (on[i] && table_add_row(t, (const char *const *)(d.cells + i * d.ncols)) != 0) {
+            fprintf(stderr, "warptune front: out of memory\n");
+            rc = WT_EXIT_INTERNAL;
+            goto done;
+        }
+    }
+    if (out) {
+        char err[1024];
+        if (table_write_csv(t, out, err, sizeof err) != 0) {
+            fprintf(stderr, "warptune front: %s\n", err);
+            rc = WT_EXIT_INTERNAL;
+            goto done;
+        }
+    } else if (table_write_csv_stream(t, stdout) != 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "warptune front: cannot write the output: %s\n", strerror(errno));
+        rc = WT_EXIT_INTERNAL;
+        goto done;
+    }
+
+    /* The reference point: the worst finite value of each objective in the file. */
+    double ref[MAX_OBJECTIVES];
+    size_t usable = 0;
+    for (size_t k = 0; k < m; k++) {
+        ref[k] = -INFINITY;
+        for (size_t i = 0; i < n; i++) {
+            double v = val[i * m + k];
+            if (isfinite(v) && v > ref[k]) ref[k] = v;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        int ok = 1;
+        for (size_t k = 0; k < m; k++)
+            ok = ok && !isnan(val[i * m + k]);
+        usable += (size_t)ok;
+    }
+    fprintf(stderr, "%zu of %zu rows on the front (%zu with a missing objective)\n", nfront, n,
+            n - usable);
+    if (m > 3) {
+        fprintf(stderr, "hypervolume: not computed for more than 3 objectives\n");
+    } else if (!isfinite(ref[0]) || (m > 1 && !isfinite(ref[1])) || (m > 2 && !isfinite(ref[2]))) {
+        fprintf(stderr, "hypervolume: not computed (an objective has no finite value)\n");
+    } else {
+        double hv = front_hypervolume(val, n, m, ref);
+        char buf[64];
+        table_format_double(hv, buf, sizeof buf);
+        fprintf(stderr, "hypervolume %s against the reference point (", buf);
+        for (size_t k = 0; k < m; k++) {
+            table_format_double(obj[k].maximise ? -ref[k] : ref[k], buf, sizeof buf);
+            fprintf(stderr, "%s%s=%s", k ? ", " : "", obj[k].name, buf);
+        }
+        fprintf(stderr, "), the worst value of each objective in the file (");
+        for (size_t k = 0; k < m; k++)
+            fprintf(stderr, "%s%s %s", k ? ", " : "", obj[k].name, obj[k].maximise ? "max" : "min");
+        fprintf(stderr, ")\n");
+    }
+    rc = WT_EXIT_OK;
+done:
+    table_free(t);
+    free(val);
+    free(on);
+    doc_free(&d);
+    return rc;
+}
