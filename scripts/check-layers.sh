@@ -8,8 +8,19 @@
 #
 # A file may include a header of its own layer or of any layer below. A header named
 # *_internal.h belongs to its folder: only files in that folder may include it.
+# WT_LAYERS_ROOT names another tree to check (the test of this script uses it).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+libs=()
+for lib in "$@"; do libs+=("$(realpath "$lib")"); done
+cd "${WT_LAYERS_ROOT:-$(dirname "$0")/..}"
+
+sources() {
+    if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+        git ls-files 'core/*.[ch]' 'policies/*.[ch]' 'explorer/*.[ch]' 'tests/*.[ch]' 'bench/*.[ch]'
+    else
+        find core policies explorer tests bench -name '*.[ch]' 2> /dev/null | sort
+    fi
+}
 
 # The layer of a path, bottom first; "" for paths outside the layers.
 layer_of() {
@@ -52,12 +63,11 @@ while IFS= read -r file; do
             fi
             ;;
         esac
-    done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p;/^/=' "$file" |
-        awk '/^[0-9]+$/ {n = $0; next} {print n ":" $0}')
-done < <(git ls-files 'core/*.[ch]' 'policies/*.[ch]' 'explorer/*.[ch]' 'tests/*.[ch]' 'bench/*.[ch]')
+    done < <(awk '/^[[:space:]]*#[[:space:]]*include[[:space:]]*"/ {
+        sub(/^[^"]*"/, ""); sub(/".*/, ""); print FNR ":" $0 }' "$file")
+done < <(sources)
 
-if [ $# -gt 0 ]; then
-    libs=("$@")
+if [ ${#libs[@]} -gt 0 ]; then
     declare -A owner=()
     for i in "${!libs[@]}"; do
         while read -r sym; do

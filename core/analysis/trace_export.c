@@ -11,7 +11,7 @@
 
 #include "core/sim.h"
 #include "core/trace.h"
-#include "core/workload/wl_internal.h"
+#include "core/workload/wl_inspect.h"
 
 #define EXPORT_VERSION 70 /* binary version of the opcode names written */
 
@@ -96,118 +96,12 @@ static const char *const CLASS_OPCODE[IC_COUNT] = {
     [IC_EXIT] = "EXIT",
 };
 
-static const char *op_name(const wl_inst *in)
-{
-    switch (in->op) {
-    case OP_MOV:
-        return "MOV";
-    case OP_ADD:
-    case OP_SUB:
-    case OP_NEG:
-        return "IADD3";
-    case OP_MUL:
-    case OP_MAD:
-        return "IMAD";
-    case OP_DIV:
-    case OP_DIVU:
-    case OP_REM:
-    case OP_REMU:
-        return "IMAD.HI.U32";
-    case OP_MIN:
-    case OP_MAX:
-        return "IMNMX";
-    case OP_MINU:
-    case OP_MAXU:
-        return "IMNMX.U32";
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR:
-    case OP_NOT:
-        return "LOP3.LUT";
-    case OP_SHL:
-        return "SHF.L.U32";
-    case OP_SHR:
-        return "SHF.R.U32.HI";
-    case OP_SRA:
-        return "SHF.R.S32.HI";
-    case OP_ABS:
-        return "IABS";
-    case OP_SETP_S:
-    case OP_SETP_U:
-        return "ISETP";
-    case OP_SETP_F:
-        return "FSETP";
-    case OP_SELP:
-        return "SEL";
-    case OP_FADD:
-    case OP_FSUB:
-    case OP_FABS:
-    case OP_FNEG:
-        return "FADD";
-    case OP_FMUL:
-        return "FMUL";
-    case OP_FFMA:
-        return "FFMA";
-    case OP_FMIN:
-    case OP_FMAX:
-        return "FMNMX";
-    case OP_FDIV:
-    case OP_FRCP:
-        return "MUFU.RCP";
-    case OP_FSQRT:
-        return "MUFU.SQRT";
-    case OP_FRSQRT:
-        return "MUFU.RSQ";
-    case OP_FEXP:
-        return "MUFU.EX2";
-    case OP_FLOG:
-        return "MUFU.LG2";
-    case OP_FSIN:
-        return "MUFU.SIN";
-    case OP_FCOS:
-        return "MUFU.COS";
-    case OP_LDG:
-        return "LDG.E.SYS";
-    case OP_STG:
-        return "STG.E.SYS";
-    case OP_LDS:
-        return "LDS";
-    case OP_STS:
-        return "STS";
-    case OP_ATOM:
-        switch (in->sub) {
-        case AT_ADDF:
-            return "ATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU";
-        case AT_MIN:
-            return "ATOMG.E.MIN.S32.STRONG.GPU";
-        case AT_MINU:
-            return "ATOMG.E.MIN.STRONG.GPU";
-        case AT_MAX:
-            return "ATOMG.E.MAX.S32.STRONG.GPU";
-        case AT_MAXU:
-            return "ATOMG.E.MAX.STRONG.GPU";
-        case AT_EXCH:
-            return "ATOMG.E.EXCH.STRONG.GPU";
-        case AT_CAS:
-            return "ATOMG.E.CAS.STRONG.GPU";
-        default:
-            return "ATOMG.E.ADD.STRONG.GPU";
-        }
-    case OP_BRA:
-        return "BRA";
-    case OP_BAR:
-        return "BAR.SYNC";
-    default:
-        return "EXIT";
-    }
-}
-
 /* The Volta opcode written for an instruction: its own name when Accel-Sim's Volta map puts it
  * in warptune's class for it, else a name of that class (i2f and f2i run on warptune's FP
  * unit; Accel-Sim counts I2F and F2I as integer operations). */
-static const char *export_opcode(const xrec *X, const wl_inst *in, int cls)
+static const char *export_opcode(const xrec *X, uint32_t pc, int cls)
 {
-    const char *n = op_name(in);
+    const char *n = wl_kernel_sass_name(X->k, pc);
     if (trace_opcode_class(X->ops, EXPORT_VERSION, n, strlen(n)) == cls) return n;
     return CLASS_OPCODE[cls];
 }
@@ -266,11 +160,8 @@ static int end_kernel(xrec *X)
 
 static int begin_kernel(xrec *X, const kernel_launch *kl)
 {
-    const wl_kernel *k = NULL;
-    for (size_t i = 0; i < X->w->nkernels; i++)
-        if (X->w->kernels[i].name == kl->name || !strcmp(X->w->kernels[i].name, kl->name))
-            k = &X->w->kernels[i];
-    if (!k) return xfail(X, "%s: kernel '%s' not found", X->w->name, kl->name);
+    const wl_kernel *k = wl_find_kernel(X->w, kl->name);
+    if (!k) return xfail(X, "%s: kernel '%s' not found", workload_name(X->w), kl->name);
     X->k = k;
     X->kernel_no++;
     X->grid = kl->grid;
@@ -297,10 +188,10 @@ static int begin_kernel(xrec *X, const kernel_launch *kl)
     fprintf(f, "-local mem base_addr = 0x%016llx\n", 0x90000000ull);
     fprintf(f, "-accelsim tracer version = 5\n");
     fprintf(f, "-enable lineinfo = 0\n");
-    for (uint32_t pc = 0; pc < k->ninsts; pc++)
-        if (k->insts[pc].op == OP_BRA)
-            fprintf(f, "-warptune branch = %04x %04x %04x\n", pc << 4, k->insts[pc].target << 4,
-                    k->insts[pc].reconv << 4);
+    uint32_t target, reconv;
+    for (uint32_t pc = 0; pc < wl_kernel_inst_count(k); pc++)
+        if (wl_kernel_branch(k, pc, &target, &reconv))
+            fprintf(f, "-warptune branch = %04x %04x %04x\n", pc << 4, target << 4, reconv << 4);
     fprintf(f, "\n#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
                "[reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n");
     X->st.kernels++;
@@ -360,14 +251,13 @@ static int record(xrec *X, sbuf *b, const inst_info *in, const inst_exec *x)
 {
     char line[1024];
     size_t n = 0;
-    const wl_inst *wi = &X->k->insts[in->pc];
     int cls = in->cls;
     uint32_t mask = cls == IC_BRANCH ? x->taken_mask : x->active_mask;
 #define PUT(...) n += (size_t)snprintf(line + n, sizeof line - n, __VA_ARGS__)
     PUT("%04x %08x %d ", in->pc << 4, mask, in->ndst);
     for (int i = 0; i < in->ndst; i++)
         PUT("R%u ", trace_slot_reg(in->dst[i]));
-    PUT("%s %d ", export_opcode(X, wi, cls), in->nsrc);
+    PUT("%s %d ", export_opcode(X, in->pc, cls), in->nsrc);
     for (int i = 0; i < in->nsrc; i++)
         PUT("R%u ", trace_slot_reg(in->src[i]));
     if (cls >= IC_LD_GLOBAL && cls <= IC_ATOMIC) {
@@ -487,9 +377,12 @@ int trace_export(const param_set *config, const workload *w, const char *outdir,
             rc = -1;
         } else {
             /* the inputs a CUDA program copies to the device before its first launch */
-            for (size_t i = 0; i < w->narrays; i++)
-                fprintf(f, "MemcpyHtoD,0x%016llx,%llu\n", (unsigned long long)w->arrays[i].base,
-                        (unsigned long long)w->arrays[i].count * 4ull);
+            for (size_t i = 0; i < wl_workload_array_count(w); i++) {
+                uint64_t base, bytes;
+                wl_workload_array_at(w, i, &base, &bytes);
+                fprintf(f, "MemcpyHtoD,0x%016llx,%llu\n", (unsigned long long)base,
+                        (unsigned long long)bytes);
+            }
             for (int i = 1; i <= X.kernel_no; i++)
                 fprintf(f, "kernel-%d.traceg\n", i);
             int bad = ferror(f);

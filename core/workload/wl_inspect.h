@@ -18,4 +18,19 @@ int wl_workload_kernel_count(const workload *w);
  * kernel's instruction count for its end node; -1 if there is no such instruction. */
 long wl_kernel_reconv(const workload *w, const char *kernel, uint32_t pc);
 
+/* ---- a kernel's code, as a trace exporter writes it (wl_sass.c) ---- */
+
+typedef struct wl_kernel wl_kernel;
+
+/* Kernel `name` of w, or NULL. */
+const wl_kernel *wl_find_kernel(const workload *w, const char *name);
+uint32_t wl_kernel_inst_count(const wl_kernel *k);
+/* The SASS opcode that plays instruction pc on a Volta GPU ("IMAD", "LDG.E.SYS", ...). */
+const char *wl_kernel_sass_name(const wl_kernel *k, uint32_t pc);
+/* 1 with the branch target and reconvergence pc when instruction pc is a branch, else 0. */
+int wl_kernel_branch(const wl_kernel *k, uint32_t pc, uint32_t *target, uint32_t *reconv);
+/* The workload's arrays in declaration order: their device address and size in bytes. */
+size_t wl_workload_array_count(const workload *w);
+void wl_workload_array_at(const workload *w, size_t i, uint64_t *base, uint64_t *bytes);
+
 #endif

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# scripts/check-layers.sh passes on the tree and its libraries, and catches each kind of edge
+# that points up: an include of a higher layer, a folder's private header included from
+# elsewhere, and a library calling a function that only a library above it defines.
+set -u
+. "$(dirname "$0")/lib/harness.sh" "$@"
+B=$(dirname "$WT")
+LIBS=()
+for l in util mem config policies workload sim analysis explorer cli; do LIBS+=("$B/libwt$l.a"); done
+expect 0 "every include and call points down" -- scripts/check-layers.sh "${LIBS[@]}"
+
+fake() { # fake DIR FILE INCLUDE: a tree of one file that includes one header
+    mkdir -p "$1/$(dirname "$2")" "$1/core/sim" "$1/core/workload" "$1/core/util"
+    touch "$1/core/sim/sm.h" "$1/core/workload/wl_internal.h" "$1/core/util/rng.c"
+    printf '#include "%s"\n' "$3" >"$1/$2"
+}
+fake "$tmp/up" policies/sched/x.c core/sim/sm.h
+expect 1 "policies/sched/x.c:1: includes core/sim/sm.h: layer 'policies' must not include layer 'sim'" \
+    -- env WT_LAYERS_ROOT="$tmp/up" scripts/check-layers.sh
+fake "$tmp/private" core/sim/y.c core/workload/wl_internal.h
+expect 1 "core/sim/y.c:1: includes core/workload/wl_internal.h, which is private to core/workload/" \
+    -- env WT_LAYERS_ROOT="$tmp/private" scripts/check-layers.sh
+fake "$tmp/down" core/sim/z.c core/util/rng.h
+expect 0 "points down" -- env WT_LAYERS_ROOT="$tmp/down" scripts/check-layers.sh
+
+# a call upward: the sim library given below the config library it calls is flagged
+expect 1 "libwtsim.a uses param_[a-z_]*, defined above it in libwtconfig.a" \
+    -- env WT_LAYERS_ROOT="$tmp/down" scripts/check-layers.sh "$B/libwtsim.a" "$B/libwtconfig.a"
+finish
