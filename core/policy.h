@@ -28,7 +28,7 @@ typedef struct warp_view {
     uint8_t cls;     /* its inst_class */
     bool paused;     /* its CTA is paused by the CTA scheduler: pick it only if nothing else */
     uint64_t oracle_cycles; /* its execution time in the oracle profile, 0 without one (CAWS;
-                               sim_options.warp_profile, core/warp_profile.h) */
+                               sim_options.warp_profile, core/sim/warp_profile.h) */
 } warp_view;
 
 /* How critical a warp is now: the SM runs CAWA's predictor (CPL) beside every scheduler, and a

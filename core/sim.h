@@ -44,7 +44,7 @@ typedef struct sim_options {
     FILE *per_sm;
     /* Oracle per-warp execution times for a scheduler that uses them (CAWS), handed to it as
      * warp_view.oracle_cycles. NULL: sim_run makes one with a profiling pass when the
-     * scheduler asks for it (core/warp_profile.h). */
+     * scheduler asks for it (core/sim/warp_profile.h). */
     const struct warp_profile *warp_profile;
     /* if set, every warp's execution time (its CTA's start to its exit) is recorded in it */
     struct warp_profile *warp_profile_out;

@@ -1,7 +1,7 @@
-/* Internals of the trace reader shared by its files: core/trace_file.c (a text file, plain or
- * xz), core/trace_read.c (the kernelslist), core/trace_kernel.c (a kernel file's header and
- * thread blocks), core/trace_decode.c (instruction lines) and core/trace_source.c (the
- * instruction source). Not a public interface: see core/trace.h and docs/traces.md. */
+/* Internals of the trace reader shared by its files: core/trace/trace_file.c (a text file, plain or
+ * xz), core/trace/trace_read.c (the kernelslist), core/trace/trace_kernel.c (a kernel file's header
+ * and thread blocks), core/trace/trace_decode.c (instruction lines) and core/trace/trace_source.c
+ * (the instruction source). Not a public interface: see core/trace.h and docs/traces.md. */
 #ifndef WT_TRACE_INTERNAL_H
 #define WT_TRACE_INTERNAL_H
 
@@ -14,7 +14,7 @@
 #define TRACE_LINE_MAX  (1u << 20) /* longest line accepted, bytes */
 #define TRACE_MAX_INSTS (1u << 30) /* largest `insts =` of one warp */
 
-/* Formats err as printf does and returns -1 (core/trace_file.c). */
+/* Formats err as printf does and returns -1 (core/trace/trace_file.c). */
 int trace_failf(char *err, size_t errlen, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -264,8 +264,8 @@ int kreader_error(const kreader *r, char *err, size_t errlen, const char *fmt, .
     ;
 /* The static branch record of instruction index pc (warptune exports), or NULL. */
 const tbranch *kheader_branch(const kheader *h, uint32_t pc);
-/* Decodes one instruction line of the warp being read into b (core/trace_decode.c). Returns 0,
- * or -1 with err. */
+/* Decodes one instruction line of the warp being read into b (core/trace/trace_decode.c). Returns
+ * 0, or -1 with err. */
 int kreader_decode(kreader *r, ttb *b, const char *s, char *err, size_t errlen);
 
 #endif

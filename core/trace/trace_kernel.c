@@ -1,5 +1,5 @@
 /* A kernel file of a trace: its header, then its thread blocks read one at a time; each
- * instruction line is decoded by core/trace_decode.c (docs/traces.md has the format). */
+ * instruction line is decoded by core/trace/trace_decode.c (docs/traces.md has the format). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

@@ -24,7 +24,7 @@ char *wt_read_file(const char *path, size_t *len);
 /* As wt_read_file, with the limit of wt_read_stream_max. */
 char *wt_read_file_max(const char *path, size_t *len, size_t max);
 
-/* Extends the FNV-1a chain *h (core/hash.h) by the bytes of f from its position to the end,
+/* Extends the FNV-1a chain *h (core/util/hash.h) by the bytes of f from its position to the end,
  * then by a file-boundary byte (so that bytes moved from one file to the next change a chain
  * over several files). Returns 0, or -1 on a read error (*h unchanged). */
 int wt_hash_stream(FILE *f, uint64_t *h);

@@ -1,5 +1,5 @@
 /* Workload language: instances (one per simulation), the host sequence, warp and CTA
- * start-up, and the inspection helpers of core/wl_inspect.h. */
+ * start-up, and the inspection helpers of core/workload/wl_inspect.h. */
 #include "core/workload/wl_exec.h"
 #include "core/workload/wl_inspect.h"
 
