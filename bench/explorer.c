@@ -52,15 +52,15 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static int scaling(const space *s, size_t npoints, int tmax)
+static int scaling(space *s, size_t npoints, int tmax)
 {
     proposal_list props = {0};
     search_info info;
     char err[1024];
     /* the configurations: the first npoints feasible points of the grid, spread over it */
     space_search saved = s->search;
-    ((space *)s)->search.kind = SEARCH_LHS;
-    ((space *)s)->search.max_evaluations = npoints;
+    s->search.kind = SEARCH_LHS;
+    s->search.max_evaluations = npoints;
     evaluator *dummy = evaluator_new(s, NULL, 1, err, sizeof err);
     if (!dummy) {
         fprintf(stderr, "%s\n", err);
@@ -73,7 +73,7 @@ static int scaling(const space *s, size_t npoints, int tmax)
         return -1;
     }
     evaluator_free(dummy);
-    ((space *)s)->search = saved;
+    s->search = saved;
     param_set **cfgs = malloc(props.n * sizeof *cfgs);
     size_t n = 0;
     for (size_t i = 0; i < props.n; i++)

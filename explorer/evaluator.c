@@ -384,20 +384,23 @@ static int wait_entry(evaluator *e, const eval_entry *en)
 
 int evaluator_point(evaluator *e, const param_set *cfg, const eval_entry **out)
 {
-    int claimed[64];
-    int *cl = e->nw <= 64 ? claimed : malloc(e->nw * sizeof *cl);
+    eval_entry *claimed[64]; /* the entries this call simulates; NULL for the others */
+    eval_entry **cl = e->nw <= 64 ? claimed : malloc(e->nw * sizeof *cl);
     if (!cl) return 1;
     uint64_t h = u64_bytes(WT_FNV_INIT, param_set_hash(cfg));
     for (size_t w = 0; w < e->nw; w++) {
-        out[w] = lookup_or_claim(e, u64_bytes(h, e->wid[w]), &cl[w]);
-        if (!out[w]) {
+        int c;
+        eval_entry *en = lookup_or_claim(e, u64_bytes(h, e->wid[w]), &c);
+        if (!en) {
             if (cl != claimed) free(cl);
             return 1;
         }
+        out[w] = en;
+        cl[w] = c ? en : NULL;
     }
     for (size_t w = 0; w < e->nw; w++) {
-        if (!cl[w]) continue;
-        eval_entry *en = (eval_entry *)out[w];
+        eval_entry *en = cl[w];
+        if (!en) continue;
 #ifdef _OPENMP
 #pragma omp task firstprivate(w, en) shared(cfg, e) default(none)
 #endif
@@ -416,23 +419,24 @@ int evaluator_point(evaluator *e, const param_set *cfg, const eval_entry **out)
 size_t evaluator_batch(evaluator *e, param_set *const *cfgs, size_t n, const eval_entry **out)
 {
     size_t total = n * e->nw;
-    unsigned char *cl = calloc(total ? total : 1, 1);
+    eval_entry **cl = calloc(total ? total : 1, sizeof *cl); /* claimed entries, else NULL */
     if (!cl) return n;
     for (size_t i = 0; i < n; i++) {
         uint64_t h = u64_bytes(WT_FNV_INIT, param_set_hash(cfgs[i]));
         for (size_t w = 0; w < e->nw; w++) {
             int c;
-            out[i * e->nw + w] = lookup_or_claim(e, u64_bytes(h, e->wid[w]), &c);
-            cl[i * e->nw + w] = (unsigned char)c;
+            eval_entry *en = lookup_or_claim(e, u64_bytes(h, e->wid[w]), &c);
+            out[i * e->nw + w] = en;
+            cl[i * e->nw + w] = c ? en : NULL;
         }
     }
 #ifdef _OPENMP
-#pragma omp parallel num_threads(e->threads) default(none) shared(e, cfgs, out, cl, total)
+#pragma omp parallel num_threads(e->threads) default(none) shared(e, cfgs, cl, total)
 #pragma omp single
 #endif
     for (size_t k = 0; k < total; k++) {
-        if (!cl[k] || !out[k]) continue;
-        eval_entry *en = (eval_entry *)out[k];
+        eval_entry *en = cl[k];
+        if (!en) continue;
         size_t i = k / e->nw, w = k % e->nw;
 #ifdef _OPENMP
 #pragma omp task firstprivate(en, i, w) shared(e, cfgs) default(none)

@@ -29,8 +29,8 @@ int explore_write_evaluations(const space *s, const archive *a, const char *path
     size_t nm = metric_count();
     size_t ncols = 5 + s->ndims + nm;
     const char **cols = calloc(ncols, sizeof *cols);
-    char **cells = calloc(ncols, sizeof *cells);
-    char *store = malloc(ncols * 64);
+    const char **cells = calloc(ncols, sizeof *cells);
+    char *store = malloc(ncols * 64); /* a 64-byte buffer per column, for the formatted cells */
     table *t = NULL;
     int rc = -1;
     if (!cols || !cells || !store) goto out;
@@ -46,34 +46,30 @@ int explore_write_evaluations(const space *s, const archive *a, const char *path
         cols[c++] = metric_at(i)->name;
     t = table_new(cols, ncols);
     if (!t) goto out;
-    for (size_t c2 = 0; c2 < ncols; c2++)
-        cells[c2] = store + c2 * 64;
     for (size_t i = 0; i < a->n; i++) {
         const archive_point *p = &a->p[i];
         if (p->status == PS_INFEASIBLE) continue;
         for (size_t w = 0; w < s->nworkloads; w++) {
             const eval_entry *e = p->res[w];
             c = 0;
-            snprintf(cells[c++], 64, "%zu", i);
-            cells[c] = (char *)s->workloads[w].label;
-            c++;
-            snprintf(cells[c++], 64, "%016llx", (unsigned long long)p->hash);
-            cells[c] = (char *)sim_status_name(e->status);
-            c++;
-            cells[c] = (char *)e->error;
-            c++;
+            snprintf(store, 64, "%zu", i);
+            cells[c++] = store;
+            cells[c++] = s->workloads[w].label;
+            snprintf(store + 2 * 64, 64, "%016llx", (unsigned long long)p->hash);
+            cells[c++] = store + 2 * 64;
+            cells[c++] = sim_status_name(e->status);
+            cells[c++] = e->error;
             for (size_t d = 0; d < s->ndims; d++) {
-                cells[c] = store + c * 64;
-                param_format(p->cfg, s->dims[d].param, cells[c++], 64);
+                char *cell = store + c * 64;
+                param_format(p->cfg, s->dims[d].param, cell, 64);
+                cells[c++] = cell;
             }
             for (size_t k = 0; k < nm; k++) {
-                cells[c] = store + c * 64;
-                table_format_double(metric_value(&e->m, k), cells[c++], 64);
+                char *cell = store + c * 64;
+                table_format_double(metric_value(&e->m, k), cell, 64);
+                cells[c++] = cell;
             }
-            if (table_add_row(t, (const char *const *)cells) != 0) goto out;
-            /* restore the cells that pointed elsewhere */
-            for (size_t c2 = 0; c2 < 5; c2++)
-                cells[c2] = store + c2 * 64;
+            if (table_add_row(t, cells) != 0) goto out;
         }
     }
     rc = table_write_csv(t, path, err, errlen);

@@ -162,10 +162,9 @@ void space_free(space *s)
         space_workload *w = &s->workloads[i];
         free(w->name);
         free(w->label);
-        for (size_t j = 0; j < w->nov; j++) {
-            free((char *)w->ov[j].name);
-            free((char *)w->ov[j].value);
-        }
+        for (size_t j = 0; j < 2 * w->nov; j++)
+            free(w->ov_text[j]);
+        free(w->ov_text);
         free(w->ov);
     }
     free(s->workloads);
@@ -268,9 +267,9 @@ space *space_parse(const char *text, const char *file, char *err, size_t errlen)
             struct cexpr *e = cexpr_parse(it->valuestring, msg, sizeof msg);
             if (!e) {
                 /* a long condition is quoted by its start: the column locates the problem */
-                int n = (int)strlen(it->valuestring);
-                space_fail(&c, p, "\"%.*s%s\": %s", n > 80 ? 72 : n, it->valuestring,
-                           n > 80 ? " ..." : "", msg);
+                int len = (int)strlen(it->valuestring);
+                space_fail(&c, p, "\"%.*s%s\": %s", len > 80 ? 72 : len, it->valuestring,
+                           len > 80 ? " ..." : "", msg);
                 goto bad;
             }
             s->constraints[s->nconstraints].expr = e;

@@ -52,7 +52,8 @@ typedef struct space_workload {
     char *label; /* unique label for CSV rows: the name, or name#k when listed again */
     double weight;
     size_t nov;
-    wl_override *ov; /* owned strings */
+    wl_override *ov; /* the params, as workload_load takes them */
+    char **ov_text;  /* owned: the 2 * nov strings of ov, each name then its value */
 } space_workload;
 
 typedef struct space_constraint {

@@ -52,7 +52,8 @@ int space_parse_workloads(space_ctx *c, space *s, const cJSON *wls)
             if (space_check_unique(c, params, pp)) return -1;
             size_t np = (size_t)cJSON_GetArraySize(params);
             w->ov = calloc(np ? np : 1, sizeof *w->ov);
-            if (!w->ov) return space_fail(c, pp, "out of memory");
+            w->ov_text = calloc(2 * np + 1, sizeof *w->ov_text);
+            if (!w->ov || !w->ov_text) return space_fail(c, pp, "out of memory");
             for (const cJSON *q = params->child; q; q = q->next) {
                 char qp[600], num[64];
                 space_path_key(qp, sizeof qp, pp, q->string);
@@ -62,11 +63,11 @@ int space_parse_workloads(space_ctx *c, space *s, const cJSON *wls)
                     snprintf(num, sizeof num, "%s", q->valuestring);
                 else
                     return space_fail(c, qp, "expected a number");
-                w->ov[w->nov].name = strdup(q->string);
-                w->ov[w->nov].value = strdup(num);
-                w->nov++;
-                if (!w->ov[w->nov - 1].name || !w->ov[w->nov - 1].value)
-                    return space_fail(c, qp, "out of memory");
+                char *key = strdup(q->string), *value = strdup(num);
+                w->ov_text[2 * w->nov] = key;
+                w->ov_text[2 * w->nov + 1] = value;
+                w->ov[w->nov++] = (wl_override){key, value};
+                if (!key || !value) return space_fail(c, qp, "out of memory");
             }
         }
         workload *wl = NULL;

@@ -352,16 +352,18 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     return 0;
 }
 
+/* arg points at sim_run's workload pointer: the workload is const, the factory's argument not */
 static int make_workload_instance(void *arg, int num_sms, int max_warps, int max_ctas, isource *out,
                                   char *err, size_t errlen)
 {
-    return workload_instance(arg, num_sms, max_warps, max_ctas, out, err, errlen);
+    const workload *const *w = arg;
+    return workload_instance(*w, num_sms, max_warps, max_ctas, out, err, errlen);
 }
 
 sim_status sim_run(const param_set *config, const workload *w, const sim_options *opt,
                    sim_metrics *out, char *err, size_t errlen)
 {
-    return sim_run_source(config, make_workload_instance, (void *)w, opt, out, err, errlen);
+    return sim_run_source(config, make_workload_instance, &w, opt, out, err, errlen);
 }
 
 sim_status sim_run_source(const param_set *config, isource_factory make, void *arg,

@@ -176,8 +176,8 @@ void sm_release(sm *s, int wi, const uint64_t m[2])
 
 int sm_warp_priority(const sm *s, int wi)
 {
-    const void *self = s->sched_self[sm_sched_of(s, wi)];
-    if (s->sched->priority) return s->sched->priority((void *)self, wi);
+    void *self = s->sched_self[sm_sched_of(s, wi)];
+    if (s->sched->priority) return s->sched->priority(self, wi);
     int rank = 0;
     for (int i = 0; i < s->cfg->max_warps; i++)
         rank += s->warps[i].live && s->warps[i].age < s->warps[wi].age;

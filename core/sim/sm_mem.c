@@ -132,11 +132,11 @@ static int send(sm *s, uint64_t addr, uint32_t bytes, int kind, uint32_t token, 
     return memsys_send(s->mem, &p, now);
 }
 
-static void notify(sm *s, int kind, int warp, uint64_t line, uint64_t now)
+static void notify(sm *s, int kind, int wi, uint64_t line, uint64_t now)
 {
     if (!s->sched->on_l1_event) return;
-    l1_event e = {(uint8_t)kind, warp, line, s->stage.pc, now};
-    s->sched->on_l1_event(s->sched_self[sm_sched_of(s, warp)], &e);
+    l1_event e = {(uint8_t)kind, wi, line, s->stage.pc, now};
+    s->sched->on_l1_event(s->sched_self[sm_sched_of(s, wi)], &e);
 }
 
 /* An access of load r missed: its destinations now wait on memory. Only the first miss of a

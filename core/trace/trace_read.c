@@ -105,10 +105,9 @@ int trace_open(const char *kernelslist, trace_app **out, char *err, size_t errle
     long n;
     int rc = 0;
     while ((n = tfile_getline(&f, err, errlen)) >= 0) {
-        char *s = f.line;
-        while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-            s[--n] = '\0';
-        s = (char *)skip_ws(s);
+        while (n > 0 && (f.line[n - 1] == ' ' || f.line[n - 1] == '\t'))
+            f.line[--n] = '\0';
+        const char *s = skip_ws(f.line);
         if (!*s) continue;
         tcmd c = {0};
         c.line = (int)f.lineno;

@@ -19,6 +19,7 @@
 #include "core/sim.h"
 #include "core/util/textfile.h"
 #include "explorer/cli/cli.h"
+#include "explorer/cli/commands.h"
 #include "explorer/cli/common.h"
 #include "explorer/table.h"
 
@@ -74,11 +75,7 @@ static int parse_args(int argc, char **argv, ch_args *a)
                 return -1;
             }
         } else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            printf(
-                "usage: warptune characterize [--workload W]... [--preset P] [--set k=v]...\n"
-                "                              [--wparam k=v]... [--csv FILE]\n"
-                "Measures each workload (default: every built-in) at its preset's L1D, at\n"
-                "16/32/64/128 KB and with an unbounded L1D; prints a table, and CSV with --csv.\n");
+            cli_command_usage(stdout, "characterize");
             exit(WT_EXIT_OK);
         } else {
             fprintf(stderr, "warptune characterize: unknown or incomplete option '%s'\n", o);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "explorer/cli/cli.h"
+#include "explorer/cli/commands.h"
 #include "explorer/explore.h"
 
 #define MAX_SETS 256
@@ -17,17 +18,7 @@ static void on_sigint(int sig)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: warptune explore [SPACE] [--resume] [--threads N] [--out DIR] "
-               "[--set k=v]... [--quiet] [--validate]\n"
-               "  SPACE        a space file, or a built-in space name (default: default)\n"
-               "  --resume     continue the study in the output folder (SPACE optional)\n"
-               "  --threads N  OpenMP threads (default: the space's, else every core)\n"
-               "  --out DIR    output folder (default: the space's output)\n"
-               "  --set k=v    fix a parameter, or override search.strategy, search.seed,\n"
-               "               search.evaluations, search.seconds, search.threads,\n"
-               "               search.scalarisations, output\n"
-               "  --quiet      no progress and no report\n"
-               "  --validate   check the space (every bundled space when none is named)\n");
+    cli_command_usage(f, "explore");
 }
 
 int cli_explore(int argc, char **argv)

@@ -8,15 +8,14 @@
 #include "core/preset.h"
 #include "core/trace.h"
 #include "explorer/cli/cli.h"
+#include "explorer/cli/commands.h"
 #include "explorer/cli/common.h"
 
 #define MAX_ITEMS 64
 
 static int usage(void)
 {
-    fprintf(stderr,
-            "usage: warptune export-trace --workload W --out DIR [--preset P] [--set k=v]...\n"
-            "                             [--wparam k=v]...\n");
+    cli_command_usage(stderr, "export-trace");
     return WT_EXIT_BAD_INPUT;
 }
 

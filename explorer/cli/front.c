@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "explorer/cli/cli.h"
+#include "explorer/cli/commands.h"
 #include "explorer/front.h"
 #include "explorer/table.h"
 
@@ -278,8 +279,7 @@ static int parse_number(const char *s, double *v)
 
 static void usage(void)
 {
-    fprintf(stderr,
-            "usage: warptune front FILE.csv [--objective COL:min|max]... [--out FILE.csv]\n");
+    cli_command_usage(stderr, "front");
 }
 
 int cli_front(int argc, char **argv)
