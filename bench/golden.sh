@@ -1,7 +1,7 @@
 #!/bin/bash
 # golden.sh: write a broad set of simulator outputs, to prove a change leaves results alone.
 #
-#   bench/golden.sh WARPTUNE OUTDIR [--quick]
+#   bench/golden.sh WARPTUNE OUTDIR [--quick | --small]
 #   diff -r OLD_OUTDIR NEW_OUTDIR        # no output: byte-identical
 #
 # Covers every built-in workload on the default preset, ten workloads on every preset, every
@@ -9,9 +9,12 @@
 # cycle (sim.skip_idle=false), the Belady bound, the --l1-trace/--cta-trace/--per-sm files and
 # a workload replayed from its exported Accel-Sim trace. Runs two simulations at a time.
 # --quick keeps one workload per group (a smoke check, about a tenth of the time).
+# --small runs each kind of run above on inputs shrunk to at most twenty thousand warp
+# instructions (55 runs, 380 KB, seconds even in a sanitizer build): the set committed in
+# tests/golden/small and compared by tests/golden/check.sh, the ctest test `golden`.
 set -euo pipefail
 if [ $# -lt 2 ]; then
-    echo "usage: $0 WARPTUNE OUTDIR [--quick]" >&2
+    echo "usage: $0 WARPTUNE OUTDIR [--quick | --small]" >&2
     exit 2
 fi
 W=$(realpath "$1")
@@ -59,6 +62,34 @@ jobs_list() {
     echo "corner_l1off --workload kmeans --set l1d.enabled=false"
 }
 
+# --small: the same kinds of run, shrunk.
+small_jobs_list() {
+    local k="--workload kmeans --wparam npoints=512" i="--workload imbalance --wparam nodes=1024"
+    echo "default_kmeans $k"
+    echo "default_bfs --workload bfs --wparam nodes=256"
+    echo "default_stream --workload stream --wparam n=4096"
+    echo "default_matmul --workload matmul --wparam n=32"
+    echo "default_memcached --workload memcached --wparam nkeys=256"
+    echo "default_gesummv --workload gesummv --wparam n=64"
+    echo "default_imbalance $i"
+    for p in "${PRESETS[@]}"; do echo "preset_kmeans_$p $k --preset $p"; done
+    echo "noskip_kmeans $k --set sim.skip_idle=false --set gpu.sms=4"
+    for pol in "${POLICIES[@]}"; do
+        local name=${pol//[. =]/_} sets=""
+        for kv in $pol; do sets+=" --set $kv"; done
+        # one SM, so that the CTA schedulers have CTAs to hold back
+        echo "policy_kmeans_$name $k --set gpu.sms=1$sets"
+        echo "policy_imbalance_$name $i --set gpu.sms=1$sets"
+    done
+    echo "belady_kmeans $k --belady --set gpu.sms=4"
+    echo "files_bfs --workload bfs --wparam nodes=128 --set gpu.sms=4" \
+        "--l1-trace @l1 --cta-trace @cta --per-sm @sm"
+    echo "files_kmeans --workload kmeans --wparam npoints=128 --wparam nfeatures=8" \
+        "--set gpu.sms=2 --set l1d.policy=dacache --l1-trace @l1"
+    echo "corner_sms1 --workload bfs --wparam nodes=256 --set gpu.sms=1 --set l1d.ways=1"
+    echo "corner_l1off $k --set l1d.enabled=false"
+}
+
 run_one() {
     local name=$1
     shift
@@ -79,12 +110,18 @@ run_one() {
 export -f run_one
 export W OUT
 
-jobs_list | xargs -P "$JOBS" -L 1 bash -c 'run_one "$@"' _
+if [ "$QUICK" = "--small" ]; then
+    small_jobs_list | xargs -P "$JOBS" -L 1 bash -c 'run_one "$@"' _
+    TRACE_POINTS=256
+else
+    jobs_list | xargs -P "$JOBS" -L 1 bash -c 'run_one "$@"' _
+    TRACE_POINTS=2048
+fi
 
 # A workload replayed from its own exported trace (a relative path: the JSON names it).
 cd "$OUT"
 rm -rf trace_kmeans.dir
-"$W" export-trace --workload kmeans --wparam npoints=2048 --out trace_kmeans.dir \
+"$W" export-trace --workload kmeans --wparam npoints=$TRACE_POINTS --out trace_kmeans.dir \
     >/dev/null 2>&1 || true
 run_one trace_kmeans --trace trace_kmeans.dir/kernelslist.g --set gpu.sms=2
 rm -rf trace_kmeans.dir

@@ -14,6 +14,7 @@
 #include "core/catalog.h"
 #include "core/util/embedded.h"
 #include "core/preset.h"
+#include "core/util/kv.h"
 #include "core/util/textfile.h"
 
 /* ---------------------------------------------------------------- errors and JSON paths */
@@ -358,15 +359,12 @@ space *space_load(const char *name_or_path, char *err, size_t errlen)
 
 int space_override(space *s, const char *kv, char *err, size_t errlen)
 {
-    const char *eq = strchr(kv, '=');
     char key[256];
-    if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof key) {
+    const char *val;
+    if (wt_split_kv(kv, key, sizeof key, &val) != 0) {
         snprintf(err, errlen, "--set %s: expected name=value", kv);
         return -1;
     }
-    memcpy(key, kv, (size_t)(eq - kv));
-    key[eq - kv] = '\0';
-    const char *val = eq + 1;
     space_ctx c = {"--set", err, errlen};
     char *end;
     if (!strcmp(key, "search.strategy")) {

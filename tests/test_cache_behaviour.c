@@ -25,25 +25,11 @@ static sim_metrics run_preset(const char *preset, const char *wl, const char *co
 {
     param_set *p = param_set_new();
     char err[1024] = "";
-    if (preset_apply(p, preset, err, sizeof err) != 0) fail_msg("%s", err);
-    for (size_t i = 0; sets && sets[i]; i++) {
-        char name[128];
-        const char *eq = strchr(sets[i], '=');
-        assert_non_null(eq);
-        snprintf(name, sizeof name, "%.*s", (int)(eq - sets[i]), sets[i]);
-        if (param_set_parse(p, name, eq + 1, err, sizeof err) != 0) fail_msg("%s", err);
-    }
-    wl_override ov[8];
-    char names[8][64];
-    size_t nov = 0;
-    for (size_t i = 0; wparams && wparams[i] && nov < 8; i++) {
-        const char *eq = strchr(wparams[i], '=');
-        snprintf(names[nov], sizeof names[0], "%.*s", (int)(eq - wparams[i]), wparams[i]);
-        ov[nov] = (wl_override){names[nov], eq + 1};
-        nov++;
-    }
+    if (test_apply_sets(p, preset, sets, err, sizeof err) != 0) fail_msg("%s", err);
+    test_wparams wp;
+    if (test_split_wparams(&wp, wparams, err, sizeof err) != 0) fail_msg("%s", err);
     workload *w = NULL;
-    if (workload_load(wl, ov, nov, &w, err, sizeof err) != 0) fail_msg("%s", err);
+    if (workload_load(wl, wp.ov, wp.n, &w, err, sizeof err) != 0) fail_msg("%s", err);
     sim_metrics m;
     if (sim_run(p, w, NULL, &m, err, sizeof err) != SIM_OK) fail_msg("%s: %s", wl, err);
     workload_free(w);

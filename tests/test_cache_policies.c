@@ -18,54 +18,28 @@
 #include "core/policy.h"
 #include "core/rng.h"
 #include "policies/registry.h"
+#include "tests/support/policy_harness.h"
 
 #define MAXL 256
 #define LINE 128
 
 typedef struct drv {
-    const l1_policy_ops *ops;
-    void *self;
-    param_set *p;
-    wt_rng rng;
-    int sets, ways;
-    size_t sb;
-    uint8_t valid[MAXL], reserved[MAXL];
-    uint64_t tags[MAXL];
+    ph_l1 c;
     l1_request pend[MAXL]; /* the request of each reserved line */
-    uint8_t *state;
 } drv;
 
+/* Policy `policy` on a sets x ways cache of LINE-byte lines, SM 0 with 48 warp slots, and the
+ * "name=value" overrides in kv (NULL-terminated, may be NULL). */
 static void drv_make(drv *d, const char *policy, int sets, int ways, const char *const *kv)
 {
     memset(d, 0, sizeof *d);
     assert_true(sets * ways <= MAXL);
-    d->ops = l1_policy_find(policy);
-    assert_non_null(d->ops);
-    d->p = param_set_new();
-    char err[256];
-    for (size_t i = 0; kv && kv[i]; i += 2)
-        if (param_set_parse(d->p, kv[i], kv[i + 1], err, sizeof err) != 0) fail_msg("%s", err);
-    wt_rng_seed(&d->rng, 11);
-    d->sets = sets;
-    d->ways = ways;
-    d->sb = d->ops->line_state_bytes;
-    d->state = calloc((size_t)(sets * ways) * (d->sb ? d->sb : 1), 1);
-    l1_env env = {{sets, ways, LINE}, 0, 48, &d->rng};
-    if (d->ops->create(&d->self, &env, d->p, err, sizeof err) != 0) fail_msg("create: %s", err);
+    ph_l1_make(&d->c, policy, (l1_env){{sets, ways, LINE}, 0, 48, NULL}, 11, kv);
 }
 
 static void drv_free(drv *d)
 {
-    d->ops->destroy(d->self);
-    param_set_free(d->p);
-    free(d->state);
-}
-
-static l1_set_view view(drv *d, int set)
-{
-    size_t b = (size_t)(set * d->ways);
-    return (l1_set_view){
-        set, d->ways, d->valid + b, d->reserved + b, d->tags + b, d->state + b * d->sb};
+    ph_l1_free(&d->c);
 }
 
 /* A request: line number `blk` (set blk % sets), pc, warp, rank, divergence, critical. */
@@ -88,31 +62,31 @@ enum { HIT = 100, BYPASS = 101, STALL = 102, PENDING = 103 };
  * `keep` leaves it reserved: then the caller fills it with drv_fill). */
 static int access_keep(drv *d, l1_request r, int keep)
 {
-    int set = (int)((r.line_addr / LINE) % (uint64_t)d->sets);
-    l1_set_view v = view(d, set);
-    for (int w = 0; w < d->ways; w++)
+    int set = (int)((r.line_addr / LINE) % (uint64_t)d->c.sets);
+    l1_set_view v = ph_l1_view(&d->c, set);
+    for (int w = 0; w < d->c.ways; w++)
         if (v.valid[w] && v.tags[w] == r.line_addr) {
-            if (d->ops->on_hit) d->ops->on_hit(d->self, &r, &v, w);
+            if (d->c.ops->on_hit) d->c.ops->on_hit(d->c.self, &r, &v, w);
             return HIT;
         }
     int unreserved = 0;
-    for (int w = 0; w < d->ways; w++)
+    for (int w = 0; w < d->c.ways; w++)
         unreserved += !v.reserved[w];
     if (!unreserved) return STALL;
-    int way = d->ops->victim(d->self, &r, &v);
+    int way = d->c.ops->victim(d->c.self, &r, &v);
     if (way == L1_BYPASS) return BYPASS;
     if (way == L1_STALL) return STALL;
-    assert_true(way >= 0 && way < d->ways && !v.reserved[way]);
-    if (v.valid[way] && d->ops->on_evict) d->ops->on_evict(d->self, &v, way);
-    int i = set * d->ways + way;
-    d->valid[i] = 0;
-    d->reserved[i] = 1;
-    d->tags[i] = r.line_addr;
+    assert_true(way >= 0 && way < d->c.ways && !v.reserved[way]);
+    if (v.valid[way] && d->c.ops->on_evict) d->c.ops->on_evict(d->c.self, &v, way);
+    int i = set * d->c.ways + way;
+    d->c.valid[i] = 0;
+    d->c.reserved[i] = 1;
+    d->c.tags[i] = r.line_addr;
     d->pend[i] = r;
     if (!keep) {
-        d->reserved[i] = 0;
-        d->valid[i] = 1;
-        if (d->ops->on_fill) d->ops->on_fill(d->self, &r, &v, way);
+        d->c.reserved[i] = 0;
+        d->c.valid[i] = 1;
+        if (d->c.ops->on_fill) d->c.ops->on_fill(d->c.self, &r, &v, way);
     }
     return way;
 }
@@ -124,17 +98,17 @@ static int acc(drv *d, l1_request r)
 
 static void drv_fill(drv *d, int set, int way)
 {
-    l1_set_view v = view(d, set);
-    int i = set * d->ways + way;
-    assert_true(d->reserved[i]);
-    d->reserved[i] = 0;
-    d->valid[i] = 1;
-    if (d->ops->on_fill) d->ops->on_fill(d->self, &d->pend[set * d->ways + way], &v, way);
+    l1_set_view v = ph_l1_view(&d->c, set);
+    int i = set * d->c.ways + way;
+    assert_true(d->c.reserved[i]);
+    d->c.reserved[i] = 0;
+    d->c.valid[i] = 1;
+    if (d->c.ops->on_fill) d->c.ops->on_fill(d->c.self, &d->pend[set * d->c.ways + way], &v, way);
 }
 
 static uint8_t st(drv *d, int set, int way, size_t byte)
 {
-    return d->state[(size_t)(set * d->ways + way) * d->sb + byte];
+    return d->c.state[(size_t)(set * d->c.ways + way) * d->c.sb + byte];
 }
 
 /* A plain load by warp 0 of line blk. */
@@ -148,7 +122,7 @@ static int ld(drv *d, uint64_t blk)
 static void test_srrip_hit_priority(void **state)
 {
     (void)state;
-    const char *kv[] = {"rrip.bits", "2", "rrip.insertion", "srrip", "rrip.promotion", "hit", NULL};
+    const char *kv[] = {"rrip.bits=2", "rrip.insertion=srrip", "rrip.promotion=hit", NULL};
     drv d;
     drv_make(&d, "rrip", 1, 4, kv);
     for (int b = 0; b < 4; b++)
@@ -174,8 +148,7 @@ static void test_srrip_hit_priority(void **state)
 static void test_rrip_frequency_and_bimodal(void **state)
 {
     (void)state;
-    const char *kv[] = {"rrip.bits", "3", "rrip.insertion", "srrip", "rrip.promotion",
-                        "frequency", NULL};
+    const char *kv[] = {"rrip.bits=3", "rrip.insertion=srrip", "rrip.promotion=frequency", NULL};
     drv d;
     drv_make(&d, "rrip", 1, 2, kv);
     assert_int_equal(ld(&d, 0), 0);
@@ -189,12 +162,12 @@ static void test_rrip_frequency_and_bimodal(void **state)
     assert_int_equal(st(&d, 0, 0, 0), 5);
     drv_free(&d);
 
-    const char *never[] = {"rrip.bits", "2", "rrip.insertion", "brrip", "rrip.epsilon", "0", NULL};
+    const char *never[] = {"rrip.bits=2", "rrip.insertion=brrip", "rrip.epsilon=0", NULL};
     drv_make(&d, "rrip", 1, 2, never);
     assert_int_equal(ld(&d, 0), 0);
     assert_int_equal(st(&d, 0, 0, 0), 3); /* distant */
     drv_free(&d);
-    const char *always[] = {"rrip.bits", "2", "rrip.insertion", "brrip", "rrip.epsilon", "1", NULL};
+    const char *always[] = {"rrip.bits=2", "rrip.insertion=brrip", "rrip.epsilon=1", NULL};
     drv_make(&d, "rrip", 1, 2, always);
     assert_int_equal(ld(&d, 0), 0);
     assert_int_equal(st(&d, 0, 0, 0), 2);
@@ -206,9 +179,8 @@ static void test_drrip_dueling(void **state)
     (void)state;
     /* 8 sets, 4 leaders asked, clamped to 8/4 = 2 per policy: sets 0 and 4 lead SRRIP, 2 and 6
      * lead BRRIP, the odd sets follow */
-    const char *kv[] = {
-        "rrip.bits", "2", "rrip.insertion", "drrip", "rrip.epsilon", "0", "rrip.psel_bits",
-        "2",         NULL};
+    const char *kv[] = {"rrip.bits=2", "rrip.insertion=drrip", "rrip.epsilon=0", "rrip.psel_bits=2",
+                        NULL};
     drv d;
     drv_make(&d, "rrip", 8, 1, kv);
     assert_int_equal(ld(&d, 0), 0);       /* an SRRIP-leader miss: psel 2 -> 3 */
@@ -223,7 +195,7 @@ static void test_drrip_dueling(void **state)
     assert_int_equal(st(&d, 1, 0, 0), 3); /* follower now inserts with BRRIP */
     sim_metrics m;
     memset(&m, 0, sizeof m);
-    d.ops->collect(d.self, &m);
+    d.c.ops->collect(d.c.self, &m);
     assert_true(m.duel_follower_fills == 2 && m.duel_bimodal_fills == 1);
     drv_free(&d);
 }
@@ -234,11 +206,11 @@ static void test_drrip_dueling(void **state)
 static int dip_pos(drv *d, int set, int way)
 {
     int64_t t, u;
-    memcpy(&t, d->state + (size_t)(set * d->ways + way) * d->sb, sizeof t);
+    memcpy(&t, d->c.state + (size_t)(set * d->c.ways + way) * d->c.sb, sizeof t);
     int pos = 0;
-    for (int w = 0; w < d->ways; w++) {
-        if (w == way || !d->valid[set * d->ways + w]) continue;
-        memcpy(&u, d->state + (size_t)(set * d->ways + w) * d->sb, sizeof u);
+    for (int w = 0; w < d->c.ways; w++) {
+        if (w == way || !d->c.valid[set * d->c.ways + w]) continue;
+        memcpy(&u, d->c.state + (size_t)(set * d->c.ways + w) * d->c.sb, sizeof u);
         pos += u > t;
     }
     return pos;
@@ -247,7 +219,7 @@ static int dip_pos(drv *d, int set, int way)
 static void test_dip(void **state)
 {
     (void)state;
-    const char *bip[] = {"dip.insertion", "bip", "dip.epsilon", "0", NULL};
+    const char *bip[] = {"dip.insertion=bip", "dip.epsilon=0", NULL};
     drv d;
     drv_make(&d, "dip", 1, 4, bip);
     for (int b = 0; b < 4; b++)
@@ -263,7 +235,7 @@ static void test_dip(void **state)
     assert_int_equal(ld(&d, 5), 3);
     drv_free(&d);
 
-    const char *lru[] = {"dip.insertion", "lru", NULL};
+    const char *lru[] = {"dip.insertion=lru", NULL};
     drv_make(&d, "dip", 1, 4, lru);
     for (int b = 0; b < 4; b++)
         assert_int_equal(ld(&d, (uint64_t)b), b);
@@ -274,7 +246,7 @@ static void test_dip(void **state)
     drv_free(&d);
 
     /* dueling: set 0 leads LRU, set 2 leads BIP, set 1 follows */
-    const char *duel[] = {"dip.epsilon", "0", "dip.psel_bits", "2", NULL};
+    const char *duel[] = {"dip.epsilon=0", "dip.psel_bits=2", NULL};
     drv_make(&d, "dip", 8, 2, duel);
     assert_int_equal(ld(&d, 1), 0);
     assert_int_equal(ld(&d, 9), 1);
@@ -317,7 +289,7 @@ static void test_ship(void **state)
 static void test_cacp(void **state)
 {
     (void)state;
-    const char *kv[] = {"cacp.critical_ways", "2", NULL};
+    const char *kv[] = {"cacp.critical_ways=2", NULL};
     drv d;
     drv_make(&d, "cacp", 1, 4, kv);
     /* CCBP starts at 0: non-critical, the ways 2 and 3 only */
@@ -352,7 +324,7 @@ static void test_cacp(void **state)
     assert_int_equal(acc(&d, req(1538, 1, 0, 0, 1, false)) >= 2, 1);
     sim_metrics m;
     memset(&m, 0, sizeof m);
-    d.ops->collect(d.self, &m);
+    d.c.ops->collect(d.c.self, &m);
     assert_true(m.cacp_critical_fills == 5 && m.cacp_noncritical_fills == 5);
     drv_free(&d);
 
@@ -366,7 +338,7 @@ static void test_cacp(void **state)
     drv_free(&d);
 
     /* critical_ways above l1d.ways is clamped: one partition, the whole cache */
-    const char *big[] = {"cacp.critical_ways", "8", NULL};
+    const char *big[] = {"cacp.critical_ways=8", NULL};
     drv_make(&d, "cacp", 1, 4, big);
     for (int b = 0; b < 4; b++)
         assert_int_equal(acc(&d, req((uint64_t)b, 1, 0, 0, 1, false)), b);
@@ -385,7 +357,7 @@ static int da_pos(drv *d, int set, int way)
 /* DaCache's baseline geometry (32 sets x 8 ways, 2 schedulers) in set 0: 32 lanes over 32 sets
  * give eq. 1 a step of 2 positions per per-scheduler priority, and FCW 4 a locality region of
  * positions 0-3. */
-static const char *da_static[] = {"dacache.partitioning", "static", NULL};
+static const char *da_static[] = {"dacache.partitioning=static", NULL};
 
 static int dload(drv *d, uint64_t n, int prio, int div)
 {
@@ -416,14 +388,14 @@ static void test_dacache_insertion_promotion(void **state)
     int w7 = -1;
     for (int w = 0; w < 8; w++)
         if (da_pos(&d, 0, w) == 7) w7 = w;
-    uint64_t line = d.tags[w7] / LINE / 32;
+    uint64_t line = d.c.tags[w7] / LINE / 32;
     assert_int_equal(dload(&d, line, 0, 32), HIT);
     assert_int_equal(da_pos(&d, 0, w7), 3);
     assert_int_equal(dload(&d, line, 0, 32), HIT);
     assert_int_equal(da_pos(&d, 0, w7), 0);
     drv_free(&d);
 
-    const char *mru[] = {"dacache.partitioning", "static", "dacache.promotion", "0", NULL};
+    const char *mru[] = {"dacache.partitioning=static", "dacache.promotion=0", NULL};
     drv_make(&d, "dacache", 32, 8, mru);
     for (int n = 0; n < 8; n++)
         dload(&d, (uint64_t)n, 0, 32);
@@ -456,7 +428,7 @@ static void test_dacache_constrained(void **state)
         }
         sim_metrics m;
         memset(&m, 0, sizeof m);
-        d.ops->collect(d.self, &m);
+        d.c.ops->collect(d.c.self, &m);
         assert_true(m.dacache_constrained == (k < 2 ? 1 : 0));
         drv_free(&d);
     }
@@ -465,7 +437,7 @@ static void test_dacache_constrained(void **state)
 static void test_dacache_dynamic_partitioning(void **state)
 {
     (void)state;
-    const char *kv[] = {"dacache.cmax", "4", "dacache.cnt_start", "2", NULL};
+    const char *kv[] = {"dacache.cmax=4", "dacache.cnt_start=2", NULL};
     drv d;
     drv_make(&d, "dacache", 32, 8, kv);
     for (int n = 0; n < 8; n++)
@@ -474,23 +446,23 @@ static void test_dacache_dynamic_partitioning(void **state)
     assert_int_equal(dload(&d, 8, 4, 32), 7);
     assert_int_equal(da_pos(&d, 0, 7), 7);
     /* coherent loads and fully cached loads of one access do not count */
-    d.ops->on_load_done(d.self, 0, 0, 1, 0);
-    d.ops->on_load_done(d.self, 0, 0, 32, 0); /* CNT 3 */
-    d.ops->on_load_done(d.self, 0, 0, 32, 0); /* CNT 4 = Cmax: FCW 5, CNT 2 */
+    d.c.ops->on_load_done(d.c.self, 0, 0, 1, 0);
+    d.c.ops->on_load_done(d.c.self, 0, 0, 32, 0); /* CNT 3 */
+    d.c.ops->on_load_done(d.c.self, 0, 0, 32, 0); /* CNT 4 = Cmax: FCW 5, CNT 2 */
     /* FCW 5: rank 4 is a locality warp at eq. 1 position 2 * 2 = 4 (p = 4) */
     assert_int_equal(dload(&d, 9, 4, 32), 7);
     assert_int_equal(da_pos(&d, 0, 7), 4);
     /* a partially cached load of rank 0 lowers CNT by FCW - 0 = 5: FCW back to 4 */
-    d.ops->on_load_done(d.self, 0, 0, 32, 3);
+    d.c.ops->on_load_done(d.c.self, 0, 0, 32, 3);
     assert_int_equal(dload(&d, 10, 4, 32), 6);
     assert_int_equal(da_pos(&d, 0, 6), 7);
     /* thrashing warps' partial loads lower CNT by 1; FCW never drops below one warp per
      * scheduler */
     for (int i = 0; i < 20; i++)
-        d.ops->on_load_done(d.self, 0, 30, 32, 1);
+        d.c.ops->on_load_done(d.c.self, 0, 30, 32, 1);
     sim_metrics m;
     memset(&m, 0, sizeof m);
-    d.ops->collect(d.self, &m);
+    d.c.ops->collect(d.c.self, &m);
     assert_true(m.dacache_fcw_increases == 1 && m.dacache_fcw_decreases == 3); /* 5->4->3->2 */
     drv_free(&d);
 }
@@ -498,7 +470,7 @@ static void test_dacache_dynamic_partitioning(void **state)
 static void test_dacache_profiler(void **state)
 {
     (void)state;
-    const char *kv[] = {"dacache.partitioning", "static", "dacache.victim_entries", "2", NULL};
+    const char *kv[] = {"dacache.partitioning=static", "dacache.victim_entries=2", NULL};
     drv d;
     drv_make(&d, "dacache", 32, 8, kv);
     for (int n = 0; n < 8; n++)

@@ -20,6 +20,7 @@
 #include "core/params.h"
 #include "core/rng.h"
 #include "policies/registry.h"
+#include "tests/support/policy_harness.h"
 #include "tests/support/support.h"
 
 #define LINE 128
@@ -37,25 +38,16 @@ typedef struct counts {
     sim_metrics m; /* the policy's collected statistics */
 } counts;
 
-/* Runs the stream through an L1D of the geometry with `policy` (params in kv pairs), every
- * miss filled at once. */
+/* Runs the stream through an L1D of the geometry with `policy` ("name=value" overrides in kv),
+ * every miss filled at once. */
 static counts replay(const char *policy, const char *const *kv, int sets, int ways, int hash,
                      const acc *s, size_t n)
 {
     counts c;
     memset(&c, 0, sizeof c);
-    const l1_policy_ops *ops = l1_policy_find(policy);
-    assert_non_null(ops);
-    param_set *p = param_set_new();
-    char err[256];
-    for (size_t i = 0; kv && kv[i]; i += 2)
-        if (param_set_parse(p, kv[i], kv[i + 1], err, sizeof err) != 0) fail_msg("%s", err);
-    wt_rng rng;
-    wt_rng_seed(&rng, 5);
-    l1d_config cfg = {sets, ways, LINE, hash, 4, 4};
-    l1_env env = {{sets, ways, LINE}, 0, 48, &rng};
-    l1d *l = NULL;
-    if (l1d_create(&l, &cfg, ops, &env, p, err, sizeof err) != 0) fail_msg("%s", err);
+    ph_l1d f;
+    ph_l1d_make(&f, policy, (l1d_config){sets, ways, LINE, hash, 4, 4}, 48, 5, kv);
+    l1d *l = f.c;
     for (size_t i = 0; i < n; i++) {
         if (s[i].store) {
             l1d_store(l, s[i].line);
@@ -80,8 +72,7 @@ static counts replay(const char *policy, const char *const *kv, int sets, int wa
         if (o != L1_HIT && o != L1_MISS && o != L1_BYPASSED) fail_msg("outcome %d", (int)o);
     }
     l1d_collect(l, &c.m);
-    l1d_destroy(l);
-    param_set_free(p);
+    ph_l1d_free(&f);
     return c;
 }
 
@@ -291,7 +282,7 @@ static void test_cyclic_scan(void **state)
     for (size_t i = 0; i < n; i++)
         s[i] = (acc){(uint64_t)(i % lines) * LINE, 1, 0, 0, 1, false, false};
     counts lru = replay("lru", NULL, sets, ways, 0, s, n);
-    const char *drrip[] = {"rrip.insertion", "drrip", NULL};
+    const char *drrip[] = {"rrip.insertion=drrip", NULL};
     counts rr = replay("rrip", drrip, sets, ways, 0, s, n);
     counts dip = replay("dip", NULL, sets, ways, 0, s, n);
     belady_result b = opt(sets, ways, 0, s, n);

@@ -16,33 +16,19 @@
 #include "core/params.h"
 #include "core/rng.h"
 #include "policies/registry.h"
+#include "tests/support/policy_harness.h"
 
-typedef struct fixture {
-    l1d *c;
-    param_set *p;
-    wt_rng rng;
-    l1d_config cfg;
-} fixture;
+typedef ph_l1d fixture;
 
+/* An L1D of the geometry with LRU, 48 warp slots. */
 static void make(fixture *f, int sets, int ways, int line, int hash, int mshrs, int merge)
 {
-    memset(f, 0, sizeof *f);
-    f->cfg = (l1d_config){sets, ways, line, hash, mshrs, merge};
-    f->p = param_set_new();
-    assert_non_null(f->p);
-    wt_rng_seed(&f->rng, 1);
-    const l1_policy_ops *lru = l1_policy_find("lru");
-    assert_non_null(lru);
-    l1_env env = {{sets, ways, line}, 0, 48, &f->rng};
-    char err[256] = "";
-    if (l1d_create(&f->c, &f->cfg, lru, &env, f->p, err, sizeof err) != 0)
-        fail_msg("l1d_create: %s", err);
+    ph_l1d_make(f, "lru", (l1d_config){sets, ways, line, hash, mshrs, merge}, 48, 1, NULL);
 }
 
 static void unmake(fixture *f)
 {
-    l1d_destroy(f->c);
-    param_set_free(f->p);
+    ph_l1d_free(f);
 }
 
 typedef struct result {
@@ -528,23 +514,16 @@ static void test_set_of_range(void **state)
 static void test_create_rejects(void **state)
 {
     (void)state;
-    param_set *p = param_set_new();
-    wt_rng rng;
-    wt_rng_seed(&rng, 1);
-    const l1_policy_ops *lru = l1_policy_find("lru");
-    l1d *c = NULL;
+    fixture f;
     char err[256];
     l1d_config bad_line = {4, 2, 96, 0, 4, 4};
-    l1_env env = {{4, 2, 96}, 0, 48, &rng};
-    assert_int_equal(l1d_create(&c, &bad_line, lru, &env, p, err, sizeof err), -1);
+    assert_int_equal(ph_l1d_try(&f, "lru", bad_line, 48, 1, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "power"));
     l1d_config bad_xor = {6, 2, 128, 1, 4, 4};
-    env.geom = (l1_geometry){6, 2, 128};
-    assert_int_equal(l1d_create(&c, &bad_xor, lru, &env, p, err, sizeof err), -1);
+    assert_int_equal(ph_l1d_try(&f, "lru", bad_xor, 48, 1, NULL, err, sizeof err), -1);
     l1d_config ok_linear = {6, 2, 128, 0, 4, 4};
-    assert_int_equal(l1d_create(&c, &ok_linear, lru, &env, p, err, sizeof err), 0);
-    l1d_destroy(c);
-    param_set_free(p);
+    assert_int_equal(ph_l1d_try(&f, "lru", ok_linear, 48, 1, NULL, err, sizeof err), 0);
+    ph_l1d_free(&f);
 }
 
 int main(void)

@@ -14,6 +14,7 @@
 #include "core/policy.h"
 #include "core/rng.h"
 #include "policies/registry.h"
+#include "tests/support/policy_harness.h"
 
 /* ---------------------------------------------------------------- registry ---- */
 
@@ -105,60 +106,37 @@ static void test_registry_tables(void **state)
 static void test_create_all(void **state)
 {
     (void)state;
-    param_set *p = param_set_new();
-    wt_rng rng;
-    wt_rng_seed(&rng, 3);
     char err[256];
     for (size_t i = 0; sched_policies[i]; i++) {
-        sched_env env = {0, 0, 48, 2, &rng, NULL};
-        void *self = NULL;
-        assert_int_equal(sched_policies[i]->create(&self, &env, p, err, sizeof err), 0);
-        sched_policies[i]->destroy(self);
+        ph_sched s;
+        sched_env env = {0, 0, 48, 2, NULL, NULL};
+        assert_int_equal(ph_sched_try(&s, sched_policies[i]->name, env, 3, NULL, err, sizeof err),
+                         0);
+        ph_sched_free(&s);
     }
     for (size_t i = 0; l1_policies[i]; i++) {
-        l1_env env = {{8, 16, 128}, 0, 48, &rng};
-        void *self = NULL;
-        assert_int_equal(l1_policies[i]->create(&self, &env, p, err, sizeof err), 0);
-        l1_policies[i]->destroy(self);
+        ph_l1 c;
+        ph_l1_make(&c, l1_policies[i]->name, (l1_env){{8, 16, 128}, 0, 48, NULL}, 3, NULL);
+        ph_l1_free(&c);
     }
     for (size_t i = 0; cta_policies[i]; i++) {
-        cta_env env = {15, &rng};
-        void *self = NULL;
-        assert_int_equal(cta_policies[i]->create(&self, &env, p, err, sizeof err), 0);
-        cta_policies[i]->destroy(self);
+        ph_cta c;
+        ph_cta_make(&c, cta_policies[i]->name, (cta_env){15, NULL}, 3, NULL);
+        ph_cta_free(&c);
     }
-    param_set_free(p);
 }
 
 /* ---------------------------------------------------------- warp schedulers ---- */
 
-typedef struct sched {
-    const sched_ops *ops;
-    void *self;
-    param_set *p;
-    wt_rng rng;
-} sched;
-
-static void sched_make(sched *s, const char *name)
+/* Scheduler `name` with its defaults, 1 scheduler per SM, 48 warp slots. */
+static void sched_make(ph_sched *s, const char *name)
 {
-    s->ops = sched_policy_find(name);
-    assert_non_null(s->ops);
-    s->p = param_set_new();
-    wt_rng_seed(&s->rng, 5);
-    sched_env env = {0, 0, 48, 1, &s->rng, NULL};
-    char err[256];
-    assert_int_equal(s->ops->create(&s->self, &env, s->p, err, sizeof err), 0);
-}
-
-static void sched_free(sched *s)
-{
-    s->ops->destroy(s->self);
-    param_set_free(s->p);
+    ph_sched_make(s, name, (sched_env){0, 0, 48, 1, NULL, NULL}, 5, NULL);
 }
 
 /* Builds a ready list from slots (ascending) with the given ages; returns the picked slot and
  * reports the issue as the SM does. */
-static int pick(sched *s, const int *slots, const uint64_t *ages, int n, uint64_t now)
+static int pick(ph_sched *s, const int *slots, const uint64_t *ages, int n, uint64_t now)
 {
     warp_view v[64];
     memset(v, 0, sizeof v);
@@ -170,16 +148,15 @@ static int pick(sched *s, const int *slots, const uint64_t *ages, int n, uint64_
     const warp_view *list[64];
     for (int i = 0; i < n; i++)
         list[i] = &v[i];
-    int k = s->ops->pick(s->self, list, n, now);
+    int k = ph_sched_pick(s, list, n, now);
     assert_true(k >= 0 && k < n);
-    if (s->ops->on_issue) s->ops->on_issue(s->self, &v[k], now);
     return v[k].slot;
 }
 
 static void test_lrr(void **state)
 {
     (void)state;
-    sched s;
+    ph_sched s;
     sched_make(&s, "lrr");
     const int all[] = {0, 1, 2, 3};
     /* everyone ready: strict turns, wrapping */
@@ -206,7 +183,7 @@ static void test_lrr(void **state)
     const uint64_t ages[] = {9, 1, 5};
     const int three[] = {4, 6, 9};
     assert_int_equal(pick(&s, three, ages, 3, 0), 4);
-    sched_free(&s);
+    ph_sched_free(&s);
 
     /* property: over random ready sets, LRR picks the first ready slot after the last pick,
      * else the first ready slot */
@@ -229,13 +206,13 @@ static void test_lrr(void **state)
         assert_int_equal(pick(&s, slots, NULL, n, (uint64_t)it), want);
         last = want;
     }
-    sched_free(&s);
+    ph_sched_free(&s);
 }
 
 static void test_gto(void **state)
 {
     (void)state;
-    sched s;
+    ph_sched s;
     sched_make(&s, "gto");
     /* slots 0..3 with ages: slot 2 is the oldest, then 0, 3, 1 */
     const int all[] = {0, 1, 2, 3};
@@ -260,13 +237,13 @@ static void test_gto(void **state)
     assert_int_equal(pick(&s, just1, age1, 1, 7), 1);
     assert_int_equal(pick(&s, all, ages, 4, 8), 1);
     /* age, not slot order, decides: the oldest is in the highest slot */
-    sched_free(&s);
+    ph_sched_free(&s);
     sched_make(&s, "gto");
     const int slots[] = {3, 7, 11};
     const uint64_t rev[] = {30, 20, 10};
     assert_int_equal(pick(&s, slots, rev, 3, 0), 11);
     assert_int_equal(pick(&s, slots, rev, 3, 1), 11);
-    sched_free(&s);
+    ph_sched_free(&s);
 
     /* property: the greedy warp while it is ready, else the oldest ready warp */
     sched_make(&s, "gto");
@@ -301,48 +278,34 @@ static void test_gto(void **state)
         greedy = want;
     }
     assert_true(kept > 100 && switched > 100);
-    sched_free(&s);
+    ph_sched_free(&s);
 }
 
 /* ---------------------------------------------------------------- LRU ---- */
 
 typedef struct lru_fixture {
-    const l1_policy_ops *ops;
-    void *self;
-    param_set *p;
-    wt_rng rng;
-    uint8_t valid[16], reserved[16];
-    uint64_t tags[16];
-    uint8_t state[16 * 16];
-    l1_set_view v;
+    ph_l1 c;
+    l1_set_view v; /* its only set */
 } lru_fixture;
 
 static void lru_make(lru_fixture *f, int ways)
 {
-    memset(f, 0, sizeof *f);
-    f->ops = l1_policy_find("lru");
-    assert_non_null(f->ops);
-    assert_true(f->ops->line_state_bytes <= 16);
-    f->p = param_set_new();
-    wt_rng_seed(&f->rng, 8);
-    l1_env env = {{1, ways, 128}, 0, 48, &f->rng};
-    char err[256];
-    assert_int_equal(f->ops->create(&f->self, &env, f->p, err, sizeof err), 0);
-    f->v = (l1_set_view){0, ways, f->valid, f->reserved, f->tags, f->state};
+    ph_l1_make(&f->c, "lru", (l1_env){{1, ways, 128}, 0, 48, NULL}, 8, NULL);
+    assert_true(f->c.ops->line_state_bytes <= 16);
+    f->v = ph_l1_view(&f->c, 0);
 }
 
 static void lru_free(lru_fixture *f)
 {
-    f->ops->destroy(f->self);
-    param_set_free(f->p);
+    ph_l1_free(&f->c);
 }
 
 static int victim(lru_fixture *f)
 {
     l1_request r = {0};
-    int w = f->ops->victim(f->self, &r, &f->v);
+    int w = f->c.ops->victim(f->c.self, &r, &f->v);
     assert_true(w >= 0 && w < f->v.ways);
-    assert_false(f->reserved[w]);
+    assert_false(f->c.reserved[w]);
     return w;
 }
 
@@ -350,15 +313,15 @@ static int victim(lru_fixture *f)
 static void fill(lru_fixture *f, int w)
 {
     l1_request r = {0};
-    f->reserved[w] = 0;
-    f->valid[w] = 1;
-    f->ops->on_fill(f->self, &r, &f->v, w);
+    f->c.reserved[w] = 0;
+    f->c.valid[w] = 1;
+    f->c.ops->on_fill(f->c.self, &r, &f->v, w);
 }
 
 static void touch(lru_fixture *f, int w)
 {
     l1_request r = {0};
-    f->ops->on_hit(f->self, &r, &f->v, w);
+    f->c.ops->on_hit(f->c.self, &r, &f->v, w);
 }
 
 static void test_lru_victim(void **state)
@@ -369,7 +332,7 @@ static void test_lru_victim(void **state)
     /* empty set: free ways in order */
     for (int w = 0; w < 4; w++) {
         assert_int_equal(victim(&f), w);
-        f.reserved[w] = 1;
+        f.c.reserved[w] = 1;
     }
     /* fills in the order 2, 0, 3, 1: LRU order is that order */
     fill(&f, 2);
@@ -383,23 +346,23 @@ static void test_lru_victim(void **state)
     touch(&f, 0); /* 1 2 3 0 */
     assert_int_equal(victim(&f), 1);
     /* the LRU way reserved (a miss to it in flight): the next least recent */
-    f.reserved[1] = 1;
-    f.valid[1] = 0;
+    f.c.reserved[1] = 1;
+    f.c.valid[1] = 0;
     assert_int_equal(victim(&f), 2);
-    f.reserved[2] = 1;
-    f.valid[2] = 0;
+    f.c.reserved[2] = 1;
+    f.c.valid[2] = 0;
     assert_int_equal(victim(&f), 3);
-    f.reserved[3] = 1;
-    f.valid[3] = 0;
+    f.c.reserved[3] = 1;
+    f.c.valid[3] = 0;
     assert_int_equal(victim(&f), 0); /* the only unreserved way, even the most recent */
     /* a reserved way is not free even though not valid; an invalid unreserved one is free and
      * goes first, whatever the stamps */
-    fill(&f, 1);    /* 0 1 */
-    fill(&f, 3);    /* 0 1 3 */
-    f.valid[0] = 0; /* dropped by a store */
+    fill(&f, 1);      /* 0 1 */
+    fill(&f, 3);      /* 0 1 3 */
+    f.c.valid[0] = 0; /* dropped by a store */
     assert_int_equal(victim(&f), 0);
-    f.valid[0] = 1;
-    f.valid[3] = 0;
+    f.c.valid[0] = 1;
+    f.c.valid[3] = 0;
     assert_int_equal(victim(&f), 3);
     lru_free(&f);
 
@@ -411,7 +374,7 @@ static void test_lru_victim(void **state)
     uint64_t used[8] = {0}, clock = 0;
     int free_cases = 0, lru_cases = 0;
     for (int w = 0; w < 8; w++) {
-        f.reserved[w] = 1;
+        f.c.reserved[w] = 1;
         fill(&f, w);
         used[w] = ++clock;
     }
@@ -419,28 +382,28 @@ static void test_lru_victim(void **state)
         int w = (int)wt_rng_below(&rng, 8);
         switch (wt_rng_below(&rng, 4)) {
         case 0:
-            if (f.valid[w]) {
+            if (f.c.valid[w]) {
                 touch(&f, w);
                 used[w] = ++clock;
             }
             break;
         case 1:
-            if (f.reserved[w]) {
+            if (f.c.reserved[w]) {
                 fill(&f, w);
                 used[w] = ++clock;
             }
             break;
         case 2:
-            if (!f.reserved[w] && wt_rng_below(&rng, 4) == 0) f.valid[w] = 0;
+            if (!f.c.reserved[w] && wt_rng_below(&rng, 4) == 0) f.c.valid[w] = 0;
             break;
         default:
             break;
         }
         int unreserved = 0, first_free = -1, lru = -1;
         for (int k = 0; k < 8; k++) {
-            if (f.reserved[k]) continue;
+            if (f.c.reserved[k]) continue;
             unreserved++;
-            if (!f.valid[k] && first_free < 0) first_free = k;
+            if (!f.c.valid[k] && first_free < 0) first_free = k;
             if (lru < 0 || used[k] < used[lru]) lru = k;
         }
         if (!unreserved) continue;
@@ -451,8 +414,8 @@ static void test_lru_victim(void **state)
         if (got != want) fail_msg("step %d: victim %d, expected %d", it, got, want);
         /* allocate it sometimes, as the cache does */
         if (wt_rng_below(&rng, 3) == 0) {
-            f.valid[got] = 0;
-            f.reserved[got] = 1;
+            f.c.valid[got] = 0;
+            f.c.reserved[got] = 1;
         }
     }
     assert_true(free_cases > 100 && lru_cases > 100);
@@ -464,15 +427,10 @@ static void test_lru_victim(void **state)
 static void test_max_tlp(void **state)
 {
     (void)state;
-    const cta_ops *o = cta_policy_find("max_tlp");
-    assert_non_null(o);
-    param_set *p = param_set_new();
-    wt_rng rng;
-    wt_rng_seed(&rng, 2);
-    cta_env env = {15, &rng};
-    void *self = NULL;
-    char err[256];
-    assert_int_equal(o->create(&self, &env, p, err, sizeof err), 0);
+    ph_cta c;
+    ph_cta_make(&c, "max_tlp", (cta_env){15, NULL}, 2, NULL);
+    const cta_ops *o = c.ops;
+    void *self = c.self;
     assert_non_null(o->on_kernel_start);
     o->on_kernel_start(self, 6);
     for (int sm = 0; sm < 15; sm++)
@@ -488,8 +446,7 @@ static void test_max_tlp(void **state)
         assert_int_equal(o->limit(self, sm), 1);
     o->on_kernel_start(self, 32);
     assert_int_equal(o->limit(self, 14), 32);
-    o->destroy(self);
-    param_set_free(p);
+    ph_cta_free(&c);
 }
 
 int main(void)

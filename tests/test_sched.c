@@ -17,64 +17,34 @@
 #include "core/rng.h"
 #include "core/sim/warp_profile.h"
 #include "policies/registry.h"
+#include "tests/support/policy_harness.h"
+#include "tests/support/support.h"
 
-/* ------------------------------------------------------------------ harness ---- */
+/* ------------------------------------------------------- driving a scheduler ---- */
 
-typedef struct sched {
-    const sched_ops *ops;
-    void *self;
-    param_set *p;
-    wt_rng rng;
-    warp_view v[64];       /* every warp's view, by slot */
-    warp_criticality crit; /* the CPL given to make(), if any */
-} sched;
-
-/* Makes scheduler `name` with 1 scheduler per SM, 16 warp slots, `sets` "name=value" overrides
+/* Scheduler `name` with 1 scheduler per SM, 16 warp slots, `sets` "name=value" overrides
  * (NULL-terminated) and an optional CPL. */
-static void make(sched *s, const char *name, const char *const *sets, const cpl *c)
+static void make(ph_sched *s, const char *name, const char *const *sets, const cpl *c)
 {
-    memset(s, 0, sizeof *s);
-    s->ops = sched_policy_find(name);
-    assert_non_null(s->ops);
-    s->p = param_set_new();
-    char err[256];
-    for (size_t i = 0; sets && sets[i]; i++) {
-        char key[64];
-        const char *eq = strchr(sets[i], '=');
-        assert_non_null(eq);
-        memcpy(key, sets[i], (size_t)(eq - sets[i]));
-        key[eq - sets[i]] = '\0';
-        if (param_set_parse(s->p, key, eq + 1, err, sizeof err) != 0) fail_msg("%s", err);
-    }
-    wt_rng_seed(&s->rng, 9);
-    s->crit = cpl_as_criticality(c);
-    sched_env env = {0, 0, 16, 1, &s->rng, c ? &s->crit : NULL};
-    if (s->ops->create(&s->self, &env, s->p, err, sizeof err) != 0) fail_msg("%s", err);
-    for (int i = 0; i < 64; i++)
-        s->v[i] = (warp_view){.slot = i, .age = (uint64_t)i, .cls = IC_INT};
+    warp_criticality crit = cpl_as_criticality(c);
+    ph_sched_make(s, name, (sched_env){0, 0, 16, 1, NULL, c ? &crit : NULL}, 9, sets);
 }
 
-static void unmake(sched *s)
-{
-    s->ops->destroy(s->self);
-    param_set_free(s->p);
-}
-
-static void start(sched *s, int slot, int cta_slot, uint64_t oracle, uint64_t now)
+static void start(ph_sched *s, int slot, int cta_slot, uint64_t oracle, uint64_t now)
 {
     s->v[slot].cta_slot = cta_slot;
     s->v[slot].oracle_cycles = oracle;
     if (s->ops->on_warp_start) s->ops->on_warp_start(s->self, &s->v[slot], now);
 }
 
-static void exit_warp(sched *s, int slot, uint64_t now)
+static void exit_warp(ph_sched *s, int slot, uint64_t now)
 {
     if (s->ops->on_warp_exit) s->ops->on_warp_exit(s->self, slot, now);
 }
 
 /* Picks among the ready slots (ascending, -1 terminated) at cycle now and reports the issue as
  * the SM does. Returns the slot, or -1 when the scheduler issues nothing. */
-static int pick_at(sched *s, const int *ready, uint64_t now)
+static int pick_at(ph_sched *s, const int *ready, uint64_t now)
 {
     const warp_view *list[64];
     int n = 0;
@@ -83,11 +53,8 @@ static int pick_at(sched *s, const int *ready, uint64_t now)
         n++;
     }
     if (s->ops->on_cycles) s->ops->on_cycles(s->self, now ? now - 1 : 0, now);
-    int k = s->ops->pick(s->self, list, n, now);
-    if (k < 0) return -1;
-    assert_true(k < n);
-    if (s->ops->on_issue) s->ops->on_issue(s->self, list[k], now);
-    return list[k]->slot;
+    int k = ph_sched_pick(s, list, n, now);
+    return k < 0 ? -1 : list[k]->slot;
 }
 
 #define R(...) ((const int[]){__VA_ARGS__, -1})
@@ -97,7 +64,7 @@ static int pick_at(sched *s, const int *ready, uint64_t now)
 static void test_two_level_gto(void **state)
 {
     (void)state;
-    sched s;
+    ph_sched s;
     make(&s, "two_level", NULL, NULL); /* groups of 2, GTO within and between */
     for (int w = 0; w < 8; w++)
         start(&s, w, 0, 0, 0);
@@ -111,7 +78,7 @@ static void test_two_level_gto(void **state)
     assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 5), 3);
     assert_int_equal(pick_at(&s, R(0, 1, 2), 6), 2);
     assert_int_equal(pick_at(&s, R(0, 1, 4), 7), 0); /* group {2,3} stalled: back to {0,1} */
-    unmake(&s);
+    ph_sched_free(&s);
 
     /* groups of 4 */
     make(&s, "two_level", (const char *const[]){"two_level.group_size=4", NULL}, NULL);
@@ -120,13 +87,13 @@ static void test_two_level_gto(void **state)
     assert_int_equal(pick_at(&s, R(5, 6), 1), 5);
     assert_int_equal(pick_at(&s, R(0, 6), 2), 6); /* group {4..7} keeps the issue slot */
     assert_int_equal(pick_at(&s, R(0, 1), 3), 0);
-    unmake(&s);
+    ph_sched_free(&s);
 }
 
 static void test_two_level_rr(void **state)
 {
     (void)state;
-    sched s;
+    ph_sched s;
     make(&s, "two_level",
          (const char *const[]){"two_level.intra=rr", "two_level.inter=rr", "two_level.group_size=2",
                                NULL},
@@ -145,7 +112,7 @@ static void test_two_level_rr(void **state)
      * last in it) */
     assert_int_equal(pick_at(&s, R(0, 5), 7), 5);
     assert_int_equal(pick_at(&s, R(0, 1), 8), 1);
-    unmake(&s);
+    ph_sched_free(&s);
 }
 
 /* --------------------------------------------------------------------- SWL ---- */
@@ -153,7 +120,7 @@ static void test_two_level_rr(void **state)
 static void test_swl(void **state)
 {
     (void)state;
-    sched s;
+    ph_sched s;
     make(&s, "swl", (const char *const[]){"swl.limit=2", NULL}, NULL);
     for (int w = 0; w < 4; w++)
         start(&s, w, 0, 0, 0);
@@ -174,17 +141,17 @@ static void test_swl(void **state)
     /* released, 1 is active again and 3 waits */
     assert_int_equal(pick_at(&s, R(1, 3), 9), 1);
     assert_int_equal(pick_at(&s, R(3), 10), -1);
-    unmake(&s);
+    ph_sched_free(&s);
 }
 
 /* -------------------------------------------------------------------- CCWS ---- */
 
-static bool can_load(sched *s, int w)
+static bool can_load(ph_sched *s, int w)
 {
     return s->ops->may_issue_load(s->self, w);
 }
 
-static void l1(sched *s, int kind, int warp, uint64_t line)
+static void l1(ph_sched *s, int kind, int warp, uint64_t line)
 {
     l1_event e = {(uint8_t)kind, warp, line, 0, 0};
     s->ops->on_l1_event(s->self, &e);
@@ -193,7 +160,7 @@ static void l1(sched *s, int kind, int warp, uint64_t line)
 static void test_ccws_scores_and_cutoff(void **state)
 {
     (void)state;
-    sched s;
+    ph_sched s;
     /* Table 3 defaults: K = 8, base 100, 16 entries 8-way */
     make(&s, "ccws", NULL, NULL);
     for (int w = 0; w < 4; w++)
@@ -247,13 +214,13 @@ static void test_ccws_scores_and_cutoff(void **state)
     exit_warp(&s, 3, 0);
     assert_true(can_load(&s, 2));
     assert_false(can_load(&s, 0));
-    unmake(&s);
+    ph_sched_free(&s);
 }
 
 static void test_ccws_cutoff_is_per_live_warp(void **state)
 {
     (void)state;
-    sched s;
+    ph_sched s;
     make(&s, "ccws", (const char *const[]){"ccws.k_throttle=1", "ccws.base_score=10", NULL}, NULL);
     for (int w = 0; w < 8; w++)
         start(&s, w, 0, 0, 0);
@@ -266,13 +233,13 @@ static void test_ccws_cutoff_is_per_live_warp(void **state)
     for (int w = 0; w < 7; w++)
         assert_true(can_load(&s, w));
     assert_false(can_load(&s, 7));
-    unmake(&s);
+    ph_sched_free(&s);
 }
 
 static void test_ccws_vta_associativity(void **state)
 {
     (void)state;
-    sched s;
+    ph_sched s;
     /* one fully associative set of 4 tags per warp */
     make(&s, "ccws", (const char *const[]){"ccws.vta_entries=4", "ccws.vta_ways=4", NULL}, NULL);
     start(&s, 0, 0, 0, 0);
@@ -289,27 +256,22 @@ static void test_ccws_vta_associativity(void **state)
     memset(&m, 0, sizeof m);
     s.ops->collect(s.self, &m);
     assert_int_equal((int)m.vta_hits, 2);
-    unmake(&s);
+    ph_sched_free(&s);
 
     /* entries must be a multiple of the ways */
-    const sched_ops *o = sched_policy_find("ccws");
-    param_set *p = param_set_new();
     char err[256];
-    assert_int_equal(param_set_parse(p, "ccws.vta_entries", "12", err, sizeof err), 0);
-    wt_rng rng;
-    wt_rng_seed(&rng, 1);
-    sched_env env = {0, 0, 16, 1, &rng, NULL};
-    void *self = NULL;
-    assert_int_not_equal(o->create(&self, &env, p, err, sizeof err), 0);
+    const char *const twelve[] = {"ccws.vta_entries=12", NULL};
+    assert_int_not_equal(
+        ph_sched_try(&s, "ccws", (sched_env){0, 0, 16, 1, NULL, NULL}, 1, twelve, err, sizeof err),
+        0);
     assert_non_null(strstr(err, "ccws.vta_ways"));
-    param_set_free(p);
 }
 
 /* -------------------------------------------------------------------- CAWS ---- */
 
 /* Two CTAs: CTA 0 holds warps 0 (oracle 1000 cycles) and 1 (500), CTA 1 warps 2 (200) and
  * 3 (100); scale 100. */
-static void caws_make(sched *s, const char *variant)
+static void caws_make(ph_sched *s, const char *variant)
 {
     char v[64];
     snprintf(v, sizeof v, "caws.variant=%s", variant);
@@ -323,7 +285,7 @@ static void caws_make(sched *s, const char *variant)
 static void test_caws_blk(void **state)
 {
     (void)state;
-    sched s;
+    ph_sched s;
     caws_make(&s, "blk");
     /* initial values: each CTA's slowest warp 100, the other 200 (twice as fast) */
     assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 0), 0); /* 0 and 2 tie at 100: older */
@@ -337,13 +299,13 @@ static void test_caws_blk(void **state)
     assert_int_equal(pick_at(&s, R(1, 3), 5), 1);
     /* by cycle 150, 1 restarted at 200 at cycle 5 (counter 55) and 3 reached 50: 3 first */
     assert_int_equal(pick_at(&s, R(1, 3), 150), 3);
-    unmake(&s);
+    ph_sched_free(&s);
 }
 
 static void test_caws_sm_and_avg(void **state)
 {
     (void)state;
-    sched s;
+    ph_sched s;
     /* sm: against the SM's slowest (1000): 100, 200, 500, 1000 */
     caws_make(&s, "sm");
     assert_int_equal(pick_at(&s, R(1, 2, 3), 0), 1);
@@ -351,7 +313,7 @@ static void test_caws_sm_and_avg(void **state)
     /* 2 restarted at 500 at cycle 10 (key 510), 3 still has 1000 from cycle 0 */
     assert_int_equal(pick_at(&s, R(2, 3), 11), 2);
     assert_int_equal(pick_at(&s, R(3), 12), 3);
-    unmake(&s);
+    ph_sched_free(&s);
 
     /* avg: the mean is 450; 0 and 1 are slower: 100*450/1000 = 45 and 90; 2 and 3 are not
      * critical and restart at 100, however fast they are */
@@ -365,7 +327,7 @@ static void test_caws_sm_and_avg(void **state)
     exit_warp(&s, 0, 12);
     assert_int_equal(pick_at(&s, R(1, 2, 3), 20), 1);  /* 1: key 1 + 53 = 54 */
     assert_int_equal(pick_at(&s, R(1, 2, 3), 100), 1); /* key 20 + 53 = 73 < 110, 111 */
-    unmake(&s);
+    ph_sched_free(&s);
 
     /* without a profile every warp restarts at the scale: the least recently issued first */
     make(&s, "caws", NULL, NULL);
@@ -378,7 +340,7 @@ static void test_caws_sm_and_avg(void **state)
     assert_int_equal(pick_at(&s, R(0, 1, 2), 4), 0);
     assert_non_null(s.ops->profile_policy);
     assert_string_equal(s.ops->profile_policy(s.p), "lrr");
-    unmake(&s);
+    ph_sched_free(&s);
 }
 
 /* --------------------------------------------------------------------- CPL ---- */
@@ -387,13 +349,7 @@ static cpl *cpl_make(const char *const *sets)
 {
     param_set *p = param_set_new();
     char err[256];
-    for (size_t i = 0; sets && sets[i]; i++) {
-        char key[64];
-        const char *eq = strchr(sets[i], '=');
-        memcpy(key, sets[i], (size_t)(eq - sets[i]));
-        key[eq - sets[i]] = '\0';
-        if (param_set_parse(p, key, eq + 1, err, sizeof err) != 0) fail_msg("%s", err);
-    }
+    if (test_apply_sets(p, NULL, sets, err, sizeof err) != 0) fail_msg("%s", err);
     cpl *c = NULL;
     assert_int_equal(cpl_create(&c, 16, p, err, sizeof err), 0);
     param_set_free(p);
@@ -546,7 +502,7 @@ static void test_gcaws(void **state)
 {
     (void)state;
     cpl *c = cpl_make(NULL);
-    sched s;
+    ph_sched s;
     make(&s, "gcaws", NULL, c);
     for (int w = 0; w < 4; w++) {
         cpl_warp_start(c, w, 0, 0);
@@ -568,7 +524,7 @@ static void test_gcaws(void **state)
     /* 2 stalls: the most critical of the rest is 3 (21 instructions to repeat, 3 cycles of
      * stall), before 1 (3) and 0 (-2 + 2) */
     assert_int_equal(pick_at(&s, R(0, 1, 3), 4), 3);
-    unmake(&s);
+    ph_sched_free(&s);
     cpl_destroy(c);
 
     /* without a predictor: GTO */
@@ -576,7 +532,7 @@ static void test_gcaws(void **state)
     assert_int_equal(pick_at(&s, R(2, 3), 0), 2);
     assert_int_equal(pick_at(&s, R(1, 2, 3), 1), 2);
     assert_int_equal(pick_at(&s, R(1, 3), 2), 1);
-    unmake(&s);
+    ph_sched_free(&s);
 }
 
 /* ------------------------------------------------------------ warp profiles ---- */

@@ -135,13 +135,7 @@ static param_set *config(const char *const *sets)
     char err[1024];
     param_set *p = param_set_new();
     assert_non_null(p);
-    if (preset_apply(p, WT_DEFAULT_PRESET, err, sizeof err)) fail_msg("%s", err);
-    for (size_t i = 0; sets && sets[i]; i++) {
-        char name[128];
-        const char *eq = strchr(sets[i], '=');
-        snprintf(name, sizeof name, "%.*s", (int)(eq - sets[i]), sets[i]);
-        if (param_set_parse(p, name, eq + 1, err, sizeof err)) fail_msg("%s", err);
-    }
+    if (test_apply_sets(p, WT_DEFAULT_PRESET, sets, err, sizeof err)) fail_msg("%s", err);
     return p;
 }
 
@@ -160,16 +154,10 @@ static void rm_dir(const char *dir)
 static void round_trip(const char *name, const char *const *sets, const char *const *wparams)
 {
     char err[4096];
-    wl_override ov[8] = {{0}};
-    char names[8][64];
-    size_t nov = 0;
-    for (size_t i = 0; wparams && wparams[i]; i++, nov++) {
-        const char *eq = strchr(wparams[i], '=');
-        snprintf(names[nov], sizeof names[0], "%.*s", (int)(eq - wparams[i]), wparams[i]);
-        ov[nov] = (wl_override){names[nov], eq + 1};
-    }
+    test_wparams wp;
+    if (test_split_wparams(&wp, wparams, err, sizeof err)) fail_msg("%s", err);
     workload *w = NULL;
-    if (workload_load(name, ov, nov, &w, err, sizeof err)) fail_msg("%s", err);
+    if (workload_load(name, wp.ov, wp.n, &w, err, sizeof err)) fail_msg("%s", err);
     param_set *p = config(sets);
 
     digest d0 = {wl_factory, w, {0}, 0, NULL, 0, 0, 0, 0};

@@ -9,6 +9,7 @@
 
 #include "core/catalog.h"
 #include "core/preset.h"
+#include "core/util/kv.h"
 
 int cli_apply_config(param_set *p, const char *preset, const char *const *sets, int nsets,
                      char *err, size_t errlen)
@@ -16,15 +17,13 @@ int cli_apply_config(param_set *p, const char *preset, const char *const *sets, 
     if (preset_apply(p, preset, err, errlen) != 0) return -1;
     for (int i = 0; i < nsets; i++) {
         char name[256];
-        const char *eq = strchr(sets[i], '=');
-        if (!eq || eq == sets[i] || (size_t)(eq - sets[i]) >= sizeof name) {
+        const char *value;
+        if (wt_split_kv(sets[i], name, sizeof name, &value) != 0) {
             snprintf(err, errlen, "--set %s: expected name=value", sets[i]);
             return -1;
         }
-        memcpy(name, sets[i], (size_t)(eq - sets[i]));
-        name[eq - sets[i]] = '\0';
         char msg[768];
-        if (param_set_parse(p, name, eq + 1, msg, sizeof msg) != 0) {
+        if (param_set_parse(p, name, value, msg, sizeof msg) != 0) {
             snprintf(err, errlen, "--set: %s", msg);
             return -1;
         }
@@ -49,15 +48,16 @@ param_set *cli_config(const char *cmd, const char *preset, const char *const *se
 int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg)
 {
     if (wp->n == CLI_MAX_WPARAMS) return 1;
+    /* the name, its NUL, then as much of the value as the buffer holds */
     char *buf = wp->buf[wp->n];
-    snprintf(buf, sizeof wp->buf[0], "%s", arg);
-    char *eq = strchr(buf, '=');
-    if (!eq || eq == buf) {
+    const char *value;
+    if (wt_split_kv(arg, buf, sizeof wp->buf[0] - 1, &value) != 0) {
         fprintf(stderr, "warptune %s: --wparam %s: expected name=value\n", cmd, arg);
         return -1;
     }
-    *eq = '\0';
-    wp->items[wp->n++] = (wl_override){buf, eq + 1};
+    size_t at = strlen(buf) + 1;
+    snprintf(buf + at, sizeof wp->buf[0] - at, "%s", value);
+    wp->items[wp->n++] = (wl_override){buf, buf + at};
     return 0;
 }
 

@@ -123,6 +123,7 @@ expect 0 "default.json: ok" -- "$WT" explore default --validate
 # --set applies when validating, named space or all of them; an empty output folder is refused
 expect 2 "gpu.sms: expected a value in" -- "$WT" explore --validate --set gpu.sms=0
 expect 2 "output: expected a folder name" -- "$WT" explore default --validate --set output=
+expect 2 "^warptune explore: --set =1: expected name=value$" -- "$WT" explore default --validate --set =1
 # constraints no grid point satisfies: an error; otherwise the feasible count is reported
 expect 0 "88 of 96 points feasible" -- "$WT" explore default --validate
 printf '{"workloads": ["stream"], "parameters": {"l1d.ways": [2, 4]},

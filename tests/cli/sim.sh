@@ -11,6 +11,12 @@ expect 2 "l1d.ways: expected a value in" -- "$WT" sim --set l1d.ways=0
 expect 2 "did you mean: l1d.ways" -- "$WT" sim --set l1d.wayz=4
 expect 2 "sched.policy: expected one of lrr, gto" -- "$WT" sim --set sched.policy=fifo
 expect 2 "expected name=value" -- "$WT" sim --set gpu.sms
+# no name, no '=', or a name too long: the same words for --set and --wparam
+expect 2 "^warptune sim: --set =4: expected name=value$" -- "$WT" sim --set =4
+long=$(printf 'a%.0s' {1..300})
+expect 2 "^warptune sim: --set $long=1: expected name=value$" -- "$WT" sim --set "$long=1"
+expect 2 "^warptune sim: --wparam n: expected name=value$" -- "$WT" sim --workload stream --wparam n
+expect 2 "^warptune sim: --wparam =4: expected name=value$" -- "$WT" sim --workload stream --wparam =4
 expect 2 "unknown preset 'nope'" -- "$WT" sim --preset nope
 expect 2 "unknown or incomplete option" -- "$WT" sim --frobnicate
 expect 2 "no-such-workload" -- "$WT" sim --workload no-such-workload

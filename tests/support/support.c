@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "core/catalog.h"
+#include "core/preset.h"
+#include "core/util/kv.h"
 #include "core/util/textfile.h"
 
 char *test_read_file(const char *path, size_t *len)
@@ -26,15 +28,38 @@ const char *test_write_temp(const char *name, const char *text)
     return path;
 }
 
-#include "core/preset.h"
-
-static int split_kv(const char *kv, char *name, size_t n, const char **value)
+int test_apply_sets(param_set *p, const char *preset, const char *const *sets, char *err,
+                    size_t errlen)
 {
-    const char *eq = strchr(kv, '=');
-    if (!eq || (size_t)(eq - kv) >= n) return -1;
-    memcpy(name, kv, (size_t)(eq - kv));
-    name[eq - kv] = '\0';
-    *value = eq + 1;
+    if (preset && preset_apply(p, preset, err, errlen) != 0) return -1;
+    for (size_t i = 0; sets && sets[i]; i++) {
+        char name[128];
+        const char *value;
+        if (wt_split_kv(sets[i], name, sizeof name, &value) != 0) {
+            snprintf(err, errlen, "%s: expected name=value", sets[i]);
+            return -1;
+        }
+        if (param_set_parse(p, name, value, err, errlen) != 0) return -1;
+    }
+    return 0;
+}
+
+int test_split_wparams(test_wparams *w, const char *const *wparams, char *err, size_t errlen)
+{
+    w->n = 0;
+    for (size_t i = 0; wparams && wparams[i]; i++) {
+        const char *value;
+        if (w->n == TEST_MAX_WPARAMS) {
+            snprintf(err, errlen, "more than %d workload overrides", TEST_MAX_WPARAMS);
+            return -1;
+        }
+        if (wt_split_kv(wparams[i], w->names[w->n], sizeof w->names[0], &value) != 0) {
+            snprintf(err, errlen, "%s: expected name=value", wparams[i]);
+            return -1;
+        }
+        w->ov[w->n] = (wl_override){w->names[w->n], value};
+        w->n++;
+    }
     return 0;
 }
 
@@ -44,26 +69,12 @@ sim_status test_sim(const char *workload_text, const char *const *sets, const ch
     param_set *p = param_set_new();
     workload *w = NULL;
     sim_status st = SIM_BAD_CONFIG;
-    char names[32][128];
-    wl_override ov[32];
-    size_t nov = 0;
-    if (preset_apply(p, WT_DEFAULT_PRESET, err, errlen) != 0) goto out;
-    for (size_t i = 0; sets && sets[i]; i++) {
-        char name[128];
-        const char *value;
-        if (split_kv(sets[i], name, sizeof name, &value) != 0 ||
-            param_set_parse(p, name, value, err, errlen) != 0)
-            goto out;
-    }
-    for (size_t i = 0; wparams && wparams[i] && nov < 32; i++) {
-        const char *value;
-        if (split_kv(wparams[i], names[nov], sizeof names[0], &value) != 0) goto out;
-        ov[nov] = (wl_override){names[nov], value};
-        nov++;
-    }
+    test_wparams wp;
+    if (test_apply_sets(p, WT_DEFAULT_PRESET, sets, err, errlen) != 0) goto out;
+    if (test_split_wparams(&wp, wparams, err, errlen) != 0) goto out;
     int rc = strchr(workload_text, '\n')
-                 ? workload_parse(workload_text, "test.wl", NULL, ov, nov, &w, err, errlen)
-                 : workload_load(workload_text, ov, nov, &w, err, errlen);
+                 ? workload_parse(workload_text, "test.wl", NULL, wp.ov, wp.n, &w, err, errlen)
+                 : workload_load(workload_text, wp.ov, wp.n, &w, err, errlen);
     if (rc != 0) goto out;
     st = sim_run(p, w, NULL, m, err, errlen);
 out:

@@ -1,15 +1,35 @@
-/* Shared helpers for the cmocka tests. */
+/* Shared helpers for the cmocka tests. The policy harness (policies built by name outside any
+ * SM) is in tests/support/policy_harness.h. */
 #ifndef WT_TEST_SUPPORT_H
 #define WT_TEST_SUPPORT_H
 
 #include <stddef.h>
+
+#include "core/params.h"
+#include "core/sim.h"
+#include "core/workload.h"
 
 /* Reads a whole file into a NUL-terminated heap buffer, or returns NULL. */
 char *test_read_file(const char *path, size_t *len);
 /* Writes text to a fresh temporary file and returns its path (static buffer per call slot). */
 const char *test_write_temp(const char *name, const char *text);
 
-#include "core/sim.h"
+/* Applies the preset (NULL: none, the registry's defaults stay) to p, then each "name=value" of
+ * sets (NULL-terminated, may be NULL) in order. Returns 0, or -1 with the message in err
+ * ("X: expected name=value", or what param_set_parse says). */
+int test_apply_sets(param_set *p, const char *preset, const char *const *sets, char *err,
+                    size_t errlen);
+
+/* Workload overrides split from "name=value" strings; the names live in the struct. */
+#define TEST_MAX_WPARAMS 32
+typedef struct test_wparams {
+    wl_override ov[TEST_MAX_WPARAMS];
+    char names[TEST_MAX_WPARAMS][128];
+    size_t n;
+} test_wparams;
+/* Fills w from wparams (NULL-terminated, may be NULL). Returns 0, or -1 with a message in err
+ * when one is not "name=value" or there are more than TEST_MAX_WPARAMS. */
+int test_split_wparams(test_wparams *w, const char *const *wparams, char *err, size_t errlen);
 
 /* Simulates workload text (or a built-in name when text has no newline) under the default
  * preset plus `sets` ("name=value" strings, NULL-terminated, may be NULL) and `wparams`
