@@ -1,12 +1,18 @@
 /* Every statistic a simulation exports: one list, so names, docs, the struct, the table
- * printer, JSON and CSV columns never disagree. Definitions and sources: docs/metrics.md. */
+ * printer, JSON and CSV columns never disagree. Definitions and sources: docs/metrics.md.
+ *
+ * The list holds the core's metrics and marks where the metrics the policies declare
+ * (metric_def in their ops, core/policy.h) go: the L1D policies' after the L1D's load
+ * statistics, the warp schedulers' after the scheduling ones, the CTA schedulers' after the
+ * CTA limit. The full order, in every output, is the catalogue's (core/catalog.h). */
 #ifndef WT_METRICS_H
 #define WT_METRICS_H
 
 #include <stddef.h>
 
-/* X(name, doc) */
-#define WT_METRICS(X)                                                                              \
+/* X(name, doc): a metric of the core; P(kind): the metrics of the policies of kind l1, sched
+ * or cta, in registry order. */
+#define WT_METRICS(X, P)                                                                           \
     X(cycles, "core cycles from the first launch to the end of the last kernel")                   \
     X(kernels, "kernel launches run")                                                              \
     X(ctas, "CTAs run")                                                                            \
@@ -37,13 +43,7 @@
     X(mpli_2_loads, "global loads with exactly 2 L1D misses")                                      \
     X(mpli_3_31_loads, "global loads with 3 to 31 L1D misses")                                     \
     X(mpli_32_loads, "global loads with 32 L1D misses (every lane its own line)")                  \
-    X(duel_follower_fills, "DIP/DRRIP: insertions into follower sets")                             \
-    X(duel_bimodal_fills, "DIP/DRRIP: follower insertions made by the bimodal policy")             \
-    X(cacp_critical_fills, "CACP: lines inserted into the critical partition")                     \
-    X(cacp_noncritical_fills, "CACP: lines inserted into the non-critical partition")              \
-    X(dacache_fcw_increases, "DaCache: FCW raised by dynamic partitioning")                        \
-    X(dacache_fcw_decreases, "DaCache: FCW lowered by dynamic partitioning")                       \
-    X(dacache_constrained, "DaCache: misses with no replaceable line in the thrashing region")     \
+    P(l1)                                                                                          \
     X(global_stores, "global store warp instructions")                                             \
     X(shared_accesses, "shared-memory load and store warp instructions")                           \
     X(atomics, "atomic warp instructions")                                                         \
@@ -66,6 +66,7 @@
             "(DYNCTA RACT)")                                                                       \
     X(util, "mean over SMs of cycles holding at least one CTA over all cycles (DYNCTA util)")      \
     X(cta_n_avg, "time-average over SMs of the CTA limit n in force, 1..N (DYNCTA's n)")           \
+    P(cta)                                                                                         \
     X(warp_disparity_max, "largest per-CTA (slowest - fastest) / slowest warp execution "          \
                           "time (CAWA Fig. 1)")                                                    \
     X(warp_disparity_mean, "mean over CTAs of the same disparity")                                 \
@@ -74,7 +75,7 @@
                     "5.2)")                                                                        \
     X(criticality_inversions, "share of CTAs whose last warp to finish is one the oracle profile " \
                               "calls fast (CAWS slides; runs with a profile)")                     \
-    X(vta_hits, "L1D misses found in the missing warp's victim tag array (CCWS 3.3.3)")            \
+    P(sched)                                                                                       \
     X(stall_exec, "share of live warp-cycles spent issuing (CAWS probe: Exec)")                    \
     X(stall_sched, "share of live warp-cycles ready but not picked (CAWS: Scheduling)")            \
     X(stall_sync, "share waiting at a barrier (CAWS: Sync)")                                       \
@@ -93,22 +94,30 @@
     X(energy_static_j, "static power times run time")                                              \
     X(power_w, "average power: energy over run time, watts")
 
+/* Room for the policies' metrics in sim_metrics (a test checks that they fit). */
+#define WT_POLICY_METRICS_MAX 32
+
 typedef struct sim_metrics {
 #define WT_METRIC_FIELD(name, doc) double name;
-    WT_METRICS(WT_METRIC_FIELD)
+#define WT_METRIC_NONE(kind)
+    WT_METRICS(WT_METRIC_FIELD, WT_METRIC_NONE)
 #undef WT_METRIC_FIELD
+#undef WT_METRIC_NONE
+    /* the policies' metrics, in catalogue order (read them by name: metric_get) */
+    double policy[WT_POLICY_METRICS_MAX];
 } sim_metrics;
 
+/* A metric a policy declares. */
+typedef struct metric_def {
+    const char *name;
+    const char *doc;
+} metric_def;
+
+/* A metric of the catalogue (core/catalog.h). */
 typedef struct metric_info {
     const char *name;
     const char *doc;
     size_t offset; /* of the double in sim_metrics */
 } metric_info;
-
-size_t metric_count(void);
-const metric_info *metric_at(size_t i);
-/* Index of a metric by name, or -1. */
-int metric_lookup(const char *name);
-double metric_value(const sim_metrics *m, size_t i);
 
 #endif

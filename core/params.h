@@ -31,11 +31,29 @@ typedef struct param_group {
     size_t count;
 } param_group;
 
+/* Another name of a choice: `param=name` stands for `param=choice` together with
+ * `implied=value`. Choices that became one choice with a parameter of its own keep their old
+ * names this way (l1d.policy=dacache_stall is l1d.policy=dacache with dacache.variant=stall).
+ * A configuration that is what an alias stands for shows as the alias (param_format,
+ * param_get_shown), and the implied parameter is left out of the configuration's text (the
+ * hash, a listing of every parameter) when an alias shows it or it is at its default
+ * (param_folded): configurations written before the parameter existed keep their text and
+ * their hash. */
+typedef struct param_alias {
+    const char *param;   /* the choice parameter, "l1d.policy" */
+    const char *name;    /* the alias, "dacache_stall" */
+    const char *choice;  /* one of param's choices, "dacache" */
+    const char *implied; /* another choice parameter, "dacache.variant" */
+    const char *value;   /* one of its choices, "stall" */
+} param_alias;
+
 /* A sequence of groups, read through functions because the groups of plug-ins live in other
- * translation units (their tables are not constant expressions here). */
+ * translation units (their tables are not constant expressions here), and the aliases of its
+ * choices. */
 typedef struct param_catalog {
     size_t (*group_count)(void);
     param_group (*group_at)(size_t g);
+    const param_alias *aliases; /* ended by an entry whose param is NULL; NULL: none */
 } param_catalog;
 
 /* Number of parameters in a catalogue and the definition of parameter id. */
@@ -46,6 +64,12 @@ int param_catalog_lookup(const param_catalog *c, const char *name);
 /* Writes up to five comma-separated names close to `name` (edit distance or the same field)
  * into buf, for "did you mean" messages. */
 void param_catalog_suggest(const param_catalog *c, const char *name, char *buf, size_t buflen);
+/* The names choice parameter id accepts: its choices, then its aliases; a value as shown
+ * (param_get_shown) is an index into them. 0 for a parameter that is not a choice. */
+size_t param_choice_count(const param_catalog *c, size_t id);
+const char *param_choice_name(const param_catalog *c, size_t id, size_t k);
+/* Index of `name` among them, or -1. */
+int param_choice_index(const param_catalog *c, size_t id, const char *name);
 
 typedef struct param_set param_set;
 
@@ -55,22 +79,33 @@ param_set *param_set_new_in(const param_catalog *c);
 /* The catalogue p holds values for. */
 const param_catalog *param_set_catalog(const param_set *p);
 param_set *param_set_clone(const param_set *p);
+/* Gives dst src's values (both of the same catalogue). */
+void param_set_copy(param_set *dst, const param_set *src);
 void param_set_free(param_set *p);
 
 /* Parses `text` for the parameter `name` and stores it. Returns 0, or -1 with a message in err
  * that names the parameter and what was expected. */
 int param_set_parse(param_set *p, const char *name, const char *text, char *err, size_t errlen);
-/* Stores a numeric value (choices by index) after range checking; same contract. */
+/* Stores a numeric value (choices by index, aliases by their index after the choices) after
+ * range checking; same contract. */
 int param_set_value(param_set *p, const char *name, double v, char *err, size_t errlen);
 
 double param_get(const param_set *p, int id);
+/* The value as the configuration shows it: param_get's, except that a choice parameter whose
+ * configuration is what one of its aliases stands for reads as that alias's index. */
+double param_get_shown(const param_set *p, int id);
+/* Is parameter id left out of the configuration's text (param_set_hash, a listing of every
+ * parameter)? Only an alias's implied parameter is, when an alias shows it or it is at its
+ * default. */
+int param_folded(const param_set *p, int id);
 int64_t param_get_int(const param_set *p, const char *name);
 double param_get_real(const param_set *p, const char *name);
 const char *param_get_choice(const param_set *p, const char *name);
-/* Formats the value of parameter id as text ("32", "0.5", "true", "gto") into buf. */
+/* Formats the value of parameter id as text ("32", "0.5", "true", "gto") into buf; a choice
+ * as shown (an alias where one stands for the configuration). */
 void param_format(const param_set *p, int id, char *buf, size_t buflen);
-/* 64-bit FNV-1a hash over every parameter's name and value: the canonical hash of a
- * configuration. */
+/* 64-bit FNV-1a hash over every parameter's name and formatted value, the folded ones left
+ * out: the canonical hash of a configuration. */
 uint64_t param_set_hash(const param_set *p);
 
 #endif

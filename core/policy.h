@@ -1,9 +1,12 @@
 /* The three plug-in interfaces: warp schedulers, L1D management policies, CTA schedulers.
  *
  * Each is a struct of function pointers with opaque state, picked by a categorical parameter
- * (sched.policy, l1d.policy, cta.policy) from the tables in policies/registry.c. A policy sees
- * the SM through narrow, read-only views, never the SM's internals. Hooks left NULL are
- * no-ops. Any randomness a policy needs comes from the wt_rng its environment hands it. */
+ * (sched.policy, l1d.policy, cta.policy) from the tables policies/registry.c builds from
+ * policies/list.h. A policy sees the SM through narrow, read-only views, never the SM's
+ * internals. Hooks left NULL are no-ops. Any randomness a policy needs comes from the wt_rng
+ * its environment hands it. A policy brings its parameters (param_def) and its metrics
+ * (metric_def) with it: its statistics are collected into one sum per metric it declares,
+ * reported among the metrics where core/metrics.h places its kind's. */
 #ifndef WT_POLICY_H
 #define WT_POLICY_H
 
@@ -72,6 +75,10 @@ typedef struct sched_ops {
     const char *doc;
     const param_def *params; /* the policy's own parameters, registered with the registry */
     size_t nparams;
+    /* The policy's own metrics, in the order they are reported. A name is the policy's alone,
+     * or shared by policies of its kind that count the same thing (with the same doc). */
+    const metric_def *metrics;
+    size_t nmetrics;
     int (*create)(void **self, const sched_env *env, const param_set *p, char *err, size_t errlen);
     void (*destroy)(void *self);
     /* Picks the warp to issue among `ready` (n >= 1 warps, all able to issue now, in slot
@@ -95,11 +102,11 @@ typedef struct sched_ops {
     /* Called once per simulated cycle span [from, to) with no issue in between when the
      * policy needs time to pass (CCWS's score decay). NULL if time does not matter. */
     void (*on_cycles)(void *self, uint64_t from, uint64_t to);
-    /* At the end of a run: add this instance's statistics into m (every instance of the
-     * policy adds into the same metrics; give the policy its own fields in core/metrics.h). */
-    void (*collect)(void *self, sim_metrics *m);
+    /* At the end of a run: add this instance's statistics into sums[0..nmetrics), one per
+     * declared metric (every instance of the policy adds into the same sums, zero at first). */
+    void (*collect)(void *self, double *sums);
     /* Once after every instance collected: turn the sums into the reported values. */
-    void (*finish)(sim_metrics *m);
+    void (*finish)(double *values);
     /* The scheduler whose run gives this one its oracle profile (warp_view.oracle_cycles), or
      * NULL when it needs none: sim_run then runs a profiling pass first (CAWS). */
     const char *(*profile_policy)(const param_set *p);
@@ -134,15 +141,17 @@ typedef struct l1_request {
     uint64_t now;
 } l1_request;
 
-/* One set as the policy sees it. `state` is the policy's own bytes for each way of the set
- * (line_state_bytes each, zeroed at start); valid/reserved describe the lines. */
+/* One set as the policy sees it. `state` is the policy's own record of each way of the set:
+ * an array of `ways` objects of its line type T (line_state_bytes = sizeof(T); zeroed at
+ * start, aligned for any type), read as `T *lines = s->state;`. valid/reserved describe the
+ * lines. */
 typedef struct l1_set_view {
     int set;
     int ways;
     const uint8_t *valid;    /* ways entries: line holds data */
     const uint8_t *reserved; /* ways entries: line is waiting for its fill: not a victim */
     const uint64_t *tags;    /* ways entries: line address of each valid or reserved way */
-    uint8_t *state;
+    void *state;
 } l1_set_view;
 
 typedef struct l1_policy_ops {
@@ -150,13 +159,16 @@ typedef struct l1_policy_ops {
     const char *doc;
     const param_def *params;
     size_t nparams;
-    size_t line_state_bytes;
-    bool uses_criticality; /* fill l1_request.criticality/critical (costs a CPL query) */
-    bool uses_warp_prio;   /* fill l1_request.warp_prio (costs a walk over the SM's warps) */
+    const metric_def *metrics; /* as sched_ops.metrics */
+    size_t nmetrics;
+    size_t line_state_bytes; /* sizeof the policy's line type (l1_set_view.state), 0: none */
+    bool uses_criticality;   /* fill l1_request.criticality/critical (costs a CPL query) */
+    bool uses_warp_prio;     /* fill l1_request.warp_prio (costs a walk over the SM's warps) */
     int (*create)(void **self, const l1_env *env, const param_set *p, char *err, size_t errlen);
     void (*destroy)(void *self);
     /* Chooses the way to allocate for a miss: a way that is not reserved, or L1_BYPASS or
-     * L1_STALL. Called only when the set has at least one unreserved way. Required. */
+     * L1_STALL. Called only when the set has at least one unreserved way. Required. (Debug
+     * builds check the answer.) */
     int (*victim)(void *self, const l1_request *r, const l1_set_view *s);
     /* Insertion: the reserved way now holds r's line. */
     void (*on_fill)(void *self, const l1_request *r, const l1_set_view *s, int way);
@@ -167,8 +179,8 @@ typedef struct l1_policy_ops {
     /* A load instruction finished its last L1D access: `misses` of `accesses` missed
      * (DaCache's fully-cached-load tracking). */
     void (*on_load_done)(void *self, int warp_slot, int warp_prio, int accesses, int misses);
-    void (*collect)(void *self, sim_metrics *m); /* as sched_ops.collect */
-    void (*finish)(sim_metrics *m);
+    void (*collect)(void *self, double *sums); /* as sched_ops.collect */
+    void (*finish)(double *values);
 } l1_policy_ops;
 
 /* ----------------------------------------------------------------- CTA schedulers ---- */
@@ -190,6 +202,8 @@ typedef struct cta_ops {
     const char *doc;
     const param_def *params;
     size_t nparams;
+    const metric_def *metrics; /* as sched_ops.metrics */
+    size_t nmetrics;
     int (*create)(void **self, const cta_env *env, const param_set *p, char *err, size_t errlen);
     void (*destroy)(void *self);
     /* A kernel starts; n_max is the CTAs per SM its resources allow (N). */
@@ -200,8 +214,8 @@ typedef struct cta_ops {
     /* Sampling period in cycles, 0 if the policy never samples. */
     uint32_t (*period)(void *self);
     void (*on_sample)(void *self, int sm, const cta_sample *s, uint64_t now);
-    void (*collect)(void *self, sim_metrics *m); /* as sched_ops.collect */
-    void (*finish)(sim_metrics *m);
+    void (*collect)(void *self, double *sums); /* as sched_ops.collect */
+    void (*finish)(double *values);
 } cta_ops;
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catalog.h"
 #include "explorer/plot.h"
 #include "explorer/table.h"
 #include "explorer/version.h"
@@ -31,9 +32,12 @@ int explore_write_evaluations(const space *s, const archive *a, const char *path
     const char **cols = calloc(ncols, sizeof *cols);
     const char **cells = calloc(ncols, sizeof *cells);
     char *store = malloc(ncols * 64); /* a 64-byte buffer per column, for the formatted cells */
+    metric_info *mi = malloc(nm * sizeof *mi); /* the catalogue, walked once for every row */
     table *t = NULL;
     int rc = -1;
-    if (!cols || !cells || !store) goto out;
+    if (!cols || !cells || !store || !mi) goto out;
+    for (size_t i = 0; i < nm; i++)
+        mi[i] = metric_at(i);
     size_t c = 0;
     cols[c++] = "point";
     cols[c++] = "workload";
@@ -43,7 +47,7 @@ int explore_write_evaluations(const space *s, const archive *a, const char *path
     for (size_t d = 0; d < s->ndims; d++)
         cols[c++] = s->dims[d].name;
     for (size_t i = 0; i < nm; i++)
-        cols[c++] = metric_at(i)->name;
+        cols[c++] = mi[i].name;
     t = table_new(cols, ncols);
     if (!t) goto out;
     for (size_t i = 0; i < a->n; i++) {
@@ -66,7 +70,7 @@ int explore_write_evaluations(const space *s, const archive *a, const char *path
             }
             for (size_t k = 0; k < nm; k++) {
                 char *cell = store + c * 64;
-                table_format_double(metric_value(&e->m, k), cell, 64);
+                table_format_double(metric_read(&e->m, &mi[k]), cell, 64);
                 cells[c++] = cell;
             }
             if (table_add_row(t, cells) != 0) goto out;
@@ -81,6 +85,7 @@ done:
     free(cols);
     free(cells);
     free(store);
+    free(mi);
     return rc;
 }
 
@@ -201,7 +206,7 @@ int explore_write_summary(const space *s, const archive *a, const run_facts *f, 
         const space_objective *o = &s->objectives[k];
         cJSON *jo = cJSON_CreateObject();
         cJSON_AddStringToObject(jo, "name", o->name);
-        cJSON_AddStringToObject(jo, "metric", metric_at((size_t)o->metric)->name);
+        cJSON_AddStringToObject(jo, "metric", metric_at((size_t)o->metric).name);
         cJSON_AddStringToObject(jo, "goal", o->maximise ? "max" : "min");
         cJSON_AddStringToObject(jo, "aggregate", agg_name(o->agg));
         add_number(jo, "reference_value", a->ref[k]);

@@ -9,10 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/catalog.h"
 #include "core/sim.h"
 #include "core/util/textfile.h"
 
 #define HEADER_PREFIX "# warptune journal 1\t"
+#define NO_METRIC     ((size_t)-1) /* a header's metric this build does not have */
 
 struct journal {
     FILE *f;
@@ -33,14 +35,15 @@ static uint32_t fnv32(const char *s, size_t n)
 static void header_text(char *out, size_t n)
 {
     size_t used = (size_t)snprintf(out, n, "%s", HEADER_PREFIX);
-    for (size_t i = 0; i < metric_count() && used < n; i++)
-        used += (size_t)snprintf(out + used, n - used, "%s%s", i ? "," : "", metric_at(i)->name);
+    size_t nm = metric_count();
+    for (size_t i = 0; i < nm && used < n; i++)
+        used += (size_t)snprintf(out + used, n - used, "%s%s", i ? "," : "", metric_at(i).name);
     if (used < n) snprintf(out + used, n - used, "\n");
 }
 
-/* Parses one record line (without its newline). map[k]: the current index of the header's
- * k-th metric, or -1. Returns 0 if the line is a valid record. */
-static int parse_record(char *line, size_t len, const int *map, size_t nmap, journal_record *r)
+/* Parses one record line (without its newline). map[k]: the offset in sim_metrics of the
+ * header's k-th metric, or NO_METRIC. Returns 0 if the line is a valid record. */
+static int parse_record(char *line, size_t len, const size_t *map, size_t nmap, journal_record *r)
 {
     /* the check: the last tab-separated field, over everything before it */
     char *last = NULL;
@@ -76,15 +79,16 @@ static int parse_record(char *line, size_t len, const int *map, size_t nmap, jou
     else
         return -1;
     r->label = field[2];
-    for (size_t i = 0; i < metric_count(); i++) {
+    /* every metric the header lacks reads as NaN (sim_metrics holds only doubles) */
+    for (size_t off = 0; off + sizeof(double) <= sizeof r->m; off += sizeof(double)) {
         double nan = NAN;
-        memcpy((char *)&r->m + metric_at(i)->offset, &nan, sizeof nan);
+        memcpy((char *)&r->m + off, &nan, sizeof nan);
     }
     p = field[3];
     for (size_t k = 0; k < nmap; k++) {
         double v = strtod(p, &end);
         if (end == p) return -1;
-        if (map[k] >= 0) memcpy((char *)&r->m + metric_at((size_t)map[k])->offset, &v, sizeof v);
+        if (map[k] != NO_METRIC) memcpy((char *)&r->m + map[k], &v, sizeof v);
         p = end;
         if (k + 1 < nmap) {
             if (*p != ',') return -1;
@@ -111,7 +115,7 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
     }
     size_t len = 0;
     char *text = wt_read_file(path, &len);
-    int *map = NULL;
+    size_t *map = NULL;
     size_t nmap = 0;
     size_t keep = 0; /* bytes of the file to keep: everything up to the last complete line */
     if (text && len > 0) {
@@ -149,7 +153,8 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
             for (char *tok = names; tok; k++) {
                 char *comma = strchr(tok, ',');
                 if (comma) *comma = '\0';
-                map[k] = metric_lookup(tok);
+                int id = metric_lookup(tok);
+                map[k] = id < 0 ? NO_METRIC : metric_at((size_t)id).offset;
                 tok = comma ? comma + 1 : NULL;
             }
             keep = (size_t)(nl - text) + 1;
@@ -240,7 +245,8 @@ int journal_append(journal *j, const journal_record *r)
     for (const char *c = r->label; *c; c++)
         if (append(j, &used, "%c", *c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c)) return -1;
     if (append(j, &used, "\t")) return -1;
-    for (size_t i = 0; i < metric_count(); i++)
+    size_t nm = metric_count();
+    for (size_t i = 0; i < nm; i++)
         if (append(j, &used, "%s%.17g", i ? "," : "", metric_value(&r->m, i))) return -1;
     if (append(j, &used, "\t")) return -1;
     for (const char *c = r->error ? r->error : ""; *c; c++)

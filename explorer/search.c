@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catalog.h"
 #include "core/rng.h"
 
 void proposal_list_free(proposal_list *l)

@@ -185,7 +185,7 @@ static void run_one(nl_run *r)
     for (unsigned d = 0; d < n; d++) {
         lb[d] = 0;
         ub[d] = 1;
-        x[d] = space_dim_coord(&s->dims[d], param_get(s->base, s->dims[d].param));
+        x[d] = space_dim_coord(&s->dims[d], param_get_shown(s->base, s->dims[d].param));
     }
     r->worst = 1;
     size_t idle = 0;

@@ -125,8 +125,10 @@ double space_dim_value(const space_dim *d, double u);
 /* The cube coordinate at the centre of level k (discrete) or the coordinate of v (real). */
 double space_dim_coord(const space_dim *d, double v);
 
-/* Writes the configuration of cube point x (ndims coordinates) into cfg (a copy of the
- * base). Returns 0, or -1 with err when a value is out of its parameter's range. */
+/* Writes the configuration of cube point x (ndims coordinates) into cfg: the base with each
+ * dimension's value. (cfg starts over from the base: a level that is a choice's alias also
+ * sets another parameter, which must not carry over to the next point decoded into cfg.)
+ * Returns 0, or -1 with err when a value is out of its parameter's range. */
 int space_decode(const space *s, const double *x, param_set *cfg, char *err, size_t errlen);
 
 /* Constraint measure of cfg: the largest violation over the constraints, <= 0 when every

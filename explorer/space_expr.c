@@ -290,17 +290,20 @@ static int resolve_string(cparser *c, struct cexpr *s, const struct cexpr *other
         cp_error(c, "%s: expected 'true' or 'false', got '%s'", d->name, s->str);
         return -1;
     }
-    for (size_t i = 0; d->choices[i]; i++)
-        if (!strcmp(d->choices[i], s->str)) {
-            s->num = (double)i;
-            s->op = C_NUM;
-            return 0;
-        }
+    /* a choice or an alias: compared with the parameter's value as shown (param_get_shown) */
+    int k = param_choice_index(&sim_catalog, (size_t)other->param, s->str);
+    if (k >= 0) {
+        s->num = (double)k;
+        s->op = C_NUM;
+        return 0;
+    }
     char list[256] = "";
     size_t used = 0;
-    for (size_t i = 0; d->choices[i] && used < sizeof list; i++)
-        used +=
-            (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", d->choices[i]);
+    const char *name;
+    for (size_t i = 0;
+         (name = param_choice_name(&sim_catalog, (size_t)other->param, i)) && used < sizeof list;
+         i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", name);
     cp_error(c, "%s: expected one of %s, got '%s'", d->name, list, s->str);
     return -1;
 }
@@ -419,7 +422,7 @@ static double cexpr_value(const struct cexpr *e, const param_set *cfg)
     case C_NUM:
         return e->num;
     case C_PARAM:
-        return param_get(cfg, e->param);
+        return param_get_shown(cfg, e->param);
     case C_NEG:
         return -cexpr_value(e->a, cfg);
     case C_ADD:

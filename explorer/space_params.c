@@ -77,6 +77,7 @@ double space_dim_coord(const space_dim *d, double v)
 
 int space_decode(const space *s, const double *x, param_set *cfg, char *err, size_t errlen)
 {
+    param_set_copy(cfg, s->base);
     for (size_t i = 0; i < s->ndims; i++) {
         const space_dim *d = &s->dims[i];
         if (param_set_value(cfg, d->name, space_dim_value(d, x[i]), err, errlen) != 0) return -1;
@@ -90,6 +91,42 @@ void space_dim_free(space_dim *d)
     free(d->values);
 }
 
+/* The value of one level of a dimension over parameter id, as the registry stores it: a
+ * choice or an alias of one by its index (param_get_shown), read on the defaults so that an
+ * alias's other parameter cannot leak from one level into the next. Returns 0, or -1 with why
+ * in msg. */
+static int level_value(const param_def *pd, int id, const cJSON *v, double *out, char *msg,
+                       size_t msglen)
+{
+    if (pd->type == PT_CHOICE && !cJSON_IsString(v)) {
+        snprintf(msg, msglen, "expected the name of a %s choice (a string)", pd->name);
+        return -1;
+    }
+    if (pd->type == PT_BOOL && !cJSON_IsBool(v)) {
+        snprintf(msg, msglen, "expected true or false");
+        return -1;
+    }
+    if (pd->type != PT_CHOICE && pd->type != PT_BOOL && !cJSON_IsNumber(v)) {
+        snprintf(msg, msglen, "expected a number");
+        return -1;
+    }
+    param_set *tmp = param_set_new();
+    if (!tmp) {
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    int rc;
+    if (pd->type == PT_CHOICE)
+        rc = param_set_parse(tmp, pd->name, v->valuestring, msg, msglen);
+    else if (pd->type == PT_BOOL)
+        rc = param_set_parse(tmp, pd->name, cJSON_IsTrue(v) ? "true" : "false", msg, msglen);
+    else
+        rc = param_set_value(tmp, pd->name, v->valuedouble, msg, msglen);
+    if (rc == 0) *out = param_get_shown(tmp, id);
+    param_set_free(tmp);
+    return rc;
+}
+
 static int parse_values(space_ctx *c, space_dim *d, const param_def *pd, const cJSON *arr,
                         const char *path)
 {
@@ -99,44 +136,15 @@ static int parse_values(space_ctx *c, space_dim *d, const param_def *pd, const c
     if (!d->values) return space_fail(c, path, "out of memory");
     d->kind = DIM_VALUES;
     size_t i = 0;
-    param_set *tmp = param_set_new();
-    if (!tmp) return space_fail(c, path, "out of memory");
     for (const cJSON *v = arr->child; v; v = v->next, i++) {
         char p[512], msg[512];
         space_path_index(p, sizeof p, path, i);
-        int rc;
-        if (pd->type == PT_CHOICE || pd->type == PT_BOOL) {
-            if (pd->type == PT_CHOICE && !cJSON_IsString(v)) {
-                param_set_free(tmp);
-                return space_fail(c, p, "expected the name of a %s choice (a string)", pd->name);
-            }
-            if (pd->type == PT_BOOL && !cJSON_IsBool(v)) {
-                param_set_free(tmp);
-                return space_fail(c, p, "expected true or false");
-            }
-            rc = param_set_parse(tmp, pd->name,
-                                 cJSON_IsString(v) ? v->valuestring
-                                                   : (cJSON_IsTrue(v) ? "true" : "false"),
-                                 msg, sizeof msg);
-        } else {
-            if (!cJSON_IsNumber(v)) {
-                param_set_free(tmp);
-                return space_fail(c, p, "expected a number");
-            }
-            rc = param_set_value(tmp, pd->name, v->valuedouble, msg, sizeof msg);
-        }
-        if (rc != 0) {
-            param_set_free(tmp);
+        if (level_value(pd, d->param, v, &d->values[i], msg, sizeof msg) != 0)
             return space_fail(c, p, "%s", msg);
-        }
-        d->values[i] = param_get(tmp, d->param);
         for (size_t j = 0; j < i; j++)
-            if (d->values[j] == d->values[i]) {
-                param_set_free(tmp);
+            if (d->values[j] == d->values[i])
                 return space_fail(c, p, "expected distinct values (this one repeats [%zu])", j);
-            }
     }
-    param_set_free(tmp);
     d->nvalues = n;
     return 0;
 }
@@ -166,10 +174,8 @@ static int parse_dim(space_ctx *c, space_dim *d, const cJSON *spec, const char *
         if (mn || mx)
             return space_fail(c, path, "%s is a %s: expected values (or {} for all of them)",
                               pd->name, pd->type == PT_BOOL ? "boolean" : "choice");
-        /* {}: every choice */
-        size_t n = pd->type == PT_BOOL ? 2 : 0;
-        while (pd->type == PT_CHOICE && pd->choices[n])
-            n++;
+        /* {}: every choice, and every alias of one */
+        size_t n = pd->type == PT_BOOL ? 2 : param_choice_count(&sim_catalog, (size_t)d->param);
         d->values = calloc(n, sizeof *d->values);
         if (!d->values) return space_fail(c, path, "out of memory");
         for (size_t i = 0; i < n; i++)
@@ -323,7 +329,7 @@ int space_count_feasible(const space *s, size_t max_points, size_t *tried, size_
     double x[64];
     *tried = m;
     *feasible = 0;
-    /* one copy of the base serves every point: decoding sets every dimension's parameter */
+    /* one copy of the base serves every point: decoding starts over from the base */
     param_set *cfg = param_set_clone(s->base);
     if (!cfg) {
         snprintf(err, errlen, "out of memory");

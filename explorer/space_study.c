@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catalog.h"
 #include "core/metrics.h"
 #include "core/trace.h"
 
@@ -142,7 +143,7 @@ int space_parse_objectives(space_ctx *c, space *s, const cJSON *objs)
             char near[512] = "";
             size_t used = 0, found = 0;
             for (size_t m = 0; m < metric_count() && found < 6; m++) {
-                const char *cand = metric_at(m)->name;
+                const char *cand = metric_at(m).name;
                 if (strstr(cand, metric) || strstr(metric, cand) || !strncmp(cand, metric, 3)) {
                     used += (size_t)snprintf(near + used, sizeof near - used, "%s%s",
                                              found ? ", " : "", cand);
@@ -153,7 +154,7 @@ int space_parse_objectives(space_ctx *c, space *s, const cJSON *objs)
                 return space_fail(c, p, "unknown metric '%s' (did you mean: %s?)", metric, near);
             return space_fail(c, p, "unknown metric '%s' (see docs/metrics.md)", metric);
         }
-        const char *m = metric_at((size_t)o->metric)->name;
+        const char *m = metric_at((size_t)o->metric).name;
         int def_max = -1;
         agg_kind def_agg = AGG_MEAN;
         if (!strcmp(m, "ipc") || !strcmp(m, "warp_ipc"))

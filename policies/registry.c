@@ -1,41 +1,73 @@
+/* The policy tables, built from policies/list.h: adding a policy adds nothing here. */
 #include "policies/registry.h"
 
 #include <string.h>
 
-extern const sched_ops sched_lrr_ops, sched_gto_ops;
-extern const sched_ops sched_two_level_ops, sched_swl_ops, sched_ccws_ops, sched_caws_ops,
-    sched_gcaws_ops;
-extern const l1_policy_ops l1_lru_ops;
-extern const l1_policy_ops l1_rrip_ops, l1_dip_ops, l1_ship_ops, l1_cacp_ops, l1_dacache_ops,
-    l1_dacache_stall_ops, l1_dacache_uncon_ops;
-extern const cta_ops cta_max_tlp_ops;
-extern const cta_ops cta_static_limit_ops, cta_dyncta_ops;
+#define WT_SCHED(n) extern const sched_ops sched_##n##_ops;
+#define WT_L1(n)    extern const l1_policy_ops l1_##n##_ops;
+#define WT_CTA(n)   extern const cta_ops cta_##n##_ops;
+#include "policies/list.h"
 
 const sched_ops *const sched_policies[] = {
-    &sched_lrr_ops,  &sched_gto_ops,  &sched_two_level_ops, &sched_swl_ops,
-    &sched_ccws_ops, &sched_caws_ops, &sched_gcaws_ops,     NULL};
-const char *const sched_policy_names[] = {"lrr",  "gto",  "two_level", "swl",
-                                          "ccws", "caws", "gcaws",     NULL};
+#define WT_SCHED(n) &sched_##n##_ops,
+#include "policies/list.h"
+    NULL};
+const char *const sched_policy_names[] = {
+#define WT_SCHED(n) #n,
+#include "policies/list.h"
+    NULL};
 
 const l1_policy_ops *const l1_policies[] = {
-    &l1_lru_ops,     &l1_rrip_ops,          &l1_dip_ops,           &l1_ship_ops, &l1_cacp_ops,
-    &l1_dacache_ops, &l1_dacache_stall_ops, &l1_dacache_uncon_ops, NULL};
-const char *const l1_policy_names[] = {"lru",     "rrip",          "dip",           "ship", "cacp",
-                                       "dacache", "dacache_stall", "dacache_uncon", NULL};
+#define WT_L1(n) &l1_##n##_ops,
+#include "policies/list.h"
+    NULL};
+const char *const l1_policy_names[] = {
+#define WT_L1(n) #n,
+#include "policies/list.h"
+    NULL};
 
-const cta_ops *const cta_policies[] = {&cta_max_tlp_ops, &cta_static_limit_ops, &cta_dyncta_ops,
-                                       NULL};
-const char *const cta_policy_names[] = {"max_tlp", "static_limit", "dyncta", NULL};
+const cta_ops *const cta_policies[] = {
+#define WT_CTA(n) &cta_##n##_ops,
+#include "policies/list.h"
+    NULL};
+const char *const cta_policy_names[] = {
+#define WT_CTA(n) #n,
+#include "policies/list.h"
+    NULL};
+
+/* Each policy's position among its kind's choices, so that the defaults, named in the list,
+ * become choice indices at compile time (a misspelt default does not compile). */
+enum {
+#define WT_SCHED(n) SCHED_AT_##n,
+#include "policies/list.h"
+};
+enum {
+#define WT_L1(n) L1_AT_##n,
+#include "policies/list.h"
+};
+enum {
+#define WT_CTA(n) CTA_AT_##n,
+#include "policies/list.h"
+};
+#define WT_SCHED_DEFAULT(n) enum { SCHED_DEFAULT = SCHED_AT_##n };
+#define WT_L1_DEFAULT(n)    enum { L1_DEFAULT = L1_AT_##n };
+#define WT_CTA_DEFAULT(n)   enum { CTA_DEFAULT = CTA_AT_##n };
+#include "policies/list.h"
 
 /* The parameters that pick a policy of each kind. */
 static const param_def policy_choice_defs[] = {
-    {"sched.policy", PT_CHOICE, 1, 0, 0, sched_policy_names, "", "warp scheduler"},
-    {"l1d.policy", PT_CHOICE, 0, 0, 0, l1_policy_names, "",
+    {"sched.policy", PT_CHOICE, SCHED_DEFAULT, 0, 0, sched_policy_names, "", "warp scheduler"},
+    {"l1d.policy", PT_CHOICE, L1_DEFAULT, 0, 0, l1_policy_names, "",
      "L1D replacement, insertion and bypass policy"},
-    {"cta.policy", PT_CHOICE, 0, 0, 0, cta_policy_names, "", "CTA scheduler"},
+    {"cta.policy", PT_CHOICE, CTA_DEFAULT, 0, 0, cta_policy_names, "", "CTA scheduler"},
 };
 const param_group policy_choice_group = {"policy", policy_choice_defs,
                                          sizeof policy_choice_defs / sizeof policy_choice_defs[0]};
+
+const param_alias policy_choice_aliases[] = {
+#define WT_L1_ALIAS(alias, n, param, value) {"l1d.policy", #alias, #n, #n "." #param, #value},
+#include "policies/list.h"
+    {NULL, NULL, NULL, NULL, NULL}};
 
 const sched_ops *sched_policy_find(const char *name)
 {

@@ -1,5 +1,5 @@
-/* The tables of plug-in policies. Adding a policy is one file under policies/<kind>/ and one
- * line in each of the two lists of its kind in registry.c. */
+/* The tables of plug-in policies, built from policies/list.h. Adding a policy is one file under
+ * policies/<kind>/ and one line in policies/list.h. */
 #ifndef WT_POLICY_REGISTRY_H
 #define WT_POLICY_REGISTRY_H
 
@@ -20,6 +20,9 @@ const cta_ops *cta_policy_find(const char *name);
 
 /* sched.policy, l1d.policy and cta.policy: the choice of a policy of each kind. */
 extern const param_group policy_choice_group;
+/* Other names of their choices (policies/list.h's WT_L1_ALIAS lines), ended by an entry whose
+ * param is NULL: the catalogue's aliases. */
+extern const param_alias policy_choice_aliases[];
 
 /* Parameter groups of every policy, in table order, for the registry: returns the number of
  * groups and, for i below it, the group. */

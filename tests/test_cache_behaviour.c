@@ -92,19 +92,19 @@ static void test_coherent_workload_ipc(void **state)
     (void)state;
     const char *wp[] = {"n=16384", NULL};
     double base = 0;
-    for (size_t k = 0; l1_policy_names[k]; k++) {
+    size_t l1d_policy = (size_t)param_lookup("l1d.policy");
+    const char *l1; /* every L1D policy and alias (DaCache's variants) */
+    for (size_t k = 0; (l1 = param_choice_name(&sim_catalog, l1d_policy, k)); k++) {
         char pol[64];
-        snprintf(pol, sizeof pol, "l1d.policy=%s", l1_policy_names[k]);
+        snprintf(pol, sizeof pol, "l1d.policy=%s", l1);
         const char *sets[] = {"gpu.sms=2", pol, NULL};
         sim_metrics m = run_preset("dacache-ics15", "stream", sets, wp);
         assert_true(m.divergent_loads == 0 && m.coherent_loads > 0);
         if (k == 0) base = m.ipc;
         double change = fabs(m.ipc / base - 1);
-        print_message("stream: %-14s ipc %.4f (%+.2f%%)\n", l1_policy_names[k], m.ipc,
-                      100 * (m.ipc / base - 1));
+        print_message("stream: %-14s ipc %.4f (%+.2f%%)\n", l1, m.ipc, 100 * (m.ipc / base - 1));
         if (change >= 0.03)
-            fail_msg("%s changes a coherent workload's IPC by %.1f%%", l1_policy_names[k],
-                     100 * change);
+            fail_msg("%s changes a coherent workload's IPC by %.1f%%", l1, 100 * change);
     }
 }
 
@@ -112,11 +112,13 @@ static void test_every_policy_with_every_scheduler(void **state)
 {
     (void)state;
     const char *wp[] = {"npoints=128", NULL};
+    size_t l1d_policy = (size_t)param_lookup("l1d.policy");
+    const char *l1; /* every L1D policy and alias (DaCache's variants) */
     for (size_t s = 0; sched_policy_names[s]; s++)
-        for (size_t k = 0; l1_policy_names[k]; k++) {
+        for (size_t k = 0; (l1 = param_choice_name(&sim_catalog, l1d_policy, k)); k++) {
             char sp[64], lp[64];
             snprintf(sp, sizeof sp, "sched.policy=%s", sched_policy_names[s]);
-            snprintf(lp, sizeof lp, "l1d.policy=%s", l1_policy_names[k]);
+            snprintf(lp, sizeof lp, "l1d.policy=%s", l1);
             const char *sets[] = {"gpu.sms=1", sp, lp, NULL};
             sim_metrics m = run("kmeans", sets, wp);
             assert_true(m.ctas == 1 && m.global_loads > 0);

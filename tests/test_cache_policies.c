@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/catalog.h"
@@ -111,6 +112,28 @@ static uint8_t st(drv *d, int set, int way, size_t byte)
     return d->c.state[(size_t)(set * d->c.ways + way) * d->c.sb + byte];
 }
 
+/* The policy's statistics: its collect() into one sum per metric it declares, read by name. */
+typedef struct stats {
+    const l1_policy_ops *ops;
+    double sums[WT_POLICY_METRICS_MAX];
+} stats;
+
+static stats collect(drv *d)
+{
+    stats s = {d->c.ops, {0}};
+    assert_true(d->c.ops->nmetrics <= WT_POLICY_METRICS_MAX);
+    d->c.ops->collect(d->c.self, s.sums);
+    return s;
+}
+
+static double stat(const stats *s, const char *metric)
+{
+    for (size_t i = 0; i < s->ops->nmetrics; i++)
+        if (strcmp(s->ops->metrics[i].name, metric) == 0) return s->sums[i];
+    fail_msg("%s declares no metric %s", s->ops->name, metric);
+    return 0;
+}
+
 /* A plain load by warp 0 of line blk. */
 static int ld(drv *d, uint64_t blk)
 {
@@ -193,10 +216,8 @@ static void test_drrip_dueling(void **state)
     assert_int_equal(ld(&d, 12), 0);      /* set 4 leads SRRIP too: psel stays 3 */
     assert_int_equal(ld(&d, 9), 0);
     assert_int_equal(st(&d, 1, 0, 0), 3); /* follower now inserts with BRRIP */
-    sim_metrics m;
-    memset(&m, 0, sizeof m);
-    d.c.ops->collect(d.c.self, &m);
-    assert_true(m.duel_follower_fills == 2 && m.duel_bimodal_fills == 1);
+    stats m = collect(&d);
+    assert_true(stat(&m, "duel_follower_fills") == 2 && stat(&m, "duel_bimodal_fills") == 1);
     drv_free(&d);
 }
 
@@ -322,10 +343,8 @@ static void test_cacp(void **state)
     /* way 0 held line 258: critical partition, reused by a non-critical warp only: CCBP[3]
      * 2 -> 1, and signature 3 now goes to the non-critical partition */
     assert_int_equal(acc(&d, req(1538, 1, 0, 0, 1, false)) >= 2, 1);
-    sim_metrics m;
-    memset(&m, 0, sizeof m);
-    d.c.ops->collect(d.c.self, &m);
-    assert_true(m.cacp_critical_fills == 5 && m.cacp_noncritical_fills == 5);
+    stats m = collect(&d);
+    assert_true(stat(&m, "cacp_critical_fills") == 5 && stat(&m, "cacp_noncritical_fills") == 5);
     drv_free(&d);
 
     /* a partition whose ways are all reserved replays the access */
@@ -407,11 +426,14 @@ static void test_dacache_insertion_promotion(void **state)
 static void test_dacache_constrained(void **state)
 {
     (void)state;
-    const char *names[] = {"dacache", "dacache_stall", "dacache_uncon"};
+    const char *variants[] = {"full", "stall", "uncon"};
     const int want[] = {BYPASS, STALL, -1};
     for (int k = 0; k < 3; k++) {
+        char variant[64];
+        snprintf(variant, sizeof variant, "dacache.variant=%s", variants[k]);
+        const char *kv[] = {"dacache.partitioning=static", variant, NULL};
         drv d;
-        drv_make(&d, names[k], 32, 8, da_static);
+        drv_make(&d, "dacache", 32, 8, kv);
         for (int n = 0; n < 8; n++)
             dload(&d, (uint64_t)n, 0, 32);
         /* four misses of thrashing warps stay in flight: each reserves the LRU line and the
@@ -426,10 +448,8 @@ static void test_dacache_constrained(void **state)
             assert_int_equal(got, 3); /* unconstrained: the line nearest LRU in the region 0-3 */
             assert_int_equal(da_pos(&d, 0, 3), 7);
         }
-        sim_metrics m;
-        memset(&m, 0, sizeof m);
-        d.c.ops->collect(d.c.self, &m);
-        assert_true(m.dacache_constrained == (k < 2 ? 1 : 0));
+        stats m = collect(&d);
+        assert_true(stat(&m, "dacache_constrained") == (k < 2 ? 1 : 0));
         drv_free(&d);
     }
 }
@@ -460,10 +480,9 @@ static void test_dacache_dynamic_partitioning(void **state)
      * scheduler */
     for (int i = 0; i < 20; i++)
         d.c.ops->on_load_done(d.c.self, 0, 30, 32, 1);
-    sim_metrics m;
-    memset(&m, 0, sizeof m);
-    d.c.ops->collect(d.c.self, &m);
-    assert_true(m.dacache_fcw_increases == 1 && m.dacache_fcw_decreases == 3); /* 5->4->3->2 */
+    stats m = collect(&d);
+    assert_true(stat(&m, "dacache_fcw_increases") == 1 &&
+                stat(&m, "dacache_fcw_decreases") == 3); /* 5->4->3->2 */
     drv_free(&d);
 }
 

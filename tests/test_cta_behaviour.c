@@ -292,23 +292,24 @@ static void test_dyncta_with_every_policy(void **state)
 {
     (void)state;
     const char *wp[] = {"npoints=2048", "nclusters=1", "nfeatures=8", NULL};
+    /* every L1D policy and alias (DaCache's variants) */
+    size_t l1d_policy = (size_t)param_lookup("l1d.policy");
+    const char *l1;
     for (size_t i = 0; sched_policy_names[i]; i++) {
-        for (size_t j = 0; l1_policy_names[j]; j++) {
+        for (size_t j = 0; (l1 = param_choice_name(&sim_catalog, l1d_policy, j)); j++) {
             char s1[64], s2[64];
             snprintf(s1, sizeof s1, "sched.policy=%s", sched_policy_names[i]);
-            snprintf(s2, sizeof s2, "l1d.policy=%s", l1_policy_names[j]);
+            snprintf(s2, sizeof s2, "l1d.policy=%s", l1);
             const char *sets[] = {"gpu.sms=1", "cta.policy=dyncta", "dyncta.period=256", s1, s2,
                                   NULL};
             char err[1024] = "";
             sim_metrics m;
             if (test_sim("kmeans", sets, wp, &m, err, sizeof err) != SIM_OK)
-                fail_msg("dyncta with %s and %s: %s", sched_policy_names[i], l1_policy_names[j],
-                         err);
+                fail_msg("dyncta with %s and %s: %s", sched_policy_names[i], l1, err);
             assert_int_equal((int)m.ctas, 8);
             assert_true(m.ipc > 0);
             if (!(m.cta_n_avg >= 1.0 && m.cta_n_avg <= 6.0))
-                fail_msg("dyncta with %s and %s: avg n %g", sched_policy_names[i],
-                         l1_policy_names[j], m.cta_n_avg);
+                fail_msg("dyncta with %s and %s: avg n %g", sched_policy_names[i], l1, m.cta_n_avg);
         }
     }
 }

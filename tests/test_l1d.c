@@ -1,15 +1,19 @@
 /* Tests of the L1 data cache driven directly with the LRU policy: a hand-checked sequence on a
  * 2-set 2-way cache, equivalence with a reference LRU model on random streams, MSHR merging and
- * every reservation failure, write-evict, and the set-index hashes. */
+ * every reservation failure, write-evict, and the set-index hashes; and the check debug builds
+ * make of a policy's victim. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/catalog.h"
 #include "core/sim/l1d.h"
@@ -526,6 +530,120 @@ static void test_create_rejects(void **state)
     ph_l1d_free(&f);
 }
 
+/* ------------------------------------------------------ the victim check ---- */
+
+/* Policies that answer victim() the same whatever the set holds. */
+static int answer_create(void **self, const l1_env *env, const param_set *p, char *err,
+                         size_t errlen)
+{
+    (void)env, (void)p, (void)err, (void)errlen;
+    *self = NULL;
+    return 0;
+}
+
+static void answer_destroy(void *self)
+{
+    (void)self;
+}
+
+static int way0(void *self, const l1_request *r, const l1_set_view *s)
+{
+    (void)self, (void)r, (void)s;
+    return 0;
+}
+
+static int past_the_ways(void *self, const l1_request *r, const l1_set_view *s)
+{
+    (void)self, (void)r;
+    return s->ways;
+}
+
+static int negative(void *self, const l1_request *r, const l1_set_view *s)
+{
+    (void)self, (void)r, (void)s;
+    return -3; /* neither L1_BYPASS nor L1_STALL */
+}
+
+static const l1_policy_ops answer_ops[] = {
+    {.name = "way0",
+     .doc = "way 0",
+     .create = answer_create,
+     .destroy = answer_destroy,
+     .victim = way0},
+    {.name = "past",
+     .doc = "way `ways`",
+     .create = answer_create,
+     .destroy = answer_destroy,
+     .victim = past_the_ways},
+    {.name = "negative",
+     .doc = "-3",
+     .create = answer_create,
+     .destroy = answer_destroy,
+     .victim = negative},
+};
+
+/* Loads `loads` lines of set 0 of a 1-set 2-way cache (no fills) with the policy; returns the
+ * last outcome. */
+static l1_outcome load_with(const l1_policy_ops *ops, int loads)
+{
+    l1d_config cfg = {1, 2, 128, 0, 8, 4};
+    param_set *p = param_set_new();
+    wt_rng rng;
+    wt_rng_seed(&rng, 1);
+    l1_env env = {{1, 2, 128}, 0, 48, &rng};
+    l1d *c = NULL;
+    char err[256];
+    if (l1d_create(&c, &cfg, ops, &env, p, err, sizeof err) != 0) fail_msg("%s", err);
+    l1_outcome o = L1_HIT;
+    for (int k = 0; k < loads; k++) {
+        l1_request r = {0};
+        r.line_addr = (uint64_t)k * 128;
+        r.divergence = 1;
+        int m, owner, ew;
+        uint64_t el;
+        o = l1d_load(c, &r, 0, 1, &m, &owner, &ew, &el);
+    }
+    l1d_destroy(c);
+    param_set_free(p);
+    return o;
+}
+
+/* Did loading in a child process abort it (the debug check)? */
+static int aborts(const l1_policy_ops *ops, int loads)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        signal(SIGABRT, SIG_DFL); /* not the test runner's handler */
+        if (!freopen("/dev/null", "w", stderr)) _exit(3);
+        load_with(ops, loads);
+        _exit(0);
+    }
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    return WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT;
+}
+
+static void test_victim_check(void **state)
+{
+    (void)state;
+    /* a legal answer: way 0, free, is allocated and reserved */
+    assert_int_equal(load_with(&answer_ops[0], 1), L1_MISS);
+    assert_false(aborts(&answer_ops[0], 1));
+#ifndef NDEBUG
+    /* way 0 again while it waits for its fill, a way past the set, a negative way */
+    assert_true(aborts(&answer_ops[0], 2));
+    assert_true(aborts(&answer_ops[1], 1));
+    assert_true(aborts(&answer_ops[2], 1));
+#else
+    /* without the check an illegal answer is taken as a stall */
+    assert_int_equal(load_with(&answer_ops[0], 2), L1_RESFAIL);
+    assert_int_equal(load_with(&answer_ops[1], 1), L1_RESFAIL);
+    assert_int_equal(load_with(&answer_ops[2], 1), L1_RESFAIL);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -533,7 +651,7 @@ int main(void)
         cmocka_unit_test(test_mshr_merge),       cmocka_unit_test(test_reserved_set),
         cmocka_unit_test(test_mshr_count_exact), cmocka_unit_test(test_store_drops),
         cmocka_unit_test(test_xor_hash),         cmocka_unit_test(test_set_of_range),
-        cmocka_unit_test(test_create_rejects),
+        cmocka_unit_test(test_create_rejects),   cmocka_unit_test(test_victim_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

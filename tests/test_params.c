@@ -15,6 +15,7 @@
 #include "core/catalog.h"
 #include "core/config/config.h"
 #include "core/params.h"
+#include "core/preset.h"
 #include "core/rng.h"
 #include "policies/registry.h"
 
@@ -416,6 +417,91 @@ static void test_hash(void **state)
     param_set_free(b);
 }
 
+/* l1d.policy's aliases: DaCache's variants, once choices of l1d.policy, are dacache with
+ * dacache.variant. A configuration reads, prints and hashes as it did when they were choices. */
+static void test_choice_aliases(void **state)
+{
+    (void)state;
+    char err[512], buf[64];
+    int pol = param_lookup("l1d.policy"), var = param_lookup("dacache.variant");
+    assert_true(pol >= 0 && var >= 0);
+    /* the names l1d.policy accepts: its six policies, then the two aliases */
+    assert_int_equal(param_choice_count(&sim_catalog, (size_t)pol), 8);
+    assert_string_equal(param_choice_name(&sim_catalog, (size_t)pol, 5), "dacache");
+    assert_string_equal(param_choice_name(&sim_catalog, (size_t)pol, 6), "dacache_stall");
+    assert_string_equal(param_choice_name(&sim_catalog, (size_t)pol, 7), "dacache_uncon");
+    assert_null(param_choice_name(&sim_catalog, (size_t)pol, 8));
+    assert_int_equal(param_choice_index(&sim_catalog, (size_t)pol, "dacache_uncon"), 7);
+    assert_int_equal(param_choice_index(&sim_catalog, (size_t)pol, "dacache_fast"), -1);
+    assert_int_equal(param_choice_count(&sim_catalog, (size_t)param_lookup("gpu.sms")), 0);
+
+    /* The hashes the default preset had with each DaCache choice before dacache.variant
+     * existed (warptune sim --json ... config_hash): journals keyed by them stay valid. */
+    const char *names[] = {NULL, "dacache", "dacache_stall", "dacache_uncon"};
+    const uint64_t before[] = {0x2a32e6167a476415ull, 0x158831b733ec56a7ull, 0xb8cd8b90a676bd2cull,
+                               0xd8d5d597ec439005ull};
+    const char *variants[] = {"full", "full", "stall", "uncon"};
+    for (int k = 0; k < 4; k++) {
+        param_set *p = param_set_new();
+        assert_int_equal(preset_apply(p, WT_DEFAULT_PRESET, err, sizeof err), 0);
+        if (names[k])
+            assert_int_equal(param_set_parse(p, "l1d.policy", names[k], err, sizeof err), 0);
+        if (param_set_hash(p) != before[k])
+            fail_msg("%s: hash %016llx, before %016llx", names[k] ? names[k] : "default",
+                     (unsigned long long)param_set_hash(p), (unsigned long long)before[k]);
+        /* shown as it was written; the policy and its variant underneath */
+        param_format(p, pol, buf, sizeof buf);
+        assert_string_equal(buf, names[k] ? names[k] : "lru");
+        assert_string_equal(param_get_choice(p, "l1d.policy"), names[k] ? "dacache" : "lru");
+        assert_string_equal(param_get_choice(p, "dacache.variant"), variants[k]);
+        assert_true(param_get(p, pol) == (names[k] ? 5 : 0));
+        assert_true(param_get_shown(p, pol) == (double)(names[k] ? 4 + k : 0));
+        assert_true(param_folded(p, var)); /* at its default, or shown by the alias */
+        assert_false(param_folded(p, pol));
+        /* the same configuration set the new way, in either order */
+        param_set *q = param_set_new();
+        assert_int_equal(preset_apply(q, WT_DEFAULT_PRESET, err, sizeof err), 0);
+        assert_int_equal(param_set_parse(q, "dacache.variant", variants[k], err, sizeof err), 0);
+        if (names[k])
+            assert_int_equal(param_set_parse(q, "l1d.policy", "dacache", err, sizeof err), 0);
+        assert_true(param_set_hash(q) == before[k]);
+        param_set_free(q);
+        param_set_free(p);
+    }
+
+    param_set *p = param_set_new();
+    uint64_t h0 = param_set_hash(p);
+    /* a variant set under another policy is written out: another configuration */
+    assert_int_equal(param_set_parse(p, "dacache.variant", "stall", err, sizeof err), 0);
+    assert_false(param_folded(p, var));
+    assert_true(param_set_hash(p) != h0);
+    param_format(p, pol, buf, sizeof buf);
+    assert_string_equal(buf, "lru");
+    assert_true(param_get_shown(p, pol) == 0);
+    /* choosing dacache keeps the variant: the configuration is then the alias's */
+    assert_int_equal(param_set_parse(p, "l1d.policy", "dacache", err, sizeof err), 0);
+    param_format(p, pol, buf, sizeof buf);
+    assert_string_equal(buf, "dacache_stall");
+    assert_true(param_folded(p, var));
+    /* an alias by its index after the choices, as a space dimension stores it */
+    assert_int_equal(param_set_value(p, "l1d.policy", 7, err, sizeof err), 0);
+    assert_string_equal(param_get_choice(p, "dacache.variant"), "uncon");
+    assert_true(param_get(p, pol) == 5);
+    assert_int_equal(param_set_value(p, "l1d.policy", 1, err, sizeof err), 0);
+    assert_string_equal(param_get_choice(p, "l1d.policy"), "rrip");
+    assert_string_equal(param_get_choice(p, "dacache.variant"), "uncon");
+    /* the names a message lists are every accepted one, as before the aliases */
+    assert_int_equal(param_set_value(p, "l1d.policy", 8, err, sizeof err), -1);
+    assert_contains(err, "expected one of lru, rrip, dip, ship, cacp, dacache, dacache_stall, "
+                         "dacache_uncon, got index 8");
+    assert_int_equal(param_set_parse(p, "l1d.policy", "dacache_fast", err, sizeof err), -1);
+    assert_string_equal(err, "l1d.policy: expected one of lru, rrip, dip, ship, cacp, dacache, "
+                             "dacache_stall, dacache_uncon, got 'dacache_fast'");
+    assert_int_equal(param_set_parse(p, "dacache.variant", "bypass", err, sizeof err), -1);
+    assert_string_equal(err, "dacache.variant: expected one of full, stall, uncon, got 'bypass'");
+    param_set_free(p);
+}
+
 static void test_clone_independent(void **state)
 {
     (void)state;
@@ -510,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_unknown_names_suggest),
         cmocka_unit_test(test_format_round_trip),
         cmocka_unit_test(test_hash),
+        cmocka_unit_test(test_choice_aliases),
         cmocka_unit_test(test_clone_independent),
         cmocka_unit_test(test_default_config),
         cmocka_unit_test(test_config_refuses_inconsistent_settings),

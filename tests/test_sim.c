@@ -320,7 +320,7 @@ static void test_deterministic_and_skip_exact(void **state)
         if (memcmp(&a, &c, sizeof a) != 0) {
             for (size_t k = 0; k < metric_count(); k++)
                 if (metric_value(&a, k) != metric_value(&c, k))
-                    print_error("%s: %s skip=%.17g noskip=%.17g\n", names[i], metric_at(k)->name,
+                    print_error("%s: %s skip=%.17g noskip=%.17g\n", names[i], metric_at(k).name,
                                 metric_value(&a, k), metric_value(&c, k));
             fail_msg("%s: skipping idle cycles changed the results", names[i]);
         }

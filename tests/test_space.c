@@ -144,6 +144,50 @@ static void test_constraints(void **state)
     space_free(s);
 }
 
+/* DaCache's variants, l1d.policy aliases, in a space as when they were choices: as dimension
+ * levels (the alias's index after the six policies), in {} (every choice and alias), in
+ * settings and in constraints. */
+static void test_policy_aliases(void **state)
+{
+    (void)state;
+    space *s = parse_ok("{\"settings\": {\"dacache.partitioning\": \"static\"},\n"
+                        " \"parameters\": {\"l1d.policy\": [\"lru\", \"dacache_uncon\", "
+                        "\"dacache_stall\", \"dacache\"], \"cta.policy\": {}},\n"
+                        " \"constraints\": [\"l1d.policy != 'dacache_stall'\"],\n" WL "}");
+    const space_dim *d = &s->dims[0];
+    assert_int_equal(d->nvalues, 4);
+    assert_true(d->values[0] == 0 && d->values[1] == 7 && d->values[2] == 6 && d->values[3] == 5);
+    param_set *cfg = param_set_clone(s->base);
+    char err[256], buf[64];
+    double g[1];
+    const char *want[] = {"lru", "dacache_uncon", "dacache_stall", "dacache"};
+    const char *variant[] = {"full", "uncon", "stall", "full"};
+    for (int k = 0; k < 4; k++) {
+        double x[2] = {(k + 0.5) / 4, 0};
+        assert_int_equal(space_decode(s, x, cfg, err, sizeof err), 0);
+        param_format(cfg, d->param, buf, sizeof buf);
+        assert_string_equal(buf, want[k]);
+        assert_string_equal(param_get_choice(cfg, "dacache.variant"), variant[k]);
+        assert_string_equal(param_get_choice(cfg, "l1d.policy"), k ? "dacache" : "lru");
+        /* the level a configuration is at */
+        assert_true(fabs(space_dim_coord(d, param_get_shown(cfg, d->param)) - x[0]) < 1e-12);
+        space_violation(s, cfg, g);
+        assert_true(k == 2 ? g[0] > 0 : g[0] <= 0);
+    }
+    param_set_free(cfg);
+    space_free(s);
+
+    s = parse_ok("{\"settings\": {\"l1d.policy\": \"dacache_uncon\"},\n"
+                 " \"parameters\": {\"cta.policy\": {}},\n" WL "}");
+    assert_string_equal(param_get_choice(s->base, "l1d.policy"), "dacache");
+    assert_string_equal(param_get_choice(s->base, "dacache.variant"), "uncon");
+    space_free(s);
+    s = parse_ok("{\"parameters\": {\"l1d.policy\": {}},\n" WL "}");
+    assert_int_equal(s->dims[0].nvalues, 8); /* six policies, two aliases */
+    assert_true(s->dims[0].values[7] == 7);
+    space_free(s);
+}
+
 static void test_overrides(void **state)
 {
     (void)state;
@@ -421,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_constraints),      cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_bundled),          cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_deep_constraints), cmocka_unit_test(test_count_feasible),
+        cmocka_unit_test(test_policy_aliases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

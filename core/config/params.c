@@ -1,5 +1,6 @@
 #include "core/params.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -111,6 +112,12 @@ param_set *param_set_clone(const param_set *p)
     return q;
 }
 
+void param_set_copy(param_set *dst, const param_set *src)
+{
+    assert(dst->cat == src->cat && dst->n == src->n);
+    memcpy(dst->v, src->v, src->n * sizeof src->v[0]);
+}
+
 void param_set_free(param_set *p)
 {
     free(p);
@@ -124,12 +131,49 @@ static size_t choice_count(const param_def *d)
     return n;
 }
 
-static void list_choices(const param_def *d, char *buf, size_t buflen)
+/* The k-th alias of the parameter named `param`, or NULL. */
+static const param_alias *alias_of(const param_catalog *c, const char *param, size_t k)
+{
+    for (const param_alias *a = c->aliases; a && a->param; a++)
+        if (strcmp(a->param, param) == 0 && k-- == 0) return a;
+    return NULL;
+}
+
+size_t param_choice_count(const param_catalog *c, size_t id)
+{
+    const param_def *d = param_catalog_def(c, id);
+    if (!d || d->type != PT_CHOICE) return 0;
+    size_t k = 0;
+    while (alias_of(c, d->name, k))
+        k++;
+    return choice_count(d) + k;
+}
+
+const char *param_choice_name(const param_catalog *c, size_t id, size_t k)
+{
+    const param_def *d = param_catalog_def(c, id);
+    if (!d || d->type != PT_CHOICE) return NULL;
+    size_t n = choice_count(d);
+    if (k < n) return d->choices[k];
+    const param_alias *a = alias_of(c, d->name, k - n);
+    return a ? a->name : NULL;
+}
+
+int param_choice_index(const param_catalog *c, size_t id, const char *name)
+{
+    const char *s;
+    for (size_t k = 0; (s = param_choice_name(c, id, k)); k++)
+        if (strcmp(s, name) == 0) return (int)k;
+    return -1;
+}
+
+static void list_choices(const param_catalog *c, size_t id, char *buf, size_t buflen)
 {
     size_t used = 0;
+    const char *s;
     buf[0] = '\0';
-    for (size_t i = 0; d->choices[i]; i++) {
-        int w = snprintf(buf + used, buflen - used, "%s%s", i ? ", " : "", d->choices[i]);
+    for (size_t i = 0; (s = param_choice_name(c, id, i)); i++) {
+        int w = snprintf(buf + used, buflen - used, "%s%s", i ? ", " : "", s);
         if (w < 0 || (size_t)w >= buflen - used) break;
         used += (size_t)w;
     }
@@ -143,6 +187,27 @@ static int unknown_param(const param_set *p, const char *name, char *err, size_t
         snprintf(err, errlen, "unknown parameter '%s' (did you mean: %s?)", name, near);
     else
         snprintf(err, errlen, "unknown parameter '%s' (see `warptune params`)", name);
+    return -1;
+}
+
+/* The name of the choice parameter id's value (a choice, never an alias). */
+static const char *choice_of(const param_set *p, size_t id)
+{
+    return param_catalog_def(p->cat, id)->choices[(size_t)p->v[id]];
+}
+
+/* Stores what alias a of parameter id stands for: its choice, and its implied parameter's
+ * value. */
+static int store_alias(param_set *p, int id, const param_alias *a, char *err, size_t errlen)
+{
+    const param_def *d = param_catalog_def(p->cat, (size_t)id);
+    for (size_t i = 0; d->choices[i]; i++)
+        if (strcmp(d->choices[i], a->choice) == 0) {
+            if (param_set_parse(p, a->implied, a->value, err, errlen) != 0) return -1;
+            p->v[id] = (double)i;
+            return 0;
+        }
+    snprintf(err, errlen, "%s: alias %s names no choice '%s'", d->name, a->name, a->choice);
     return -1;
 }
 
@@ -170,12 +235,15 @@ static int check_and_store(param_set *p, int id, double v, char *err, size_t err
         }
         break;
     case PT_CHOICE:
-        if (v != floor(v) || v < 0 || v >= (double)choice_count(d)) {
+        if (v != floor(v) || v < 0 || v >= (double)param_choice_count(p->cat, (size_t)id)) {
             char list[512];
-            list_choices(d, list, sizeof list);
+            list_choices(p->cat, (size_t)id, list, sizeof list);
             snprintf(err, errlen, "%s: expected one of %s, got index %g", d->name, list, v);
             return -1;
         }
+        if (v >= (double)choice_count(d))
+            return store_alias(p, id, alias_of(p->cat, d->name, (size_t)v - choice_count(d)), err,
+                               errlen);
         break;
     }
     p->v[id] = v;
@@ -230,16 +298,14 @@ int param_set_parse(param_set *p, const char *name, const char *text, char *err,
             return -1;
         }
         return check_and_store(p, id, v, err, errlen);
-    case PT_CHOICE:
-        for (size_t i = 0; d->choices[i]; i++)
-            if (strcmp(d->choices[i], text) == 0)
-                return check_and_store(p, id, (double)i, err, errlen);
-        {
-            char list[512];
-            list_choices(d, list, sizeof list);
-            snprintf(err, errlen, "%s: expected one of %s, got '%s'", name, list, text);
-        }
+    case PT_CHOICE: {
+        int k = param_choice_index(p->cat, (size_t)id, text);
+        if (k >= 0) return check_and_store(p, id, (double)k, err, errlen);
+        char list[512];
+        list_choices(p->cat, (size_t)id, list, sizeof list);
+        snprintf(err, errlen, "%s: expected one of %s, got '%s'", name, list, text);
         return -1;
+    }
     }
     return -1;
 }
@@ -247,6 +313,37 @@ int param_set_parse(param_set *p, const char *name, const char *text, char *err,
 double param_get(const param_set *p, int id)
 {
     return p->v[id];
+}
+
+/* Does p hold what alias a stands for? */
+static int holds_alias(const param_set *p, const param_alias *a)
+{
+    int pid = param_catalog_lookup(p->cat, a->param);
+    int iid = param_catalog_lookup(p->cat, a->implied);
+    return pid >= 0 && iid >= 0 && strcmp(choice_of(p, (size_t)pid), a->choice) == 0 &&
+           strcmp(choice_of(p, (size_t)iid), a->value) == 0;
+}
+
+double param_get_shown(const param_set *p, int id)
+{
+    const param_def *d = param_catalog_def(p->cat, (size_t)id);
+    if (d->type != PT_CHOICE) return p->v[id];
+    const param_alias *a;
+    for (size_t k = 0; (a = alias_of(p->cat, d->name, k)); k++)
+        if (holds_alias(p, a)) return (double)(choice_count(d) + k);
+    return p->v[id];
+}
+
+int param_folded(const param_set *p, int id)
+{
+    const param_def *d = param_catalog_def(p->cat, (size_t)id);
+    int implied = 0;
+    for (const param_alias *a = p->cat->aliases; a && a->param; a++) {
+        if (strcmp(a->implied, d->name) != 0) continue;
+        if (holds_alias(p, a)) return 1;
+        implied = 1;
+    }
+    return implied && p->v[id] == d->def;
 }
 
 static int must_lookup(const param_set *p, const char *name)
@@ -291,7 +388,8 @@ void param_format(const param_set *p, int id, char *buf, size_t buflen)
         snprintf(buf, buflen, "%s", v != 0 ? "true" : "false");
         break;
     case PT_CHOICE:
-        snprintf(buf, buflen, "%s", d->choices[(size_t)v]);
+        snprintf(buf, buflen, "%s",
+                 param_choice_name(p->cat, (size_t)id, (size_t)param_get_shown(p, id)));
         break;
     }
 }
@@ -301,6 +399,7 @@ uint64_t param_set_hash(const param_set *p)
     uint64_t h = 1469598103934665603ULL;
     char buf[64];
     for (size_t id = 0; id < p->n; id++) {
+        if (param_folded(p, (int)id)) continue;
         const char *name = param_catalog_def(p->cat, id)->name;
         param_format(p, (int)id, buf, sizeof buf);
         for (const char *s = name; *s; s++)

@@ -29,7 +29,7 @@ static param_group sim_group_at(size_t g)
     }
 }
 
-const param_catalog sim_catalog = {sim_group_count, sim_group_at};
+const param_catalog sim_catalog = {sim_group_count, sim_group_at, policy_choice_aliases};
 
 size_t param_count(void)
 {

@@ -5,6 +5,7 @@
 
 #include "core/config/config.h"
 #include "core/rng.h"
+#include "core/catalog.h"
 #include "core/sim.h"
 #include "core/sim/sm.h"
 #include "core/sim/stats.h"
@@ -360,6 +361,29 @@ static int make_workload_instance(void *arg, int num_sms, int max_warps, int max
     return workload_instance(*w, num_sms, max_warps, max_ctas, out, err, errlen);
 }
 
+/* Policy statistics: every instance adds into its policy's sums (one per metric it declares),
+ * each policy turns them into the reported values once, and they go to their metrics. */
+static void collect_policies(const gpu *g, sim_metrics *out)
+{
+    double sched_sums[WT_POLICY_METRICS_MAX] = {0}, l1_sums[WT_POLICY_METRICS_MAX] = {0},
+           cta_sums[WT_POLICY_METRICS_MAX] = {0};
+    for (int i = 0; i < g->cfg.num_sms; i++)
+        sm_collect_policies(g->sms[i], sched_sums, l1_sums, out);
+    if (g->cta->collect) g->cta->collect(g->cta_self, cta_sums);
+    const sched_ops *so = sched_policy_find(g->cfg.sched_policy);
+    const l1_policy_ops *lo = l1_policy_find(g->cfg.l1d_policy);
+    if (so) {
+        if (so->finish) so->finish(sched_sums);
+        metric_store_policy(out, so->metrics, so->nmetrics, sched_sums);
+    }
+    if (lo) {
+        if (lo->finish) lo->finish(l1_sums);
+        metric_store_policy(out, lo->metrics, lo->nmetrics, l1_sums);
+    }
+    if (g->cta->finish) g->cta->finish(cta_sums);
+    metric_store_policy(out, g->cta->metrics, g->cta->nmetrics, cta_sums);
+}
+
 sim_status sim_run(const param_set *config, const workload *w, const sim_options *opt,
                    sim_metrics *out, char *err, size_t errlen)
 {
@@ -400,16 +424,7 @@ sim_status sim_run_source(const param_set *config, isource_factory make, void *a
     for (int i = 0; i < g.cfg.num_sms && g.limit; i++)
         g.limit_cycles += (double)g.limit[i] * (double)(now - g.limit_since[i]);
     if (now) out->cta_n_avg = g.limit_cycles / ((double)now * g.cfg.num_sms);
-    /* Policy statistics: every instance adds its sums, then each kind turns them into the
-     * reported values once. */
-    for (int i = 0; i < g.cfg.num_sms; i++)
-        sm_collect_policies(g.sms[i], out);
-    if (g.cta->collect) g.cta->collect(g.cta_self, out);
-    const sched_ops *so = sched_policy_find(g.cfg.sched_policy);
-    const l1_policy_ops *lo = l1_policy_find(g.cfg.l1d_policy);
-    if (so && so->finish) so->finish(out);
-    if (lo && lo->finish) lo->finish(out);
-    if (g.cta->finish) g.cta->finish(out);
+    collect_policies(&g, out);
     gpu_free(&g);
     return status;
 }

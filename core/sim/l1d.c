@@ -1,5 +1,6 @@
 #include "core/sim/l1d.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,16 @@ static l1_set_view set_view(l1d *c, int set)
                          c->state + base * c->state_bytes};
 }
 
+#ifndef NDEBUG
+/* Is way a legal answer of a policy's victim() for the set (core/policy.h): an unreserved way
+ * of the set, L1_BYPASS or L1_STALL? */
+static int victim_legal(const l1_set_view *v, int way)
+{
+    if (way == L1_BYPASS || way == L1_STALL) return 1;
+    return way >= 0 && way < v->ways && !v->reserved[way];
+}
+#endif
+
 static int find_way(const l1d *c, int set, uint64_t line, int want_valid)
 {
     size_t base = (size_t)set * (size_t)c->cfg.ways;
@@ -270,7 +281,10 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     if (c->nreserved[set] == c->cfg.ways) return fail(c, L1F_RESERVED);
     l1_set_view v = set_view(c, set);
     way = c->ops->victim(c->policy, r, &v);
+    assert(victim_legal(&v, way) && "an L1D policy's victim must be an unreserved way, "
+                                    "L1_BYPASS or L1_STALL");
     if (way == L1_BYPASS) return L1_BYPASSED;
+    /* without the check, any other illegal answer is taken as a stall */
     if (way == L1_STALL || way < 0 || way >= c->cfg.ways || v.reserved[way])
         return fail(c, L1F_STALL);
     size_t i = base + (size_t)way;
@@ -339,9 +353,9 @@ int l1d_mshr_free(const l1d *c)
     return c->mshr_in_use < c->cfg.mshrs;
 }
 
-void l1d_collect(const l1d *c, sim_metrics *m)
+void l1d_collect(const l1d *c, double *sums)
 {
-    if (c->ops->collect) c->ops->collect(c->policy, m);
+    if (c->ops->collect) c->ops->collect(c->policy, sums);
 }
 
 void l1d_load_done(l1d *c, int warp_slot, int warp_prio, int accesses, int misses)

@@ -70,8 +70,8 @@ int l1d_mshr_free(const l1d *c);
 /* The reason of the last L1_RESFAIL. */
 l1_fail l1d_last_fail(const l1d *c);
 
-/* Adds the policy instance's statistics into m (l1_policy_ops.collect). */
-void l1d_collect(const l1d *c, sim_metrics *m);
+/* Adds the policy instance's statistics into sums (l1_policy_ops.collect). */
+void l1d_collect(const l1d *c, double *sums);
 
 /* Reports a finished load to the policy (DaCache's fully-cached-load tracking). */
 void l1d_load_done(l1d *c, int warp_slot, int warp_prio, int accesses, int misses);

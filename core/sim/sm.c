@@ -459,12 +459,12 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
     return issued;
 }
 
-void sm_collect_policies(const sm *s, sim_metrics *m)
+void sm_collect_policies(const sm *s, double *sched_sums, double *l1_sums, sim_metrics *m)
 {
     if (s->sched->collect)
         for (int k = 0; k < s->cfg->schedulers; k++)
-            s->sched->collect(s->sched_self[k], m);
-    l1d_collect(s->l1, m);
+            s->sched->collect(s->sched_self[k], sched_sums);
+    l1d_collect(s->l1, l1_sums);
     cpl_collect(s->cpl, m);
 }
 

@@ -77,8 +77,9 @@ void sm_account(sm *s, uint64_t now);
 /* Reads and resets the sample counters (DYNCTA's C_idle and C_mem). */
 void sm_take_sample(sm *s, uint64_t now, uint32_t *c_idle, uint32_t *c_mem);
 const sm_stats *sm_get_stats(const sm *s);
-/* Adds the statistics of the SM's policy instances and CPL into m. */
-void sm_collect_policies(const sm *s, sim_metrics *m);
+/* Adds the statistics of the SM's warp scheduler instances into sched_sums and of its L1D
+ * policy into l1_sums (one per metric each policy declares), and CPL's into m. */
+void sm_collect_policies(const sm *s, double *sched_sums, double *l1_sums, sim_metrics *m);
 /* Warps of the SM stuck at a barrier (for the no-progress message). */
 int sm_warps_at_barrier(const sm *s);
 

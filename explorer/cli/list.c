@@ -23,14 +23,16 @@ static const char *type_name(const param_def *d)
     return "?";
 }
 
-static void print_param(const param_def *d)
+static void print_param(size_t id)
 {
+    const param_def *d = param_def_at(id);
     char range[512] = "";
     if (d->type == PT_CHOICE) {
         size_t used = 0;
-        for (size_t i = 0; d->choices[i] && used < sizeof range; i++)
-            used += (size_t)snprintf(range + used, sizeof range - used, "%s%s", i ? "|" : "",
-                                     d->choices[i]);
+        const char *name; /* the choices, then their aliases */
+        for (size_t i = 0; (name = param_choice_name(&sim_catalog, id, i)) && used < sizeof range;
+             i++)
+            used += (size_t)snprintf(range + used, sizeof range - used, "%s%s", i ? "|" : "", name);
     } else if (d->type != PT_BOOL) {
         snprintf(range, sizeof range, "[%.10g, %.10g]", d->lo, d->hi);
     } else {
@@ -57,10 +59,8 @@ int cli_params(int argc, char **argv)
         return WT_EXIT_BAD_INPUT;
     }
     printf("%-28s %-6s %-12s %-22s %-12s %s\n", "name", "type", "default", "range", "unit", "doc");
-    for (size_t id = 0; id < param_count(); id++) {
-        const param_def *d = param_def_at(id);
-        if (strncmp(d->name, prefix, strlen(prefix)) == 0) print_param(d);
-    }
+    for (size_t id = 0; id < param_count(); id++)
+        if (strncmp(param_def_at(id)->name, prefix, strlen(prefix)) == 0) print_param(id);
     return WT_EXIT_OK;
 }
 
@@ -92,7 +92,7 @@ static void print_policy(const char *kind, const char *name, const char *doc,
     printf("%-6s %-12s %s\n", kind, name, doc);
     for (size_t i = 0; i < n; i++) {
         printf("         ");
-        print_param(&params[i]);
+        print_param((size_t)param_lookup(params[i].name)); /* registered: a test checks */
     }
 }
 

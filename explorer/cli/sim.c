@@ -102,7 +102,7 @@ static void print_table(const sim_args *a, const run_result *r)
         printf(" %16s", a->workloads[w]);
     printf("\n");
     for (size_t i = 0; i < metric_count(); i++) {
-        printf("%-30s", metric_at(i)->name);
+        printf("%-30s", metric_at(i).name);
         for (int w = 0; w < a->nworkloads; w++)
             printf(" %16.6g", metric_value(&r[w].m, i));
         printf("\n");
@@ -118,6 +118,7 @@ static void print_json(const sim_args *a, const param_set *p, const run_result *
     cJSON *cfg = cJSON_AddObjectToObject(root, "config");
     char buf[64];
     for (size_t id = 0; id < param_count(); id++) {
+        if (param_folded(p, (int)id)) continue; /* shown by an alias, or at its default */
         const param_def *d = param_def_at(id);
         param_format(p, (int)id, buf, sizeof buf);
         if (d->type == PT_CHOICE)
@@ -137,7 +138,7 @@ static void print_json(const sim_args *a, const param_set *p, const run_result *
         if (r[w].status != SIM_OK) cJSON_AddStringToObject(o, "error", r[w].error);
         cJSON *m = cJSON_AddObjectToObject(o, "metrics");
         for (size_t i = 0; i < metric_count(); i++)
-            cJSON_AddNumberToObject(m, metric_at(i)->name, metric_value(&r[w].m, i));
+            cJSON_AddNumberToObject(m, metric_at(i).name, metric_value(&r[w].m, i));
         cJSON_AddItemToArray(arr, o);
     }
     char *text = cJSON_Print(root);

@@ -34,8 +34,25 @@ static const param_def cacp_params[] = {
      "initial value of every SHiP counter (0: every line starts distant)"},
 };
 
-enum { C_RRPV, C_SIG, C_FLAGS, C_STATE };
+/* A line's policy state. */
+typedef struct cacp_line {
+    uint8_t rrpv;
+    uint8_t sig;   /* signature of the access that brought it in */
+    uint8_t flags; /* F_C_REUSE, F_NC_REUSE */
+} cacp_line;
 enum { F_C_REUSE = 1, F_NC_REUSE = 2 };
+
+static cacp_line *line_of(const l1_set_view *v, int way)
+{
+    cacp_line *lines = v->state;
+    return &lines[way];
+}
+
+static uint8_t *rrpv_of(const l1_set_view *v, int way)
+{
+    return &line_of(v, way)->rrpv;
+}
+
 #define CACP_TABLE 256
 #define CTR_MAX    3
 #define RRPV_MAX   3 /* 2-bit SRRIP (CAWA 3.3) */
@@ -84,18 +101,18 @@ static int cacp_victim(void *self, const l1_request *r, const l1_set_view *v)
     cacp *s = self;
     int lo, hi;
     partition_of(s, pc_line_signature(r->pc, r->line_addr, s->line_bytes), &lo, &hi);
-    int way = rrip_find_victim(v, C_STATE, lo, hi, RRPV_MAX);
+    int way = rrip_find_victim(v, rrpv_of, lo, hi, RRPV_MAX);
     return way >= 0 ? way : L1_STALL;
 }
 
 static void cacp_fill(void *self, const l1_request *r, const l1_set_view *v, int way)
 {
     cacp *s = self;
-    uint8_t *l = rr_line(v, C_STATE, way);
+    cacp_line *l = line_of(v, way);
     uint8_t sig = pc_line_signature(r->pc, r->line_addr, s->line_bytes);
-    l[C_SIG] = sig;
-    l[C_FLAGS] = 0;
-    l[C_RRPV] = s->ship[sig] == 0 ? RRPV_MAX : RRPV_MAX - 1;
+    l->sig = sig;
+    l->flags = 0;
+    l->rrpv = s->ship[sig] == 0 ? RRPV_MAX : RRPV_MAX - 1;
     if (way < s->critical_ways && s->critical_ways < s->ways)
         s->critical_fills++;
     else
@@ -105,35 +122,43 @@ static void cacp_fill(void *self, const l1_request *r, const l1_set_view *v, int
 static void cacp_hit(void *self, const l1_request *r, const l1_set_view *v, int way)
 {
     cacp *s = self;
-    uint8_t *l = rr_line(v, C_STATE, way);
-    l[C_RRPV] = 0;
+    cacp_line *l = line_of(v, way);
+    l->rrpv = 0;
     if (r->critical) {
-        l[C_FLAGS] |= F_C_REUSE;
-        sat_inc(&s->ccbp[l[C_SIG]], CTR_MAX);
-        sat_inc(&s->ship[l[C_SIG]], CTR_MAX);
+        l->flags |= F_C_REUSE;
+        sat_inc(&s->ccbp[l->sig], CTR_MAX);
+        sat_inc(&s->ship[l->sig], CTR_MAX);
     } else {
-        l[C_FLAGS] |= F_NC_REUSE;
-        sat_inc(&s->ship[l[C_SIG]], CTR_MAX);
+        l->flags |= F_NC_REUSE;
+        sat_inc(&s->ship[l->sig], CTR_MAX);
     }
 }
 
 static void cacp_evict(void *self, const l1_set_view *v, int way)
 {
     cacp *s = self;
-    uint8_t *l = rr_line(v, C_STATE, way);
-    int c = l[C_FLAGS] & F_C_REUSE, nc = l[C_FLAGS] & F_NC_REUSE;
+    cacp_line *l = line_of(v, way);
+    int c = l->flags & F_C_REUSE, nc = l->flags & F_NC_REUSE;
     int in_critical = way < s->critical_ways && s->critical_ways < s->ways;
     if (!c && nc && in_critical)
-        sat_dec(&s->ccbp[l[C_SIG]]);
+        sat_dec(&s->ccbp[l->sig]);
     else if (!c && !nc)
-        sat_dec(&s->ship[l[C_SIG]]);
+        sat_dec(&s->ship[l->sig]);
 }
 
-static void cacp_collect(void *self, sim_metrics *m)
+enum { M_CRITICAL_FILLS, M_NONCRITICAL_FILLS, M_COUNT };
+static const metric_def cacp_metrics[M_COUNT] = {
+    [M_CRITICAL_FILLS] = {"cacp_critical_fills",
+                          "CACP: lines inserted into the critical partition"},
+    [M_NONCRITICAL_FILLS] = {"cacp_noncritical_fills",
+                             "CACP: lines inserted into the non-critical partition"},
+};
+
+static void cacp_collect(void *self, double *sums)
 {
     cacp *s = self;
-    m->cacp_critical_fills += (double)s->critical_fills;
-    m->cacp_noncritical_fills += (double)s->noncritical_fills;
+    sums[M_CRITICAL_FILLS] += (double)s->critical_fills;
+    sums[M_NONCRITICAL_FILLS] += (double)s->noncritical_fills;
 }
 
 const l1_policy_ops l1_cacp_ops = {
@@ -142,7 +167,9 @@ const l1_policy_ops l1_cacp_ops = {
            "partitions chosen by CCBP, SRRIP insertion guided by SHiP",
     .params = cacp_params,
     .nparams = sizeof cacp_params / sizeof cacp_params[0],
-    .line_state_bytes = C_STATE,
+    .metrics = cacp_metrics,
+    .nmetrics = M_COUNT,
+    .line_state_bytes = sizeof(cacp_line),
     .uses_criticality = true,
     .create = cacp_create,
     .destroy = cacp_destroy,

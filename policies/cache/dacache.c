@@ -1,5 +1,5 @@
 /* DaCache, memory-divergence-aware cache management (ICS 2015, section 4), and its variants
- * DaCache-Stall and DaCache-Uncon (section 5).
+ * DaCache-Stall and DaCache-Uncon (section 5), chosen by dacache.variant.
  *
  * Each set is an LRU chain of positions 0 (MRU) .. ways-1 (LRU), one per way, kept in the
  * lines' policy state (a set whose ways all read 0 has never been touched: way w is at w).
@@ -14,10 +14,10 @@
  *    loads of at most dacache.mru_requests accesses go to MRU.
  *  - Incremental promotion: a hit moves its line dacache.promotion positions towards MRU
  *    (0: straight to MRU).
- *  - Replacement: the free way nearest LRU, else the unreserved line nearest LRU. DaCache and
- *    DaCache-Stall only replace inside the thrashing region (positions p+1 .. ways-1); when no
- *    line there is replaceable, DaCache bypasses the L1D and DaCache-Stall replays the access.
- *    DaCache-Uncon replaces anywhere.
+ *  - Replacement: the free way nearest LRU, else the unreserved line nearest LRU. DaCache
+ *    (variant full) and DaCache-Stall only replace inside the thrashing region (positions
+ *    p+1 .. ways-1); when no line there is replaceable, DaCache bypasses the L1D and
+ *    DaCache-Stall replays the access. DaCache-Uncon replaces anywhere.
  *  - Partitioning: the locality region holds the first FCW warps: p + 1 = ceil(FCW * 32 /
  *    sets), at most ways - 1. FCW is fixed (static) or adapted by Fig. 7: every divergent load
  *    that retires fully cached increments CNT, which at Cmax raises FCW (up to Wmax) and
@@ -29,17 +29,22 @@
  * warp on it after its eviction into the victim cache (FIFO of (line, pc, warp)), records
  * locality for the pc in the CLP (FIFO of pcs); a sampled line that leaves the victim cache
  * without such a re-reference records no locality. A pc with a verdict is no longer sampled. */
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/isource.h"
 #include "core/policy.h"
 #include "policies/cache/rrip_util.h"
 
 static const char *const partitioning_names[] = {"dynamic", "static", NULL};
+/* Section 5: DaCache bypasses when the thrashing region has no replaceable line, DaCache-Stall
+ * replays the access, DaCache-Uncon replaces outside the region. */
+static const char *const variant_names[] = {"full", "stall", "uncon", NULL};
+enum { VARIANT_FULL, VARIANT_STALL, VARIANT_UNCON };
 
 static const param_def dacache_params[] = {
+    {"dacache.variant", PT_CHOICE, VARIANT_FULL, 0, 0, variant_names, "",
+     "full: constrained replacement with L1D bypass (DaCache); stall: constrained replacement "
+     "replaying the access (DaCache-Stall); uncon: unconstrained replacement (DaCache-Uncon)"},
     {"dacache.promotion", PT_INT, 4, 0, 64, NULL, "positions",
      "incremental promotion granularity: a hit moves its line this many positions towards MRU "
      "(0: to MRU; DaCache's best 4)"},
@@ -59,11 +64,15 @@ static const param_def dacache_params[] = {
     {"dacache.clp_entries", PT_INT, 32, 1, 1024, NULL, "entries", "coherent load profiler (CLP)"},
 };
 
-enum { MODE_BYPASS, MODE_STALL, MODE_UNCON };
 enum { CLP_PENDING, CLP_LOCALITY, CLP_NONE };
 
-/* line state: sampled flag, chain position, fetching warp and pc of a sampled line */
-enum { L_FLAGS = 0, L_POS = 1, L_WARP = 2, L_PC = 4, L_STATE = 8 };
+/* A line's policy state. */
+typedef struct dacache_line {
+    uint8_t sampled; /* fetched by the profiled warp's coherent load (its pc has no verdict) */
+    uint8_t pos;     /* position in the set's chain, 0 = MRU */
+    int16_t warp;    /* a sampled line's fetching warp */
+    uint32_t pc;     /* and its load's pc */
+} dacache_line;
 
 typedef struct vc_entry {
     uint64_t line;
@@ -79,7 +88,7 @@ typedef struct clp_entry {
 } clp_entry;
 
 typedef struct dacache {
-    int mode;
+    int variant;
     int sets, ways, nsched;
     int promotion;
     int dynamic, fcw, fcw_min, wmax, cnt, cmax;
@@ -91,11 +100,13 @@ typedef struct dacache {
     uint64_t fcw_up, fcw_down, constrained; /* statistics */
 } dacache;
 
-static int create_mode(void **self, const l1_env *env, const param_set *p, int mode)
+static int dacache_create(void **self, const l1_env *env, const param_set *p, char *err,
+                          size_t errlen)
 {
+    (void)err, (void)errlen;
     dacache *s = calloc(1, sizeof *s);
     if (!s) return -1;
-    s->mode = mode;
+    s->variant = choice_index(p, "dacache.variant", variant_names);
     s->sets = env->geom.sets;
     s->ways = env->geom.ways;
     s->nsched = (int)param_get_int(p, "sm.schedulers");
@@ -124,27 +135,6 @@ static int create_mode(void **self, const l1_env *env, const param_set *p, int m
     return 0;
 }
 
-static int dacache_create(void **self, const l1_env *env, const param_set *p, char *err,
-                          size_t errlen)
-{
-    (void)err, (void)errlen;
-    return create_mode(self, env, p, MODE_BYPASS);
-}
-
-static int stall_create(void **self, const l1_env *env, const param_set *p, char *err,
-                        size_t errlen)
-{
-    (void)err, (void)errlen;
-    return create_mode(self, env, p, MODE_STALL);
-}
-
-static int uncon_create(void **self, const l1_env *env, const param_set *p, char *err,
-                        size_t errlen)
-{
-    (void)err, (void)errlen;
-    return create_mode(self, env, p, MODE_UNCON);
-}
-
 static void dacache_destroy(void *self)
 {
     dacache *s = self;
@@ -155,14 +145,15 @@ static void dacache_destroy(void *self)
 
 /* ------------------------------------------------------------------ the chain ---- */
 
-static uint8_t *line_of(const l1_set_view *v, int way)
+static dacache_line *line_of(const l1_set_view *v, int way)
 {
-    return v->state + (size_t)way * L_STATE;
+    dacache_line *lines = v->state;
+    return &lines[way];
 }
 
 static int pos_of(const l1_set_view *v, int way)
 {
-    return line_of(v, way)[L_POS];
+    return line_of(v, way)->pos;
 }
 
 /* Gives an untouched set its initial chain: way w at position w. */
@@ -171,7 +162,7 @@ static void chain_init(const l1_set_view *v)
     for (int w = 0; w < v->ways; w++)
         if (pos_of(v, w) != 0) return;
     for (int w = 0; w < v->ways; w++)
-        line_of(v, w)[L_POS] = (uint8_t)w;
+        line_of(v, w)->pos = (uint8_t)w;
 }
 
 /* Moves way to position to, shifting the lines in between by one. */
@@ -179,12 +170,12 @@ static void chain_move(const l1_set_view *v, int way, int to)
 {
     int from = pos_of(v, way);
     for (int w = 0; w < v->ways; w++) {
-        uint8_t *p = &line_of(v, w)[L_POS];
+        uint8_t *p = &line_of(v, w)->pos;
         if (w == way) continue;
         if (to < from && *p >= to && *p < from) (*p)++;
         if (to > from && *p > from && *p <= to) (*p)--;
     }
-    line_of(v, way)[L_POS] = (uint8_t)to;
+    line_of(v, way)->pos = (uint8_t)to;
 }
 
 /* Last position of the locality region, -1 when there is none. */
@@ -283,14 +274,14 @@ static int dacache_victim(void *self, const l1_request *r, const l1_set_view *v)
     for (int w = 0; w < v->ways; w++)
         if (!v->valid[w] && !v->reserved[w] && (way < 0 || pos_of(v, w) > pos_of(v, way))) way = w;
     if (way < 0) {
-        int lo = s->mode == MODE_UNCON ? 0 : locality_end(s) + 1;
+        int lo = s->variant == VARIANT_UNCON ? 0 : locality_end(s) + 1;
         for (int w = 0; w < v->ways; w++)
             if (!v->reserved[w] && pos_of(v, w) >= lo && (way < 0 || pos_of(v, w) > pos_of(v, way)))
                 way = w;
     }
     if (way < 0) {
         s->constrained++;
-        if (s->mode == MODE_STALL) return L1_STALL;
+        if (s->variant == VARIANT_STALL) return L1_STALL;
         profile_miss(s, r);
         return L1_BYPASS;
     }
@@ -302,31 +293,22 @@ static int dacache_victim(void *self, const l1_request *r, const l1_set_view *v)
 static void dacache_fill(void *self, const l1_request *r, const l1_set_view *v, int way)
 {
     dacache *s = self;
-    uint8_t *l = line_of(v, way);
-    uint8_t pos = l[L_POS];
-    memset(l, 0, L_STATE);
-    l[L_POS] = pos;
+    dacache_line *l = line_of(v, way);
+    *l = (dacache_line){.pos = l->pos};
     if (is_sampled(s, r) && clp_state(s, r->pc) == CLP_PENDING) {
-        int16_t warp = (int16_t)r->warp_slot;
-        l[L_FLAGS] = 1;
-        memcpy(l + L_WARP, &warp, sizeof warp);
-        memcpy(l + L_PC, &r->pc, sizeof r->pc);
+        l->sampled = 1;
+        l->warp = (int16_t)r->warp_slot;
+        l->pc = r->pc;
     }
 }
 
 static void dacache_hit(void *self, const l1_request *r, const l1_set_view *v, int way)
 {
     dacache *s = self;
-    uint8_t *l = line_of(v, way);
-    if (l[L_FLAGS]) {
-        int16_t warp;
-        uint32_t pc;
-        memcpy(&warp, l + L_WARP, sizeof warp);
-        memcpy(&pc, l + L_PC, sizeof pc);
-        if (warp == r->warp_slot) {
-            clp_verdict(s, pc, CLP_LOCALITY);
-            l[L_FLAGS] = 0;
-        }
+    dacache_line *l = line_of(v, way);
+    if (l->sampled && l->warp == r->warp_slot) {
+        clp_verdict(s, l->pc, CLP_LOCALITY);
+        l->sampled = 0;
     }
     chain_init(v);
     int from = pos_of(v, way);
@@ -337,14 +319,10 @@ static void dacache_hit(void *self, const l1_request *r, const l1_set_view *v, i
 static void dacache_evict(void *self, const l1_set_view *v, int way)
 {
     dacache *s = self;
-    uint8_t *l = line_of(v, way);
-    if (!l[L_FLAGS]) return;
-    int16_t warp;
-    uint32_t pc;
-    memcpy(&warp, l + L_WARP, sizeof warp);
-    memcpy(&pc, l + L_PC, sizeof pc);
-    vc_push(s, v->tags[way], pc, warp);
-    l[L_FLAGS] = 0;
+    dacache_line *l = line_of(v, way);
+    if (!l->sampled) return;
+    vc_push(s, v->tags[way], l->pc, l->warp);
+    l->sampled = 0;
 }
 
 /* Fig. 7: dynamic partitioning, on every divergent load that retires. */
@@ -377,40 +355,39 @@ static void dacache_load_done(void *self, int warp_slot, int warp_prio, int acce
     }
 }
 
-static void dacache_collect(void *self, sim_metrics *m)
+enum { M_FCW_INCREASES, M_FCW_DECREASES, M_CONSTRAINED, M_COUNT };
+static const metric_def dacache_metrics[M_COUNT] = {
+    [M_FCW_INCREASES] = {"dacache_fcw_increases", "DaCache: FCW raised by dynamic partitioning"},
+    [M_FCW_DECREASES] = {"dacache_fcw_decreases", "DaCache: FCW lowered by dynamic partitioning"},
+    [M_CONSTRAINED] = {"dacache_constrained",
+                       "DaCache: misses with no replaceable line in the thrashing region"},
+};
+
+static void dacache_collect(void *self, double *sums)
 {
     dacache *s = self;
-    m->dacache_fcw_increases += (double)s->fcw_up;
-    m->dacache_fcw_decreases += (double)s->fcw_down;
-    m->dacache_constrained += (double)s->constrained;
+    sums[M_FCW_INCREASES] += (double)s->fcw_up;
+    sums[M_FCW_DECREASES] += (double)s->fcw_down;
+    sums[M_CONSTRAINED] += (double)s->constrained;
 }
 
-#define DACACHE_OPS(ident, nm, create_fn, docstr, prm, nprm)                                       \
-    const l1_policy_ops ident = {                                                                  \
-        .name = nm,                                                                                \
-        .doc = docstr,                                                                             \
-        .params = prm,                                                                             \
-        .nparams = nprm,                                                                           \
-        .line_state_bytes = L_STATE,                                                               \
-        .uses_warp_prio = true,                                                                    \
-        .create = create_fn,                                                                       \
-        .destroy = dacache_destroy,                                                                \
-        .victim = dacache_victim,                                                                  \
-        .on_fill = dacache_fill,                                                                   \
-        .on_hit = dacache_hit,                                                                     \
-        .on_evict = dacache_evict,                                                                 \
-        .on_load_done = dacache_load_done,                                                         \
-        .collect = dacache_collect,                                                                \
-    }
-
-DACACHE_OPS(l1_dacache_ops, "dacache", dacache_create,
-            "DaCache: gauged insertion, incremental promotion, dynamic partitioning, replacement "
-            "constrained to the thrashing region with L1D bypass",
-            dacache_params, sizeof dacache_params / sizeof dacache_params[0]);
-DACACHE_OPS(l1_dacache_stall_ops, "dacache_stall", stall_create,
-            "DaCache-Stall: DaCache replaying the access instead of bypassing (dacache.* "
-            "parameters)",
-            NULL, 0);
-DACACHE_OPS(l1_dacache_uncon_ops, "dacache_uncon", uncon_create,
-            "DaCache-Uncon: DaCache with unconstrained replacement (dacache.* parameters)", NULL,
-            0);
+const l1_policy_ops l1_dacache_ops = {
+    .name = "dacache",
+    .doc = "DaCache: gauged insertion, incremental promotion, dynamic partitioning, replacement "
+           "constrained to the thrashing region with L1D bypass (dacache.variant: the "
+           "DaCache-Stall and DaCache-Uncon variants)",
+    .params = dacache_params,
+    .nparams = sizeof dacache_params / sizeof dacache_params[0],
+    .metrics = dacache_metrics,
+    .nmetrics = M_COUNT,
+    .line_state_bytes = sizeof(dacache_line),
+    .uses_warp_prio = true,
+    .create = dacache_create,
+    .destroy = dacache_destroy,
+    .victim = dacache_victim,
+    .on_fill = dacache_fill,
+    .on_hit = dacache_hit,
+    .on_evict = dacache_evict,
+    .on_load_done = dacache_load_done,
+    .collect = dacache_collect,
+};

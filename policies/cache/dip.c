@@ -5,7 +5,6 @@
  * Per-line state is a signed recency stamp: larger is more recent. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/policy.h"
 #include "policies/cache/set_util.h"
@@ -55,16 +54,21 @@ static void dip_destroy(void *self)
     free(self);
 }
 
+/* A line's policy state. */
+typedef struct dip_line {
+    int64_t stamp; /* recency: larger is more recent */
+} dip_line;
+
 static int64_t stamp_of(const l1_set_view *v, int way)
 {
-    int64_t t;
-    memcpy(&t, v->state + (size_t)way * sizeof t, sizeof t);
-    return t;
+    const dip_line *lines = v->state;
+    return lines[way].stamp;
 }
 
 static void set_stamp(const l1_set_view *v, int way, int64_t t)
 {
-    memcpy(v->state + (size_t)way * sizeof t, &t, sizeof t);
+    dip_line *lines = v->state;
+    lines[way].stamp = t;
 }
 
 /* Does this set insert with BIP? Followers do when the LRU leaders missed more. */
@@ -122,11 +126,13 @@ static void dip_hit(void *self, const l1_request *r, const l1_set_view *v, int w
     set_stamp(v, way, ++s->clock);
 }
 
-static void dip_collect(void *self, sim_metrics *m)
+static const metric_def dip_metrics[DUEL_METRICS] = DUEL_METRIC_DEFS;
+
+static void dip_collect(void *self, double *sums)
 {
     dip *s = self;
-    m->duel_follower_fills += (double)s->follower_fills;
-    m->duel_bimodal_fills += (double)s->bimodal_fills;
+    sums[DUEL_FOLLOWER_FILLS] += (double)s->follower_fills;
+    sums[DUEL_BIMODAL_FILLS] += (double)s->bimodal_fills;
 }
 
 const l1_policy_ops l1_dip_ops = {
@@ -135,7 +141,9 @@ const l1_policy_ops l1_dip_ops = {
            "LRU insertion",
     .params = dip_params,
     .nparams = sizeof dip_params / sizeof dip_params[0],
-    .line_state_bytes = sizeof(int64_t),
+    .metrics = dip_metrics,
+    .nmetrics = DUEL_METRICS,
+    .line_state_bytes = sizeof(dip_line),
     .create = dip_create,
     .destroy = dip_destroy,
     .victim = dip_victim,

@@ -56,7 +56,8 @@ static void lru_destroy(void *self)
 
 static lru_node *node(const l1_set_view *s, int way)
 {
-    return (lru_node *)(void *)(s->state + (size_t)way * sizeof(lru_node));
+    lru_node *lines = s->state;
+    return &lines[way];
 }
 
 static void unlink_way(lru *l, const l1_set_view *s, int way)

@@ -30,6 +30,17 @@ static const param_def rrip_params[] = {
     {"rrip.psel_bits", PT_INT, 10, 1, 16, NULL, "bits", "DRRIP policy-selection counter width"},
 };
 
+/* A line's policy state. */
+typedef struct rrip_line {
+    uint8_t rrpv;
+} rrip_line;
+
+static uint8_t *rrpv_of(const l1_set_view *v, int way)
+{
+    rrip_line *lines = v->state;
+    return &lines[way].rrpv;
+}
+
 typedef struct rrip {
     int max; /* 2^M - 1 */
     int insertion, promotion;
@@ -83,7 +94,7 @@ static int rrip_victim(void *self, const l1_request *r, const l1_set_view *v)
         if (role == DUEL_LEADER_A && s->psel < s->psel_max) s->psel++;
         if (role == DUEL_LEADER_B && s->psel > 0) s->psel--;
     }
-    return rrip_find_victim(v, 1, 0, v->ways, s->max);
+    return rrip_find_victim(v, rrpv_of, 0, v->ways, s->max);
 }
 
 static void rrip_fill(void *self, const l1_request *r, const l1_set_view *v, int way)
@@ -97,25 +108,27 @@ static void rrip_fill(void *self, const l1_request *r, const l1_set_view *v, int
     }
     int rrpv = s->max - 1;
     if (bimodal && !(s->epsilon > 0 && wt_rng_unit(s->rng) < s->epsilon)) rrpv = s->max;
-    rr_line(v, 1, way)[0] = (uint8_t)(rrpv < 0 ? 0 : rrpv);
+    *rrpv_of(v, way) = (uint8_t)(rrpv < 0 ? 0 : rrpv);
 }
 
 static void rrip_hit(void *self, const l1_request *r, const l1_set_view *v, int way)
 {
     (void)r;
     rrip *s = self;
-    uint8_t *rrpv = rr_line(v, 1, way);
+    uint8_t *rrpv = rrpv_of(v, way);
     if (s->promotion == PROMO_HIT)
         *rrpv = 0;
     else if (*rrpv > 0)
         (*rrpv)--;
 }
 
-static void rrip_collect(void *self, sim_metrics *m)
+static const metric_def rrip_metrics[DUEL_METRICS] = DUEL_METRIC_DEFS;
+
+static void rrip_collect(void *self, double *sums)
 {
     rrip *s = self;
-    m->duel_follower_fills += (double)s->follower_fills;
-    m->duel_bimodal_fills += (double)s->bimodal_fills;
+    sums[DUEL_FOLLOWER_FILLS] += (double)s->follower_fills;
+    sums[DUEL_BIMODAL_FILLS] += (double)s->bimodal_fills;
 }
 
 const l1_policy_ops l1_rrip_ops = {
@@ -124,7 +137,9 @@ const l1_policy_ops l1_rrip_ops = {
            "frequency priority promotion",
     .params = rrip_params,
     .nparams = sizeof rrip_params / sizeof rrip_params[0],
-    .line_state_bytes = 1,
+    .metrics = rrip_metrics,
+    .nmetrics = DUEL_METRICS,
+    .line_state_bytes = sizeof(rrip_line),
     .create = rrip_create,
     .destroy = rrip_destroy,
     .victim = rrip_victim,

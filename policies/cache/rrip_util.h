@@ -1,6 +1,7 @@
-/* Helpers shared by the RRIP-family L1D policies (rrip, ship, cacp): re-reference prediction
- * values kept in byte 0 of each line's policy state, victim search with aging, saturating
- * 2-bit counters, and set-dueling leader sets (also used by dip). Header-only, no state. */
+/* Helpers shared by the RRIP-family L1D policies (rrip, ship, cacp): victim search with aging
+ * over the re-reference prediction values each keeps in its own line type, saturating 2-bit
+ * counters, and set-dueling leader sets and statistics (also used by dip). Header-only, no
+ * state. */
 #ifndef WT_RRIP_UTIL_H
 #define WT_RRIP_UTIL_H
 
@@ -10,32 +11,31 @@
 
 #include "core/policy.h"
 
-static inline uint8_t *rr_line(const l1_set_view *s, size_t stride, int way)
-{
-    return s->state + (size_t)way * stride;
-}
+/* The RRPV of a way's line, a field of the policy's own line type. */
+typedef uint8_t *(*rrpv_of_fn)(const l1_set_view *s, int way);
 
-/* The victim among ways [lo, hi) of a set whose lines keep their RRPV in byte 0 of a
- * `stride`-byte state: a free way first (lowest index), else the lowest unreserved way with
- * RRPV == max after aging every unreserved valid line of the range by the distance that brings
- * the largest to max (RRIP's "increment all and search again", done in one step). Reserved
- * lines neither age nor qualify. Returns -1 when every way of the range is reserved. */
-static inline int rrip_find_victim(const l1_set_view *s, size_t stride, int lo, int hi, int max)
+/* The victim among ways [lo, hi) of a set whose lines keep their RRPV where rrpv_of says: a
+ * free way first (lowest index), else the lowest unreserved way with RRPV == max after aging
+ * every unreserved valid line of the range by the distance that brings the largest to max
+ * (RRIP's "increment all and search again", done in one step). Reserved lines neither age nor
+ * qualify. Returns -1 when every way of the range is reserved. */
+static inline int rrip_find_victim(const l1_set_view *s, rrpv_of_fn rrpv_of, int lo, int hi,
+                                   int max)
 {
     int top = -1;
     for (int w = lo; w < hi; w++) {
         if (s->reserved[w]) continue;
         if (!s->valid[w]) return w;
-        int v = rr_line(s, stride, w)[0];
+        int v = *rrpv_of(s, w);
         if (v > top) top = v;
     }
     if (top < 0) return -1;
     int d = max - top, way = -1;
     for (int w = lo; w < hi; w++) {
         if (s->reserved[w]) continue;
-        uint8_t *v = rr_line(s, stride, w);
-        if (d > 0) v[0] = (uint8_t)(v[0] + d);
-        if (way < 0 && v[0] >= max) way = w;
+        uint8_t *v = rrpv_of(s, w);
+        if (d > 0) *v = (uint8_t)(*v + d);
+        if (way < 0 && *v >= max) way = w;
     }
     return way;
 }
@@ -70,6 +70,16 @@ static inline int duel_role_of(int set, int sets, int per)
     if (stride < 1 || set % stride != 0 || set / stride >= 2 * per) return DUEL_FOLLOWER;
     return (set / stride) % 2 == 0 ? DUEL_LEADER_A : DUEL_LEADER_B;
 }
+
+/* Set dueling's statistics, shared by the policies that duel (rrip's DRRIP, dip). */
+enum { DUEL_FOLLOWER_FILLS, DUEL_BIMODAL_FILLS, DUEL_METRICS };
+#define DUEL_METRIC_DEFS                                                                           \
+    {                                                                                              \
+        [DUEL_FOLLOWER_FILLS] = {"duel_follower_fills",                                            \
+                                 "DIP/DRRIP: insertions into follower sets"},                      \
+        [DUEL_BIMODAL_FILLS] = {"duel_bimodal_fills",                                              \
+                                "DIP/DRRIP: follower insertions made by the bimodal policy"},      \
+    }
 
 /* The line signature of CAWA's CCBP and SHiP (3.3): the low 8 bits of the instruction's pc
  * (an instruction index) XOR the low 8 bits of the line address in lines. */

@@ -17,7 +17,24 @@ static const param_def ship_params[] = {
      "initial value of every signature counter (0: everything starts distant)"},
 };
 
-enum { SHIP_RRPV, SHIP_SIG, SHIP_REUSE, SHIP_STATE };
+/* A line's policy state. */
+typedef struct ship_line {
+    uint8_t rrpv;
+    uint8_t sig;   /* signature of the access that brought it in */
+    uint8_t reuse; /* hit since its insertion */
+} ship_line;
+
+static ship_line *line_of(const l1_set_view *v, int way)
+{
+    ship_line *lines = v->state;
+    return &lines[way];
+}
+
+static uint8_t *rrpv_of(const l1_set_view *v, int way)
+{
+    return &line_of(v, way)->rrpv;
+}
+
 #define SHIP_TABLE 256
 #define CTR_MAX    3
 
@@ -47,34 +64,34 @@ static int ship_victim(void *self, const l1_request *r, const l1_set_view *v)
 {
     (void)r;
     ship *s = self;
-    return rrip_find_victim(v, SHIP_STATE, 0, v->ways, s->max);
+    return rrip_find_victim(v, rrpv_of, 0, v->ways, s->max);
 }
 
 static void ship_fill(void *self, const l1_request *r, const l1_set_view *v, int way)
 {
     ship *s = self;
-    uint8_t *l = rr_line(v, SHIP_STATE, way);
+    ship_line *l = line_of(v, way);
     uint8_t sig = pc_line_signature(r->pc, r->line_addr, s->line_bytes);
-    l[SHIP_SIG] = sig;
-    l[SHIP_REUSE] = 0;
-    l[SHIP_RRPV] = (uint8_t)(s->shct[sig] == 0 ? s->max : s->max - 1);
+    l->sig = sig;
+    l->reuse = 0;
+    l->rrpv = (uint8_t)(s->shct[sig] == 0 ? s->max : s->max - 1);
 }
 
 static void ship_hit(void *self, const l1_request *r, const l1_set_view *v, int way)
 {
     (void)r;
     ship *s = self;
-    uint8_t *l = rr_line(v, SHIP_STATE, way);
-    l[SHIP_RRPV] = 0;
-    l[SHIP_REUSE] = 1;
-    sat_inc(&s->shct[l[SHIP_SIG]], CTR_MAX);
+    ship_line *l = line_of(v, way);
+    l->rrpv = 0;
+    l->reuse = 1;
+    sat_inc(&s->shct[l->sig], CTR_MAX);
 }
 
 static void ship_evict(void *self, const l1_set_view *v, int way)
 {
     ship *s = self;
-    uint8_t *l = rr_line(v, SHIP_STATE, way);
-    if (!l[SHIP_REUSE]) sat_dec(&s->shct[l[SHIP_SIG]]);
+    ship_line *l = line_of(v, way);
+    if (!l->reuse) sat_dec(&s->shct[l->sig]);
 }
 
 const l1_policy_ops l1_ship_ops = {
@@ -82,7 +99,7 @@ const l1_policy_ops l1_ship_ops = {
     .doc = "signature-based hit predictor (pc XOR line address) choosing SRRIP insertion",
     .params = ship_params,
     .nparams = sizeof ship_params / sizeof ship_params[0],
-    .line_state_bytes = SHIP_STATE,
+    .line_state_bytes = sizeof(ship_line),
     .create = ship_create,
     .destroy = ship_destroy,
     .victim = ship_victim,

@@ -254,9 +254,15 @@ static void ccws_on_warp_exit(void *self, int warp_slot, uint64_t now)
     if (s->last == warp_slot) s->last = -1;
 }
 
-static void ccws_collect(void *self, sim_metrics *m)
+enum { M_VTA_HITS, M_COUNT };
+static const metric_def ccws_metrics[M_COUNT] = {
+    [M_VTA_HITS] = {"vta_hits",
+                    "L1D misses found in the missing warp's victim tag array (CCWS 3.3.3)"},
+};
+
+static void ccws_collect(void *self, double *sums)
 {
-    m->vta_hits += (double)((ccws *)self)->vta_hits;
+    sums[M_VTA_HITS] += (double)((ccws *)self)->vta_hits;
 }
 
 const sched_ops sched_ccws_ops = {
@@ -265,6 +271,8 @@ const sched_ops sched_ccws_ops = {
            "locality; warps whose score falls above the cutoff may not issue loads; GTO order",
     .params = ccws_params,
     .nparams = sizeof ccws_params / sizeof ccws_params[0],
+    .metrics = ccws_metrics,
+    .nmetrics = M_COUNT,
     .create = ccws_create,
     .destroy = ccws_destroy,
     .pick = ccws_pick,

@@ -86,13 +86,31 @@ void ph_sched_free(ph_sched *s)
 
 /* -------------------------------------------------------------- L1D policies ---- */
 
+/* The parameters with l1d.policy set to `name` (a policy or an alias, which also sets its
+ * variant parameter) before the overrides, and the policy they name; NULL with err. */
+static param_set *l1_params(const char *name, const char *const *sets, const l1_policy_ops **ops,
+                            char *err, size_t errlen)
+{
+    param_set *p = param_set_new();
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (param_set_parse(p, "l1d.policy", name, err, errlen) != 0 ||
+        test_apply_sets(p, NULL, sets, err, errlen) != 0) {
+        param_set_free(p);
+        return NULL;
+    }
+    *ops = l1_policy_find(param_get_choice(p, "l1d.policy"));
+    return p;
+}
+
 void ph_l1_make(ph_l1 *c, const char *name, l1_env env, uint64_t seed, const char *const *sets)
 {
     char err[512];
     memset(c, 0, sizeof *c);
-    c->ops = l1_policy_find(name);
-    if (!c->ops) fail_msg("no L1D policy named %s", name);
-    if (!(c->p = params(sets, err, sizeof err))) fail_msg("L1D policy %s: %s", name, err);
+    if (!(c->p = l1_params(name, sets, &c->ops, err, sizeof err)))
+        fail_msg("L1D policy %s: %s", name, err);
     assert_true(env.geom.sets > 0 && env.geom.ways > 0);
     c->sets = env.geom.sets;
     c->ways = env.geom.ways;
@@ -132,12 +150,8 @@ int ph_l1d_try(ph_l1d *f, const char *name, l1d_config cfg, int max_warps, uint6
 {
     memset(f, 0, sizeof *f);
     f->cfg = cfg;
-    const l1_policy_ops *ops = l1_policy_find(name);
-    if (!ops) {
-        snprintf(err, errlen, "no L1D policy named %s", name);
-        return -1;
-    }
-    if (!(f->p = params(sets, err, errlen))) return -1;
+    const l1_policy_ops *ops = NULL;
+    if (!(f->p = l1_params(name, sets, &ops, err, errlen))) return -1;
     wt_rng_seed(&f->rng, seed);
     l1_env env = {{cfg.sets, cfg.ways, cfg.line_bytes}, 0, max_warps, &f->rng};
     int rc = l1d_create(&f->c, &f->cfg, ops, &env, f->p, err, errlen);
