@@ -283,7 +283,7 @@ explore_status explore_main(const explore_options *o)
     prog = progress_new(s->name, (expected + 1) * s->nworkloads, o->quiet);
     evaluator_set_progress(ev, prog);
 
-    double ref[8];
+    double ref[SPACE_MAX_OBJECTIVES];
     explore_reference(s, ev, ref);
     if (search_run(s, ev, ref, &props, &info, err, sizeof err) != 0) {
         fprintf(stderr, "warptune explore: %s\n", err);

@@ -28,8 +28,10 @@ typedef struct archive_point {
     unsigned run;
     point_status status;
     double violation;
-    double obj[8];  /* aggregated objectives, natural units (NaN when infeasible) */
-    double norm[8]; /* normalised by the reference, all minimised */
+    /* the aggregated objectives in natural units (NaN when infeasible), and normalised by the
+     * reference, all minimised */
+    double obj[SPACE_MAX_OBJECTIVES];
+    double norm[SPACE_MAX_OBJECTIVES];
     unsigned char on_front;
     const eval_entry **res; /* per workload (NULL when infeasible) */
 } archive_point;
@@ -38,10 +40,13 @@ typedef struct archive {
     size_t n;
     archive_point *p;
     size_t nfront, nfailed, ninfeasible;
-    double ref[8]; /* the reference configuration's objectives (NaN: unknown) */
+    /* the reference configuration's objectives (NaN: unknown) */
+    double ref[SPACE_MAX_OBJECTIVES];
     int ref_ok;
-    double hv;          /* hypervolume of the front (normalised space); -1 when m > 3 */
-    double hv_point[8]; /* its reference point, normalised */
+    /* the hypervolume of the front (normalised space; -1 when m > 3) and its reference point,
+     * normalised */
+    double hv;
+    double hv_point[SPACE_MAX_OBJECTIVES];
 } archive;
 
 /* Builds the archive from a search's proposals (taking their configurations): unique

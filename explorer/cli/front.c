@@ -10,9 +10,8 @@
 
 #include "explorer/cli/cli.h"
 #include "explorer/front.h"
+#include "explorer/space.h"
 #include "explorer/table.h"
-
-#define MAX_OBJECTIVES 16
 
 /* ------------------------------------------------------------------ reading the CSV ---- */
 
@@ -285,13 +284,13 @@ static void usage(void)
 int cli_front(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL;
-    const char *specs[MAX_OBJECTIVES];
+    const char *specs[SPACE_MAX_OBJECTIVES];
     size_t nspecs = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--objective") && i + 1 < argc) {
-            if (nspecs == MAX_OBJECTIVES) {
-                fprintf(stderr, "warptune front: at most %d objectives\n", MAX_OBJECTIVES);
+            if (nspecs == SPACE_MAX_OBJECTIVES) {
+                fprintf(stderr, "warptune front: at most %d objectives\n", SPACE_MAX_OBJECTIVES);
                 return WT_EXIT_BAD_INPUT;
             }
             specs[nspecs++] = argv[++i];
@@ -319,7 +318,7 @@ int cli_front(int argc, char **argv)
         usage();
         return WT_EXIT_BAD_INPUT;
     }
-    objective obj[MAX_OBJECTIVES];
+    objective obj[SPACE_MAX_OBJECTIVES];
     size_t m = 0;
     for (size_t s = 0; s < nspecs; s++) {
         const char *colon = strrchr(specs[s], ':');
@@ -430,7 +429,7 @@ int cli_front(int argc, char **argv)
     }
 
     /* The reference point: the worst finite value of each objective in the file. */
-    double ref[MAX_OBJECTIVES];
+    double ref[SPACE_MAX_OBJECTIVES];
     size_t usable = 0;
     for (size_t k = 0; k < m; k++) {
         ref[k] = -INFINITY;
