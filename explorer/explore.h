@@ -66,6 +66,10 @@ void archive_hv_point(const space *s, const archive *a, double *point);
  * ref (NaN when it fails). Returns 1 when it succeeded. */
 int explore_reference(const space *s, evaluator *ev, double *ref);
 
+/* Receives a warning of the study (a message that does not stop it); the command line shows
+ * it under its own name. */
+typedef void (*explore_warn_fn)(void *ctx, const char *msg);
+
 typedef struct explore_options {
     const char *space; /* path or built-in name; NULL: "default", or the folder's study */
     const char *out;   /* overrides the space's output folder */
@@ -75,9 +79,14 @@ typedef struct explore_options {
     int validate; /* check the space (and the bundled ones when space is NULL) and stop */
     const char *const *sets;
     size_t nsets;
+    explore_warn_fn warn; /* NULL: warnings are dropped */
+    void *warn_ctx;
 } explore_options;
 
-/* Runs a study; messages go to stderr, a short report to stdout. */
-explore_status explore_main(const explore_options *o);
+/* Runs a study: the progress bar on stderr and a short report on stdout (neither with quiet;
+ * --validate prints a line per space), warnings through o->warn. Returns EXPLORE_OK, or another
+ * status with what went wrong in err: one message per line (--validate of every bundled space
+ * reports each one that fails), none naming the command. */
+explore_status explore_main(const explore_options *o, char *err, size_t errlen);
 
 #endif
