@@ -105,10 +105,10 @@ static int scaling(space *s, size_t npoints, int tmax)
 }
 
 typedef struct grid_facts {
-    double best;     /* best value of objective 0 (natural units) */
-    size_t feasible; /* feasible grid points */
-    double hv;       /* grid front hypervolume */
-    double point[8]; /* hypervolume reference point */
+    double best;                        /* best value of objective 0 (natural units) */
+    size_t feasible;                    /* feasible grid points */
+    double hv;                          /* grid front hypervolume */
+    double point[SPACE_MAX_OBJECTIVES]; /* hypervolume reference point */
 } grid_facts;
 
 static int run_search(space *s, evaluator *ev, const double *ref, archive *a, char *err,
@@ -157,7 +157,7 @@ static int efficiency(space *s, int seeds, int threads, const char *journal)
         fprintf(stderr, "%s\n", err);
         return -1;
     }
-    double ref[8];
+    double ref[SPACE_MAX_OBJECTIVES];
     explore_reference(s, ev, ref);
     space_search saved = s->search;
     s->search.kind = SEARCH_GRID;

@@ -130,30 +130,39 @@ static space *load_saved(const char *folder, study_sets *ss, char *err, size_t e
 /* Grid points checked against the constraints by --validate: every one up to this many. */
 #define VALIDATE_MAX_POINTS 100000
 
+static void explore_warn(const explore_options *o, const char *msg)
+{
+    if (o->warn) o->warn(o->warn_ctx, msg);
+}
+
 /* The --validate report of one space: its shape and, with constraints, how many grid points
  * satisfy them. A grid checked whole with none feasible is an error (the study could not
- * evaluate anything); a sample with none is a warning. Returns an exit status. */
-static explore_status report_valid(const space *s)
+ * evaluate anything); a sample with none is a warning. Returns a status, with err when it is
+ * not EXPLORE_OK. */
+static explore_status report_valid(const explore_options *o, const space *s, char *err,
+                                   size_t errlen)
 {
-    char err[1024], feasible[160] = "";
+    char msg[1024], feasible[160] = "";
     size_t tried = 0, ok = 0, n = space_grid_size(s);
     if (s->nconstraints) {
-        if (space_count_feasible(s, VALIDATE_MAX_POINTS, &tried, &ok, err, sizeof err) != 0) {
-            fprintf(stderr, "warptune explore: %s: %s\n", s->file, err);
+        if (space_count_feasible(s, VALIDATE_MAX_POINTS, &tried, &ok, msg, sizeof msg) != 0) {
+            snprintf(err, errlen, "%s: %s", s->file, msg);
             return EXPLORE_BAD_INPUT;
         }
         if (ok == 0 && tried == n) {
-            fprintf(stderr,
-                    "warptune explore: %s: constraints: no point of the %zu-point grid satisfies "
-                    "them (expected at least one feasible configuration)\n",
-                    s->file, n);
+            snprintf(err, errlen,
+                     "%s: constraints: no point of the %zu-point grid satisfies them (expected "
+                     "at least one feasible configuration)",
+                     s->file, n);
             return EXPLORE_BAD_INPUT;
         }
-        if (ok == 0)
-            fprintf(stderr,
-                    "warptune explore: %s: warning: constraints: none of %zu grid points spread "
-                    "over the space satisfies them\n",
-                    s->file, tried);
+        if (ok == 0) {
+            snprintf(msg, sizeof msg,
+                     "%s: warning: constraints: none of %zu grid points spread over the space "
+                     "satisfies them",
+                     s->file, tried);
+            explore_warn(o, msg);
+        }
         snprintf(feasible, sizeof feasible, ", %zu of %zu %spoints feasible", ok, tried,
                  tried == n ? "" : "sampled grid ");
     }
@@ -163,179 +172,201 @@ static explore_status report_valid(const space *s)
     return EXPLORE_OK;
 }
 
+/* Appends msg to err as a line of its own: --validate of the bundled spaces goes on past a
+ * space that fails and reports every one. */
+static void add_error_line(char *err, size_t errlen, const char *msg)
+{
+    size_t used = strnlen(err, errlen);
+    if (used + 1 < errlen) snprintf(err + used, errlen - used, "%s%s", used ? "\n" : "", msg);
+}
+
 /* Every bundled space, with the command line's --set applied to each as a run would. */
-static explore_status validate_bundled(const explore_options *o)
+static explore_status validate_bundled(const explore_options *o, char *err, size_t errlen)
 {
     explore_status rc = EXPLORE_OK;
-    char err[2048];
+    char msg[2048];
+    err[0] = '\0';
     for (size_t i = 0; i < space_builtin_count(); i++) {
         char file[256];
         snprintf(file, sizeof file, "spaces/%s.json", space_builtin_name(i));
-        space *s = space_parse(space_builtin_text(i), file, err, sizeof err);
+        space *s = space_parse(space_builtin_text(i), file, msg, sizeof msg);
         for (size_t k = 0; s && k < o->nsets; k++)
-            if (space_override(s, o->sets[k], err, sizeof err) != 0) {
+            if (space_override(s, o->sets[k], msg, sizeof msg) != 0) {
                 space_free(s);
                 s = NULL;
             }
-        if (!s) {
-            fprintf(stderr, "warptune explore: %s\n", err);
-            rc = EXPLORE_BAD_INPUT;
-            continue;
+        explore_status r = s ? report_valid(o, s, msg, sizeof msg) : EXPLORE_BAD_INPUT;
+        if (r != EXPLORE_OK) {
+            add_error_line(err, errlen, msg);
+            rc = r;
         }
-        explore_status r = report_valid(s);
-        if (r != EXPLORE_OK) rc = r;
         space_free(s);
     }
     return rc;
 }
 
-explore_status explore_main(const explore_options *o)
-{
-    char err[4096] = "";
-    double t0 = wall_now();
-    explore_status rc = EXPLORE_OK;
-    space *s = NULL;
-    evaluator *ev = NULL;
-    progress *prog = NULL;
-    study_sets ss = {0};
-    proposal_list props = {0};
-    archive a = {0};
+/* A study from start to end; study_free releases what it holds. */
+typedef struct study {
+    const explore_options *o;
+    double t0; /* when it started */
+    space *s;
+    study_sets ss; /* the --set list: the saved study's, then the command line's */
+    evaluator *ev;
+    progress *prog;
+    double ref[SPACE_MAX_OBJECTIVES]; /* the reference configuration's objectives */
+    proposal_list props;
     search_info info;
-    memset(&info, 0, sizeof info);
+    archive a;
+} study;
 
-    if (o->validate && !o->space) return validate_bundled(o);
-    /* the space: the one named, or with --resume and none named, the folder's own */
-    if (!o->space && o->resume) {
-        const char *folder = o->out ? o->out : "results/default";
-        s = load_saved(folder, &ss, err, sizeof err);
-        if (!s) {
-            fprintf(stderr, "warptune explore: %s\n", err);
-            rc = EXPLORE_BAD_INPUT;
-            goto out;
-        }
-    } else {
-        s = space_load(o->space ? o->space : "default", err, sizeof err);
-        if (!s) {
-            fprintf(stderr, "warptune explore: %s\n", err);
-            rc = EXPLORE_BAD_INPUT;
-            goto out;
-        }
-    }
+static void study_free(study *st)
+{
+    archive_free(&st->a);
+    proposal_list_free(&st->props);
+    if (st->prog) progress_free(st->prog);
+    evaluator_free(st->ev);
+    space_free(st->s);
+    sets_free(&st->ss);
+}
+
+/* The space: the one named, or with --resume and none named, the output folder's own; then
+ * the --set overrides and --out. */
+static explore_status study_space(study *st, char *err, size_t errlen)
+{
+    const explore_options *o = st->o;
+    if (!o->space && o->resume)
+        st->s = load_saved(o->out ? o->out : "results/default", &st->ss, err, errlen);
+    else
+        st->s = space_load(o->space ? o->space : "default", err, errlen);
+    if (!st->s) return EXPLORE_BAD_INPUT;
     for (size_t i = 0; i < o->nsets; i++)
-        if (sets_add(&ss, o->sets[i]) != 0) {
-            rc = EXPLORE_FAILED;
-            goto out;
+        if (sets_add(&st->ss, o->sets[i]) != 0) {
+            snprintf(err, errlen, "out of memory");
+            return EXPLORE_FAILED;
         }
-    for (size_t i = 0; i < ss.n; i++)
-        if (space_override(s, ss.v[i], err, sizeof err) != 0) {
-            fprintf(stderr, "warptune explore: %s\n", err);
-            rc = EXPLORE_BAD_INPUT;
-            goto out;
-        }
+    for (size_t i = 0; i < st->ss.n; i++)
+        if (space_override(st->s, st->ss.v[i], err, errlen) != 0) return EXPLORE_BAD_INPUT;
     if (o->out) {
-        free(s->output);
-        s->output = malloc(strlen(o->out) + 1);
-        if (!s->output) {
-            rc = EXPLORE_FAILED;
-            goto out;
+        char *out = strdup(o->out);
+        if (!out) {
+            snprintf(err, errlen, "out of memory");
+            return EXPLORE_FAILED;
         }
-        strcpy(s->output, o->out);
+        free(st->s->output);
+        st->s->output = out;
     }
-    if (o->validate) {
-        rc = report_valid(s);
-        goto out;
-    }
-    if (mkdirs(s->output, err, sizeof err) != 0) {
-        fprintf(stderr, "warptune explore: %s\n", err);
-        rc = EXPLORE_BAD_INPUT;
-        goto out;
-    }
+    return EXPLORE_OK;
+}
+
+/* The output folder, the evaluator with its journal (which --resume needs to exist),
+ * study.json, the deadline and the progress bar. */
+static explore_status study_open(study *st, char *err, size_t errlen)
+{
+    const explore_options *o = st->o;
+    space *s = st->s;
+    if (mkdirs(s->output, err, errlen) != 0) return EXPLORE_BAD_INPUT;
     char path[2048];
     join(path, sizeof path, s->output, "journal");
-    if (o->resume) {
-        struct stat st;
-        if (stat(path, &st) != 0) {
-            fprintf(stderr, "warptune explore: %s: nothing to resume (no journal)\n", s->output);
-            rc = EXPLORE_BAD_INPUT;
-            goto out;
-        }
+    struct stat sb;
+    if (o->resume && stat(path, &sb) != 0) {
+        snprintf(err, errlen, "%s: nothing to resume (no journal)", s->output);
+        return EXPLORE_BAD_INPUT;
     }
     int threads = o->threads > 0 ? o->threads : s->search.threads;
-    ev = evaluator_new(s, path, threads, err, sizeof err);
-    if (!ev) {
-        fprintf(stderr, "warptune explore: %s\n", err);
-        rc = EXPLORE_BAD_INPUT;
-        goto out;
-    }
+    st->ev = evaluator_new(s, path, threads, err, errlen);
+    if (!st->ev) return EXPLORE_BAD_INPUT;
     join(path, sizeof path, s->output, "study.json");
-    if (explore_write_study(s, (const char *const *)ss.v, ss.n, path, err, sizeof err) != 0) {
-        fprintf(stderr, "warptune explore: %s\n", err);
-        rc = EXPLORE_FAILED;
-        goto out;
-    }
+    if (explore_write_study(s, (const char *const *)st->ss.v, st->ss.n, path, err, errlen) != 0)
+        return EXPLORE_FAILED;
     if (s->search.max_seconds > 0) {
 #ifdef _OPENMP
-        evaluator_set_deadline(ev, omp_get_wtime() + s->search.max_seconds);
+        evaluator_set_deadline(st->ev, omp_get_wtime() + s->search.max_seconds);
 #endif
     }
     size_t expected =
         s->search.kind == SEARCH_GRID ? space_grid_size(s) : s->search.max_evaluations;
-    prog = progress_new(s->name, (expected + 1) * s->nworkloads, o->quiet);
-    evaluator_set_progress(ev, prog);
+    st->prog = progress_new(s->name, (expected + 1) * s->nworkloads, o->quiet);
+    evaluator_set_progress(st->ev, st->prog);
+    return EXPLORE_OK;
+}
 
-    double ref[8];
-    explore_reference(s, ev, ref);
-    if (search_run(s, ev, ref, &props, &info, err, sizeof err) != 0) {
-        fprintf(stderr, "warptune explore: %s\n", err);
-        rc = EXPLORE_FAILED;
-        goto out;
-    }
-    eval_counts counts = evaluator_counts(ev);
-    if (prog) progress_finish(prog, counts.simulated + counts.memo_hits, counts.failed);
-    if (archive_build(s, ev, &props, ref, &a, err, sizeof err) != 0) {
-        fprintf(stderr, "warptune explore: %s\n", err);
-        rc = EXPLORE_FAILED;
-        goto out;
-    }
-    run_facts facts = {wall_now() - t0, evaluator_threads(ev), wt_stop_requested != 0, counts,
-                       &info};
+/* The reference configuration, the search and the archive of what it evaluated. */
+static explore_status study_search(study *st, eval_counts *counts, char *err, size_t errlen)
+{
+    explore_reference(st->s, st->ev, st->ref);
+    if (search_run(st->s, st->ev, st->ref, &st->props, &st->info, err, errlen) != 0)
+        return EXPLORE_FAILED;
+    *counts = evaluator_counts(st->ev);
+    if (st->prog) progress_finish(st->prog, counts->simulated + counts->memo_hits, counts->failed);
+    if (archive_build(st->s, st->ev, &st->props, st->ref, &st->a, err, errlen) != 0)
+        return EXPLORE_FAILED;
+    return EXPLORE_OK;
+}
+
+/* The output files; summary.json last, with the wall time up to it. */
+static explore_status study_write(study *st, run_facts *facts, char *err, size_t errlen)
+{
+    const space *s = st->s;
+    const archive *a = &st->a;
+    char path[2048];
     join(path, sizeof path, s->output, "evaluations.csv");
-    if (explore_write_evaluations(s, &a, path, err, sizeof err) != 0) goto write_failed;
+    if (explore_write_evaluations(s, a, path, err, errlen) != 0) return EXPLORE_FAILED;
     join(path, sizeof path, s->output, "points.csv");
-    if (explore_write_points(s, &a, path, 0, err, sizeof err) != 0) goto write_failed;
+    if (explore_write_points(s, a, path, 0, err, errlen) != 0) return EXPLORE_FAILED;
     join(path, sizeof path, s->output, "pareto.csv");
-    if (explore_write_points(s, &a, path, 1, err, sizeof err) != 0) goto write_failed;
+    if (explore_write_points(s, a, path, 1, err, errlen) != 0) return EXPLORE_FAILED;
     if (s->nobjectives == 2 || s->nobjectives == 3) {
         join(path, sizeof path, s->output, "front.svg");
-        if (explore_write_plot(s, &a, path, err, sizeof err) != 0) goto write_failed;
+        if (explore_write_plot(s, a, path, err, errlen) != 0) return EXPLORE_FAILED;
     }
-    facts.wall = wall_now() - t0;
+    facts->wall = wall_now() - st->t0;
     join(path, sizeof path, s->output, "summary.json");
-    if (explore_write_summary(s, &a, &facts, path, err, sizeof err) != 0) goto write_failed;
-    if (!o->quiet) {
-        printf("%s: %zu points (%zu on the front, %zu infeasible, %zu failed); %zu simulated, "
-               "%zu from the journal; ",
-               s->name, a.n, a.nfront, a.ninfeasible, a.nfailed, counts.simulated, counts.replayed);
-        if (a.hv >= 0) printf("hypervolume %.6g; ", a.hv);
-        printf("%.1f s; results in %s/\n", facts.wall, s->output);
+    if (explore_write_summary(s, a, facts, path, err, errlen) != 0) return EXPLORE_FAILED;
+    return EXPLORE_OK;
+}
+
+/* The short report on stdout. */
+static void study_report(const study *st, const run_facts *facts)
+{
+    const archive *a = &st->a;
+    printf("%s: %zu points (%zu on the front, %zu infeasible, %zu failed); %zu simulated, "
+           "%zu from the journal; ",
+           st->s->name, a->n, a->nfront, a->ninfeasible, a->nfailed, facts->counts.simulated,
+           facts->counts.replayed);
+    if (a->hv >= 0) printf("hypervolume %.6g; ", a->hv);
+    printf("%.1f s; results in %s/\n", facts->wall, st->s->output);
+}
+
+explore_status explore_main(const explore_options *o, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    if (o->validate && !o->space) return validate_bundled(o, err, errlen);
+    study st;
+    memset(&st, 0, sizeof st);
+    st.o = o;
+    st.t0 = wall_now();
+    explore_status rc = study_space(&st, err, errlen);
+    if (rc == EXPLORE_OK && o->validate) {
+        rc = report_valid(o, st.s, err, errlen);
+        study_free(&st);
+        return rc;
     }
-    if (facts.interrupted) {
-        fprintf(stderr,
-                "warptune explore: interrupted; the outputs describe the %zu points that "
-                "finished (rerun with --resume to continue)\n",
-                a.n);
-        rc = EXPLORE_INTERRUPTED;
+    if (rc == EXPLORE_OK) rc = study_open(&st, err, errlen);
+    eval_counts counts = {0};
+    if (rc == EXPLORE_OK) rc = study_search(&st, &counts, err, errlen);
+    if (rc == EXPLORE_OK) {
+        run_facts facts = {wall_now() - st.t0, evaluator_threads(st.ev), wt_stop_requested != 0,
+                           counts, &st.info};
+        rc = study_write(&st, &facts, err, errlen);
+        if (rc == EXPLORE_OK && !o->quiet) study_report(&st, &facts);
+        if (rc == EXPLORE_OK && facts.interrupted) {
+            snprintf(err, errlen,
+                     "interrupted; the outputs describe the %zu points that finished (rerun "
+                     "with --resume to continue)",
+                     st.a.n);
+            rc = EXPLORE_INTERRUPTED;
+        }
     }
-    goto out;
-write_failed:
-    fprintf(stderr, "warptune explore: %s\n", err);
-    rc = EXPLORE_FAILED;
-out:
-    archive_free(&a);
-    proposal_list_free(&props);
-    if (prog) progress_free(prog);
-    evaluator_free(ev);
-    space_free(s);
-    sets_free(&ss);
+    study_free(&st);
     return rc;
 }

@@ -28,8 +28,10 @@ typedef struct archive_point {
     unsigned run;
     point_status status;
     double violation;
-    double obj[8];  /* aggregated objectives, natural units (NaN when infeasible) */
-    double norm[8]; /* normalised by the reference, all minimised */
+    /* the aggregated objectives in natural units (NaN when infeasible), and normalised by the
+     * reference, all minimised */
+    double obj[SPACE_MAX_OBJECTIVES];
+    double norm[SPACE_MAX_OBJECTIVES];
     unsigned char on_front;
     const eval_entry **res; /* per workload (NULL when infeasible) */
 } archive_point;
@@ -38,10 +40,13 @@ typedef struct archive {
     size_t n;
     archive_point *p;
     size_t nfront, nfailed, ninfeasible;
-    double ref[8]; /* the reference configuration's objectives (NaN: unknown) */
+    /* the reference configuration's objectives (NaN: unknown) */
+    double ref[SPACE_MAX_OBJECTIVES];
     int ref_ok;
-    double hv;          /* hypervolume of the front (normalised space); -1 when m > 3 */
-    double hv_point[8]; /* its reference point, normalised */
+    /* the hypervolume of the front (normalised space; -1 when m > 3) and its reference point,
+     * normalised */
+    double hv;
+    double hv_point[SPACE_MAX_OBJECTIVES];
 } archive;
 
 /* Builds the archive from a search's proposals (taking their configurations): unique
@@ -61,6 +66,10 @@ void archive_hv_point(const space *s, const archive *a, double *point);
  * ref (NaN when it fails). Returns 1 when it succeeded. */
 int explore_reference(const space *s, evaluator *ev, double *ref);
 
+/* Receives a warning of the study (a message that does not stop it); the command line shows
+ * it under its own name. */
+typedef void (*explore_warn_fn)(void *ctx, const char *msg);
+
 typedef struct explore_options {
     const char *space; /* path or built-in name; NULL: "default", or the folder's study */
     const char *out;   /* overrides the space's output folder */
@@ -70,9 +79,14 @@ typedef struct explore_options {
     int validate; /* check the space (and the bundled ones when space is NULL) and stop */
     const char *const *sets;
     size_t nsets;
+    explore_warn_fn warn; /* NULL: warnings are dropped */
+    void *warn_ctx;
 } explore_options;
 
-/* Runs a study; messages go to stderr, a short report to stdout. */
-explore_status explore_main(const explore_options *o);
+/* Runs a study: the progress bar on stderr and a short report on stdout (neither with quiet;
+ * --validate prints a line per space), warnings through o->warn. Returns EXPLORE_OK, or another
+ * status with what went wrong in err: one message per line (--validate of every bundled space
+ * reports each one that fails), none naming the command. */
+explore_status explore_main(const explore_options *o, char *err, size_t errlen);
 
 #endif

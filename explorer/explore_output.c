@@ -278,8 +278,8 @@ int explore_write_plot(const space *s, const archive *a, const char *path, char 
     size_t m = s->nobjectives;
     double *obj = malloc((a->n ? a->n : 1) * m * sizeof *obj);
     unsigned char *on = malloc(a->n ? a->n : 1);
-    char names[8][160];
-    const char *np[8];
+    char names[SPACE_MAX_OBJECTIVES][160];
+    const char *np[SPACE_MAX_OBJECTIVES];
     int rc = -1;
     if (!obj || !on) {
         snprintf(err, errlen, "out of memory");

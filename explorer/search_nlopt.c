@@ -21,7 +21,7 @@ typedef struct nl_run {
     evaluator *ev;
     const double *ref;
     unsigned index;
-    double w[8];
+    double w[SPACE_MAX_OBJECTIVES];
     size_t budget;  /* distinct configurations this run may propose */
     uint64_t *seen; /* their hashes, in order */
     size_t nseen, capseen;
@@ -118,7 +118,7 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
         halt(r);
         return penalty(r, 0);
     }
-    double obj[8];
+    double obj[SPACE_MAX_OBJECTIVES];
     if (search_objectives(s, r->res, obj) != 0) return penalty(r, 0);
     double f = scalarise(r, obj);
     if (!isfinite(f)) return penalty(r, 0);

@@ -190,6 +190,122 @@ static char *base_name(const char *file)
     return n;
 }
 
+/* The top-level strings: name (default: the file's base name), description and preset, and
+ * the base configuration the preset gives. */
+static int parse_identity(space_ctx *c, space *s, const cJSON *root)
+{
+    const char *str = NULL;
+    if (space_get_string(c, root, "name", "", &str) < 0) return -1;
+    s->name = str ? strdup(str) : base_name(c->file);
+    str = "";
+    if (space_get_string(c, root, "description", "", &str) < 0) return -1;
+    s->description = strdup(str);
+    str = WT_DEFAULT_PRESET;
+    if (space_get_string(c, root, "preset", "", &str) < 0) return -1;
+    s->preset = strdup(str);
+    s->base = param_set_new();
+    if (!s->name || !s->description || !s->preset || !s->base)
+        return space_fail(c, "", "out of memory");
+    char msg[1024];
+    if (preset_apply(s->base, s->preset, msg, sizeof msg) != 0)
+        return space_fail(c, "preset", "%s", msg);
+    return 0;
+}
+
+/* "settings" and "parameters": a parameter is either fixed or explored, never both. */
+static int parse_settings_and_parameters(space_ctx *c, space *s, const cJSON *root)
+{
+    const cJSON *settings = cJSON_GetObjectItemCaseSensitive(root, "settings");
+    if (settings && space_parse_settings(c, s, settings)) return -1;
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "parameters");
+    if (params && space_parse_parameters(c, s, params)) return -1;
+    if (!settings) return 0;
+    for (size_t i = 0; i < s->ndims; i++)
+        if (cJSON_GetObjectItemCaseSensitive(settings, s->dims[i].name)) {
+            char p[512];
+            space_path_key(p, sizeof p, "settings", s->dims[i].name);
+            return space_fail(c, p, "is also explored in parameters (expected one or the other)");
+        }
+    return 0;
+}
+
+/* "constraints": an array of conditions, each parsed now so that a mistake names its path. */
+static int parse_constraints(space_ctx *c, space *s, const cJSON *cons)
+{
+    if (!cJSON_IsArray(cons))
+        return space_fail(c, "constraints", "expected an array of conditions (strings)");
+    size_t n = (size_t)cJSON_GetArraySize(cons);
+    s->constraints = calloc(n ? n : 1, sizeof *s->constraints);
+    if (!s->constraints) return space_fail(c, "", "out of memory");
+    size_t i = 0;
+    for (const cJSON *it = cons->child; it; it = it->next, i++) {
+        char p[64], msg[768];
+        space_path_index(p, sizeof p, "constraints", i);
+        if (!cJSON_IsString(it))
+            return space_fail(c, p, "expected a condition (a string such as \"a < b\")");
+        struct cexpr *e = cexpr_parse(it->valuestring, msg, sizeof msg);
+        if (!e) {
+            /* a long condition is quoted by its start: the column locates the problem */
+            int len = (int)strlen(it->valuestring);
+            return space_fail(c, p, "\"%.*s%s\": %s", len > 80 ? 72 : len, it->valuestring,
+                              len > 80 ? " ..." : "", msg);
+        }
+        s->constraints[s->nconstraints].expr = e;
+        s->constraints[s->nconstraints].text = strdup(it->valuestring);
+        s->nconstraints++;
+    }
+    return 0;
+}
+
+/* "objectives", or without them the default: ipc (max, geomean). */
+static int parse_objectives_or_default(space_ctx *c, space *s, const cJSON *root)
+{
+    const cJSON *objs = cJSON_GetObjectItemCaseSensitive(root, "objectives");
+    if (objs) return space_parse_objectives(c, s, objs);
+    cJSON *def = cJSON_Parse("[\"ipc\"]");
+    int rc = def ? space_parse_objectives(c, s, def) : -1;
+    cJSON_Delete(def);
+    return rc;
+}
+
+/* "output": the folder, by default results/<name>. */
+static int parse_output(space_ctx *c, space *s, const cJSON *root)
+{
+    const char *str = NULL;
+    if (space_get_string(c, root, "output", "", &str) < 0) return -1;
+    if (str && !str[0]) return space_fail(c, "output", "expected a folder name");
+    if (str) {
+        s->output = strdup(str);
+    } else {
+        char out[512];
+        snprintf(out, sizeof out, "results/%s", s->name);
+        s->output = strdup(out);
+    }
+    return s->output ? 0 : space_fail(c, "", "out of memory");
+}
+
+/* The sections of a space, in the order their checks depend on: parameters before the
+ * constraints over them, workloads and objectives before the search that uses them. */
+static int parse_sections(space_ctx *c, space *s, const cJSON *root)
+{
+    static const char *const keys[] = {"name",       "description", "preset",    "settings",
+                                       "parameters", "constraints", "workloads", "objectives",
+                                       "search",     "output",      "$schema",   NULL};
+    if (space_check_keys(c, root, "", keys) || parse_identity(c, s, root) ||
+        parse_settings_and_parameters(c, s, root))
+        return -1;
+    const cJSON *cons = cJSON_GetObjectItemCaseSensitive(root, "constraints");
+    if (cons && parse_constraints(c, s, cons)) return -1;
+    const cJSON *wls = cJSON_GetObjectItemCaseSensitive(root, "workloads");
+    if (!wls) return space_fail(c, "workloads", "missing (expected an array of workloads)");
+    if (space_parse_workloads(c, s, wls) || parse_objectives_or_default(c, s, root) ||
+        space_parse_search(c, s, cJSON_GetObjectItemCaseSensitive(root, "search")) ||
+        parse_output(c, s, root) || finish(c, s))
+        return -1;
+    s->canonical = cJSON_PrintUnformatted(root);
+    return s->canonical ? 0 : space_fail(c, "", "out of memory");
+}
+
 space *space_parse(const char *text, const char *file, char *err, size_t errlen)
 {
     space_ctx c = {file, err, errlen};
@@ -202,122 +318,16 @@ space *space_parse(const char *text, const char *file, char *err, size_t errlen)
     s->search.kind = SEARCH_GRID;
     s->search.seed = 1;
     cJSON *root = cJSON_ParseWithOpts(text, NULL, 1);
-    if (!root) {
+    int rc = -1;
+    if (!root)
         snprintf(err, errlen, "%s:%d: malformed JSON (expected a JSON object)", file,
                  json_line_of(text, NULL, cJSON_GetErrorPtr()));
-        goto bad;
-    }
-    if (!cJSON_IsObject(root)) {
+    else if (!cJSON_IsObject(root))
         space_fail(&c, "", "expected a JSON object at the top level");
-        goto bad;
-    }
-    static const char *const keys[] = {"name",       "description", "preset",    "settings",
-                                       "parameters", "constraints", "workloads", "objectives",
-                                       "search",     "output",      "$schema",   NULL};
-    if (space_check_keys(&c, root, "", keys)) goto bad;
-    const char *str = NULL;
-    if (space_get_string(&c, root, "name", "", &str) < 0) goto bad;
-    s->name = str ? strdup(str) : base_name(file);
-    str = "";
-    if (space_get_string(&c, root, "description", "", &str) < 0) goto bad;
-    s->description = strdup(str);
-    str = WT_DEFAULT_PRESET;
-    if (space_get_string(&c, root, "preset", "", &str) < 0) goto bad;
-    s->preset = strdup(str);
-    s->base = param_set_new();
-    if (!s->name || !s->description || !s->preset || !s->base) {
-        space_fail(&c, "", "out of memory");
-        goto bad;
-    }
-    {
-        char msg[1024];
-        if (preset_apply(s->base, s->preset, msg, sizeof msg) != 0) {
-            space_fail(&c, "preset", "%s", msg);
-            goto bad;
-        }
-    }
-    const cJSON *settings = cJSON_GetObjectItemCaseSensitive(root, "settings");
-    if (settings && space_parse_settings(&c, s, settings)) goto bad;
-    const cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "parameters");
-    if (params && space_parse_parameters(&c, s, params)) goto bad;
-    if (settings)
-        for (size_t i = 0; i < s->ndims; i++)
-            if (cJSON_GetObjectItemCaseSensitive(settings, s->dims[i].name)) {
-                char p[512];
-                space_path_key(p, sizeof p, "settings", s->dims[i].name);
-                space_fail(&c, p, "is also explored in parameters (expected one or the other)");
-                goto bad;
-            }
-    const cJSON *cons = cJSON_GetObjectItemCaseSensitive(root, "constraints");
-    if (cons) {
-        if (!cJSON_IsArray(cons)) {
-            space_fail(&c, "constraints", "expected an array of conditions (strings)");
-            goto bad;
-        }
-        size_t n = (size_t)cJSON_GetArraySize(cons);
-        s->constraints = calloc(n ? n : 1, sizeof *s->constraints);
-        if (!s->constraints) goto oom;
-        size_t i = 0;
-        for (const cJSON *it = cons->child; it; it = it->next, i++) {
-            char p[64], msg[768];
-            space_path_index(p, sizeof p, "constraints", i);
-            if (!cJSON_IsString(it)) {
-                space_fail(&c, p, "expected a condition (a string such as \"a < b\")");
-                goto bad;
-            }
-            struct cexpr *e = cexpr_parse(it->valuestring, msg, sizeof msg);
-            if (!e) {
-                /* a long condition is quoted by its start: the column locates the problem */
-                int len = (int)strlen(it->valuestring);
-                space_fail(&c, p, "\"%.*s%s\": %s", len > 80 ? 72 : len, it->valuestring,
-                           len > 80 ? " ..." : "", msg);
-                goto bad;
-            }
-            s->constraints[s->nconstraints].expr = e;
-            s->constraints[s->nconstraints].text = strdup(it->valuestring);
-            s->nconstraints++;
-        }
-    }
-    const cJSON *wls = cJSON_GetObjectItemCaseSensitive(root, "workloads");
-    if (!wls) {
-        space_fail(&c, "workloads", "missing (expected an array of workloads)");
-        goto bad;
-    }
-    if (space_parse_workloads(&c, s, wls)) goto bad;
-    const cJSON *objs = cJSON_GetObjectItemCaseSensitive(root, "objectives");
-    if (objs) {
-        if (space_parse_objectives(&c, s, objs)) goto bad;
-    } else {
-        /* default: ipc (max, geomean) */
-        cJSON *def = cJSON_Parse("[\"ipc\"]");
-        int rc = def ? space_parse_objectives(&c, s, def) : -1;
-        cJSON_Delete(def);
-        if (rc) goto bad;
-    }
-    if (space_parse_search(&c, s, cJSON_GetObjectItemCaseSensitive(root, "search"))) goto bad;
-    str = NULL;
-    if (space_get_string(&c, root, "output", "", &str) < 0) goto bad;
-    if (str) {
-        if (!str[0]) {
-            space_fail(&c, "output", "expected a folder name");
-            goto bad;
-        }
-        s->output = strdup(str);
-    } else {
-        char out[512];
-        snprintf(out, sizeof out, "results/%s", s->name);
-        s->output = strdup(out);
-    }
-    if (!s->output) goto oom;
-    if (finish(&c, s)) goto bad;
-    s->canonical = cJSON_PrintUnformatted(root);
-    if (!s->canonical) goto oom;
+    else
+        rc = parse_sections(&c, s, root);
     cJSON_Delete(root);
-    return s;
-oom:
-    space_fail(&c, "", "out of memory");
-bad:
-    cJSON_Delete(root);
+    if (rc == 0) return s;
     space_free(s);
     return NULL;
 }

@@ -38,6 +38,11 @@ typedef struct space_dim {
 
 typedef enum agg_kind { AGG_GEOMEAN, AGG_HMEAN, AGG_MEAN, AGG_SUM } agg_kind;
 
+/* The most objectives a space may have (the parser refuses more, and the schema's maxItems in
+ * spaces/space.schema.json says the same): the explorer's per-point arrays (explore.h,
+ * search_nlopt.c), its outputs and `warptune front` hold this many. */
+#define SPACE_MAX_OBJECTIVES 8
+
 typedef struct space_objective {
     char *name;   /* column name: the metric, or "metric_aggregate" when not the default */
     int metric;   /* metric index */

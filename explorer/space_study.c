@@ -12,8 +12,6 @@
 #include "core/metrics.h"
 #include "core/trace.h"
 
-#define MAX_OBJECTIVES 8
-
 int space_parse_workloads(space_ctx *c, space *s, const cJSON *wls)
 {
     if (!cJSON_IsArray(wls) || cJSON_GetArraySize(wls) == 0)
@@ -111,8 +109,8 @@ int space_parse_objectives(space_ctx *c, space *s, const cJSON *objs)
             c, "objectives",
             "expected a non-empty array of metric names or {metric, goal, aggregate}");
     size_t n = (size_t)cJSON_GetArraySize(objs);
-    if (n > MAX_OBJECTIVES)
-        return space_fail(c, "objectives", "expected at most %d objectives", MAX_OBJECTIVES);
+    if (n > SPACE_MAX_OBJECTIVES)
+        return space_fail(c, "objectives", "expected at most %d objectives", SPACE_MAX_OBJECTIVES);
     s->objectives = calloc(n, sizeof *s->objectives);
     if (!s->objectives) return space_fail(c, "objectives", "out of memory");
     size_t i = 0;

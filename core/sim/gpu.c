@@ -207,18 +207,22 @@ static void sample_ctas(gpu *g, uint64_t now)
     }
 }
 
-/* Runs the current kernel to completion from cycle *now. Returns 0, or -1 with err. */
-static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
+/* The cycle-cap error of the running kernel. */
+static int cycle_cap_error(const gpu *g, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "kernel %s: reached the cycle cap sim.max_cycles=%llu", g->k.name,
+             (unsigned long long)g->cfg.max_cycles);
+    return -1;
+}
+
+/* Starts the current kernel at cycle now: its CTAs per SM (N), each SM told and put under the
+ * policy's limit, the first CTAs handed out. Returns 0, or -1 with err. */
+static int kernel_start(gpu *g, uint64_t now, char *err, size_t errlen)
 {
     const gpu_config *c = &g->cfg;
-    uint64_t now = *now_io;
-    /* Kernels that each end in their first pass of the loop below never reach its check: a
+    /* Kernels that each end in their first pass of the cycle loop never reach its check: a
      * host loop launching them must still stop at the cap. */
-    if (now > c->max_cycles) {
-        snprintf(err, errlen, "kernel %s: reached the cycle cap sim.max_cycles=%llu", g->k.name,
-                 (unsigned long long)c->max_cycles);
-        return -1;
-    }
+    if (now > c->max_cycles) return cycle_cap_error(g, err, errlen);
     g->n_max = ctas_per_sm(c, &g->k);
     if (g->n_max < 1) {
         snprintf(err, errlen,
@@ -237,56 +241,128 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     }
     dispatch(g, now);
     g->last_issue = now;
-    uint64_t next_sample = g->cta_period ? now + g->cta_period : UINT64_MAX;
+    return 0;
+}
+
+/* Fills g->due with the SMs to run: those with replies, those whose time has come (a reply
+ * always brings an SM forward to now), or all of them without skipping. Nothing an SM does
+ * changes another's wake within the cycle, so the set is known before the first one runs, and
+ * finding it is a tight pass over the wakes. */
+static inline void find_due(gpu *g, uint64_t now)
+{
+    const uint64_t *replies = memsys_reply_mask(g->mem), *wake = g->wake, *armed = g->armed;
+    int any = g->wake_dirty || now >= g->min_wake; /* else only the memory has work */
+    for (int w = 0; w < g->due_words; w++) {
+        uint64_t d = g->cfg.skip_idle ? replies[w] : ~0ull;
+        for (uint64_t a = any ? armed[w] : 0; a; a &= a - 1) {
+            int b = __builtin_ctzll(a);
+            d |= (uint64_t)(wake[w * 64 + b] <= now) << b;
+        }
+        g->due[w] = d;
+    }
+}
+
+/* Runs the due SMs: each takes its replies, then runs, in index order. An SM's sends cannot
+ * reach another SM within the cycle, so taking them SM by SM is the same as all at once.
+ * *ran tells whether any SM ran, *ran_min the earliest wake of those that did. Returns the
+ * CTAs that finished, or -1 with err. */
+static inline int run_due(gpu *g, uint64_t now, bool *ran, uint64_t *ran_min, char *err,
+                          size_t errlen)
+{
     const uint64_t *replies = memsys_reply_mask(g->mem);
-    const uint64_t *wake = g->wake, *armed = g->armed;
-    const int nsms = c->num_sms, words = g->due_words;
-    uint64_t *due = g->due;
+    int finished = 0;
+    *ran = false;
+    *ran_min = UINT64_MAX;
+    for (int w = 0; w < g->due_words; w++) {
+        for (uint64_t bits = g->due[w]; bits; bits &= bits - 1) {
+            int i = w * 64 + __builtin_ctzll(bits);
+            if (i >= g->cfg.num_sms) break;
+            sm *s = g->sms[i];
+            mem_packet p;
+            if ((replies[w] >> (i & 63)) & 1)
+                while (memsys_pop_reply(g->mem, i, now, &p))
+                    sm_deliver(s, &p, now);
+            int issued = sm_cycle(s, now, err, errlen);
+            if (issued < 0) return -1;
+            if (issued) g->last_issue = now;
+            uint64_t wk = set_wake(g, i);
+            *ran_min = wk < *ran_min ? wk : *ran_min;
+            *ran = true;
+            int done = sm_take_finished(s);
+            /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
+            if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
+            finished += done;
+            note_busy(g, i);
+        }
+    }
+    return finished;
+}
+
+/* Brings g->min_wake up to date after a cycle. Every wake is then later than now (an SM that
+ * ran sets its next one after now, the others were not due), so an SM run now that wakes next
+ * cycle holds the minimum: no pass over the wakes. Otherwise, after a change, they are
+ * searched. `ran`: whether any SM ran. */
+static inline void update_min_wake(gpu *g, uint64_t now, uint64_t ran_min, bool ran)
+{
+    if (ran_min == now + 1 && !g->wake_dirty) {
+        g->min_wake = now + 1;
+    } else if (g->wake_dirty || ran) {
+        uint64_t m = UINT64_MAX;
+        for (int w = 0; w < g->due_words; w++)
+            for (uint64_t a = g->armed[w]; a; a &= a - 1) {
+                uint64_t wk = g->wake[w * 64 + __builtin_ctzll(a)];
+                m = wk < m ? wk : m;
+            }
+        g->min_wake = m;
+        g->wake_dirty = false;
+    }
+}
+
+/* The watchdog fired at cycle now (next: the next event, UINT64_MAX if none): names what the
+ * warps wait for. A request still in the memory system means the watchdog is shorter than the
+ * memory's latency, not that the kernel is stuck. Returns -1. */
+static int watchdog_error(const gpu *g, uint64_t now, uint64_t next, char *err, size_t errlen)
+{
+    const gpu_config *c = &g->cfg;
+    int at_barrier = 0;
+    for (int i = 0; i < c->num_sms; i++)
+        at_barrier += sm_warps_at_barrier(g->sms[i]);
+    if (next != UINT64_MAX && memsys_busy(g->mem))
+        snprintf(err, errlen,
+                 "kernel %s: no warp issued for sim.watchdog=%llu cycles at cycle %llu "
+                 "while memory requests were in flight (%d warps at a barrier): raise "
+                 "sim.watchdog above the longest memory latency",
+                 g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now, at_barrier);
+    else if (at_barrier > 0)
+        snprintf(err, errlen,
+                 "kernel %s: no progress for %llu cycles at cycle %llu (%d warps waiting "
+                 "at a barrier that is never reached)",
+                 g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now, at_barrier);
+    else
+        snprintf(err, errlen,
+                 "kernel %s: no warp issued for sim.watchdog=%llu cycles at cycle %llu, "
+                 "with no memory request in flight and no warp at a barrier",
+                 g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now);
+    return -1;
+}
+
+/* Runs the current kernel to completion from cycle *now. Returns 0, or -1 with err. */
+static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
+{
+    const gpu_config *c = &g->cfg;
+    uint64_t now = *now_io;
+    if (kernel_start(g, now, err, errlen) != 0) return -1;
+    uint64_t next_sample = g->cta_period ? now + g->cta_period : UINT64_MAX;
     /* the memory system's next event as of the end of the last cycle: nothing sends between
      * then and the next tick, so a cycle before it has nothing for the memory to do */
     uint64_t mem_next = 0;
     for (;;) {
         if (now >= mem_next) memsys_tick(g->mem, now);
-        mem_packet p;
-        int finished = 0;
-        /* The SMs to run: those with replies, those whose time has come (a reply always brings
-         * an SM forward to now), or all of them without skipping. Nothing an SM does changes
-         * another's wake within the cycle, so the set is known before the first one runs, and
-         * finding it is a tight pass over the wakes. */
-        int any = g->wake_dirty || now >= g->min_wake; /* else only the memory has work */
-        for (int w = 0; w < words; w++) {
-            uint64_t d = c->skip_idle ? replies[w] : ~0ull;
-            for (uint64_t a = any ? armed[w] : 0; a; a &= a - 1) {
-                int b = __builtin_ctzll(a);
-                d |= (uint64_t)(wake[w * 64 + b] <= now) << b;
-            }
-            due[w] = d;
-        }
-        /* Each SM takes its replies, then runs, in index order. An SM's sends cannot reach
-         * another SM within the cycle, so taking them SM by SM is the same as all at once. */
-        uint64_t ran_min = UINT64_MAX; /* the earliest wake of the SMs run */
-        bool ran = false;
-        for (int w = 0; w < words; w++) {
-            for (uint64_t bits = due[w]; bits; bits &= bits - 1) {
-                int i = w * 64 + __builtin_ctzll(bits);
-                if (i >= nsms) break;
-                sm *s = g->sms[i];
-                if ((replies[w] >> (i & 63)) & 1)
-                    while (memsys_pop_reply(g->mem, i, now, &p))
-                        sm_deliver(s, &p, now);
-                int issued = sm_cycle(s, now, err, errlen);
-                if (issued < 0) return -1;
-                if (issued) g->last_issue = now;
-                uint64_t wk = set_wake(g, i);
-                ran_min = wk < ran_min ? wk : ran_min;
-                ran = true;
-                int done = sm_take_finished(s);
-                /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
-                if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
-                finished += done;
-                note_busy(g, i);
-            }
-        }
+        find_due(g, now);
+        bool ran;
+        uint64_t ran_min;
+        int finished = run_due(g, now, &ran, &ran_min, err, errlen);
+        if (finished < 0) return -1;
         if (now >= next_sample) {
             sample_ctas(g, now);
             next_sample += g->cta_period;
@@ -294,58 +370,19 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
         /* a CTA started now keeps the GPU busy even if every SM had drained (nbusy counts it) */
         if (finished || g->cta_period) dispatch(g, now);
         if (g->next_cta >= g->k.grid && g->nbusy == 0 && !memsys_busy(g->mem)) break;
+        update_min_wake(g, now, ran_min, ran);
 
-        /* After a cycle every wake is later than now (an SM that ran sets its next one after
-         * now, the others were not due), so an SM run now that wakes next cycle holds the
-         * minimum: no pass over the wakes. Otherwise, after a change, they are searched. */
-        if (ran_min == now + 1 && !g->wake_dirty) {
-            g->min_wake = now + 1;
-        } else if (g->wake_dirty || ran) {
-            uint64_t m = UINT64_MAX;
-            for (int w = 0; w < words; w++)
-                for (uint64_t a = armed[w]; a; a &= a - 1) {
-                    uint64_t wk = wake[w * 64 + __builtin_ctzll(a)];
-                    m = wk < m ? wk : m;
-                }
-            g->min_wake = m;
-            g->wake_dirty = false;
-        }
         uint64_t next = mem_next = memsys_next_event(g->mem, now);
         if (g->min_wake < next) next = g->min_wake;
         if (next <= now || !c->skip_idle) next = now + 1;
         if (next_sample < next) next = next_sample;
         if (next == UINT64_MAX || next - g->last_issue > c->watchdog) {
-            int at_barrier = 0;
-            for (int i = 0; i < c->num_sms; i++)
-                at_barrier += sm_warps_at_barrier(g->sms[i]);
-            /* Name what the warps wait for: a request still in the memory system means the
-             * watchdog is shorter than the memory's latency, not that the kernel is stuck. */
-            if (next != UINT64_MAX && memsys_busy(g->mem))
-                snprintf(err, errlen,
-                         "kernel %s: no warp issued for sim.watchdog=%llu cycles at cycle %llu "
-                         "while memory requests were in flight (%d warps at a barrier): raise "
-                         "sim.watchdog above the longest memory latency",
-                         g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now,
-                         at_barrier);
-            else if (at_barrier > 0)
-                snprintf(err, errlen,
-                         "kernel %s: no progress for %llu cycles at cycle %llu (%d warps waiting "
-                         "at a barrier that is never reached)",
-                         g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now,
-                         at_barrier);
-            else
-                snprintf(err, errlen,
-                         "kernel %s: no warp issued for sim.watchdog=%llu cycles at cycle %llu, "
-                         "with no memory request in flight and no warp at a barrier",
-                         g->k.name, (unsigned long long)c->watchdog, (unsigned long long)now);
             *now_io = now;
-            return -1;
+            return watchdog_error(g, now, next, err, errlen);
         }
         if (next > c->max_cycles) {
-            snprintf(err, errlen, "kernel %s: reached the cycle cap sim.max_cycles=%llu", g->k.name,
-                     (unsigned long long)c->max_cycles);
             *now_io = now;
-            return -1;
+            return cycle_cap_error(g, err, errlen);
         }
         now = next;
     }

@@ -244,9 +244,9 @@ static int warp_incomplete(kreader *r, long warp, uint64_t got, uint64_t expect,
                          warp, (unsigned long long)got, (unsigned long long)expect);
 }
 
-int kreader_next_block(kreader *r, ttb *b, char *err, size_t errlen)
+/* Makes b an empty block of the header's warps. */
+static int block_reset(const kheader *h, ttb *b, char *err, size_t errlen)
 {
-    const kheader *h = &r->h;
     b->ninsts = b->npool = 0;
     b->present = 0;
     if (b->capwarps < h->warps_per_block) {
@@ -264,12 +264,142 @@ int kreader_next_block(kreader *r, ttb *b, char *err, size_t errlen)
     memset(b->wcount, 0, b->nwarps * sizeof *b->wcount);
     memset(b->wfirst, 0, b->nwarps * sizeof *b->wfirst);
     memset(b->wseen, 0, b->nwarps);
-    int in_tb = 0, have_id = 0;
-    long warp = -1;
-    uint64_t expect = 0, got = 0;
-    long n;
+    return 0;
+}
+
+/* Where the reading of a thread block stands. */
+typedef struct block_state {
+    int in_tb, have_id;
+    long warp;       /* the warp being read, -1 before the first */
+    uint64_t expect; /* its 'insts =' count, UINT64_MAX until that line */
+    uint64_t got;    /* its instruction lines so far */
+} block_state;
+
+/* #END_TB: the block is complete. Trims a pool much larger than the block needed. */
+static int block_end(kreader *r, ttb *b, const block_state *st, char *err, size_t errlen)
+{
+    if (warp_incomplete(r, st->warp, st->got, st->expect, err, errlen)) return -1;
+    if (!st->have_id) return kreader_error(r, err, errlen, "thread block without 'thread block ='");
+    if (b->cappool > 4096 && b->cappool > b->npool + b->npool / 8) {
+        size_t cap = b->npool + b->npool / 16 + 64;
+        uint32_t *np = realloc(b->pool, cap * sizeof *np);
+        if (np) {
+            b->pool = np;
+            b->cappool = cap;
+        }
+    }
+    b->present = 1;
+    return 0;
+}
+
+/* "thread block = x,y,z", inside the grid and before the first warp. */
+static int block_id_line(kreader *r, ttb *b, const char *s, block_state *st, char *err,
+                         size_t errlen)
+{
+    const kheader *h = &r->h;
+    const char *v = header_value(s);
+    uint32_t id[3];
+    if (!v || strncmp(skip_ws(s + 6), "block", 5) || parse_block_id(v, id))
+        return kreader_error(r, err, errlen, "expected 'thread block = x,y,z'");
+    if (id[0] >= h->grid[0] || id[1] >= h->grid[1] || id[2] >= h->grid[2])
+        return kreader_error(r, err, errlen, "thread block %u,%u,%u is outside the grid (%u,%u,%u)",
+                             id[0], id[1], id[2], h->grid[0], h->grid[1], h->grid[2]);
+    if (st->warp >= 0)
+        return kreader_error(r, err, errlen, "'thread block =' after the first warp");
+    b->x = id[0], b->y = id[1], b->z = id[2];
+    st->have_id = 1;
+    return 0;
+}
+
+/* "warp = N": the previous warp is complete, N is a new warp of the block. */
+static int block_warp_line(kreader *r, ttb *b, const char *s, block_state *st, char *err,
+                           size_t errlen)
+{
+    const char *v = header_value(s);
+    uint64_t w;
+    if (!v || lex_dec(&v, UINT32_MAX, &w) || *skip_ws(v))
+        return kreader_error(r, err, errlen, "expected 'warp = N'");
+    if (warp_incomplete(r, st->warp, st->got, st->expect, err, errlen)) return -1;
+    if (w >= r->h.warps_per_block)
+        return kreader_error(r, err, errlen, "warp %llu of a block of %u warps",
+                             (unsigned long long)w, r->h.warps_per_block);
+    if (b->wseen[w])
+        return kreader_error(r, err, errlen, "warp %llu appears twice in the block",
+                             (unsigned long long)w);
+    b->wseen[w] = 1;
+    st->warp = (long)w;
+    st->expect = UINT64_MAX; /* until insts = */
+    st->got = 0;
+    b->wfirst[w] = (uint32_t)b->ninsts;
+    return 0;
+}
+
+/* "insts = N" of the current warp. */
+static int block_insts_line(kreader *r, ttb *b, const char *s, block_state *st, char *err,
+                            size_t errlen)
+{
+    const char *v = header_value(s);
+    uint64_t m;
+    if (!v || lex_dec(&v, TRACE_MAX_INSTS, &m) || *skip_ws(v))
+        return kreader_error(r, err, errlen, "expected 'insts = N' (N up to %u)", TRACE_MAX_INSTS);
+    if (st->warp < 0 || st->expect != UINT64_MAX)
+        return kreader_error(r, err, errlen, "'insts =' without a 'warp =' before it");
+    st->expect = m;
+    /* room for exactly the block's lines: a CTA slot keeps its largest block */
+    if (b->ninsts + m > b->capinsts && m <= (1u << 22)) {
+        tinst *ni = realloc(b->insts, (b->ninsts + m) * sizeof *ni);
+        if (!ni) return trace_failf(err, errlen, "out of memory");
+        b->insts = ni;
+        b->capinsts = b->ninsts + m;
+    }
+    return 0;
+}
+
+/* An instruction line of the current warp. */
+static int block_inst_line(kreader *r, ttb *b, const char *s, block_state *st, char *err,
+                           size_t errlen)
+{
+    if (st->warp < 0 || st->expect == UINT64_MAX)
+        return kreader_error(r, err, errlen, "instruction line before 'warp =' and 'insts ='");
+    if (st->got == st->expect)
+        return kreader_error(r, err, errlen,
+                             "more instruction lines than insts = %llu for warp %ld",
+                             (unsigned long long)st->expect, st->warp);
+    if (b->ninsts >= 0xFFFFFFFFu) return kreader_error(r, err, errlen, "thread block too large");
+    if (kreader_decode(r, b, s, err, errlen)) return -1;
+    st->got++;
+    b->wcount[st->warp]++;
+    return 0;
+}
+
+/* A line inside a thread block (after #BEGIN_TB). Returns 1 at #END_TB, 0 to read on, -1 with
+ * err. */
+static int block_line(kreader *r, ttb *b, const char *s, block_state *st, char *err, size_t errlen)
+{
+    char q[64];
+    if (*s == '#') {
+        if (starts(s, "#BEGIN_TB"))
+            return kreader_error(r, err, errlen,
+                                 "#BEGIN_TB inside a thread block (no #END_TB before)");
+        if (!starts(s, "#END_TB"))
+            return kreader_error(r, err, errlen, "unexpected %s inside a thread block",
+                                 quote(s, q, sizeof q));
+        return block_end(r, b, st, err, errlen) ? -1 : 1;
+    }
+    if (starts(s, "thread")) return block_id_line(r, b, s, st, err, errlen);
+    if (starts(s, "cluster")) return 0; /* cluster id / cta / rank of later tracers */
+    if (starts(s, "warp")) return block_warp_line(r, b, s, st, err, errlen);
+    if (starts(s, "insts")) return block_insts_line(r, b, s, st, err, errlen);
+    return block_inst_line(r, b, s, st, err, errlen);
+}
+
+int kreader_next_block(kreader *r, ttb *b, char *err, size_t errlen)
+{
+    if (block_reset(&r->h, b, err, errlen)) return -1;
+    block_state st = {0, 0, -1, 0, 0};
     for (;;) {
-        if (r->pushed) {
+        long n;
+        if (r->pushed) { /* kreader_open stopped at the first block's #BEGIN_TB */
             r->pushed = 0;
             n = (long)strlen(r->f.line);
         } else {
@@ -277,16 +407,16 @@ int kreader_next_block(kreader *r, ttb *b, char *err, size_t errlen)
         }
         if (n == -1) return -1;
         if (n == -2) {
-            if (in_tb)
+            if (st.in_tb)
                 return kreader_error(r, err, errlen,
                                      "the file ends inside a thread block (no #END_TB)");
             return 0;
         }
         const char *s = skip_ws(r->f.line);
         if (!*s) continue;
-        if (!in_tb) {
+        if (!st.in_tb) {
             if (starts(s, "#BEGIN_TB")) {
-                in_tb = 1;
+                st.in_tb = 1;
                 b->begin_line = r->f.lineno;
                 continue;
             }
@@ -294,92 +424,7 @@ int kreader_next_block(kreader *r, ttb *b, char *err, size_t errlen)
             return kreader_error(r, err, errlen, "expected #BEGIN_TB, got %s",
                                  quote(s, q, sizeof q));
         }
-        if (*s == '#') {
-            if (starts(s, "#BEGIN_TB"))
-                return kreader_error(r, err, errlen,
-                                     "#BEGIN_TB inside a thread block (no #END_TB before)");
-            if (!starts(s, "#END_TB")) {
-                char q[64];
-                return kreader_error(r, err, errlen, "unexpected %s inside a thread block",
-                                     quote(s, q, sizeof q));
-            }
-            if (warp_incomplete(r, warp, got, expect, err, errlen)) return -1;
-            if (!have_id)
-                return kreader_error(r, err, errlen, "thread block without 'thread block ='");
-            if (b->cappool > 4096 && b->cappool > b->npool + b->npool / 8) { /* fit the pool */
-                size_t cap = b->npool + b->npool / 16 + 64;
-                uint32_t *np = realloc(b->pool, cap * sizeof *np);
-                if (np) {
-                    b->pool = np;
-                    b->cappool = cap;
-                }
-            }
-            b->present = 1;
-            return 1;
-        }
-        if (starts(s, "thread")) {
-            const char *v = header_value(s);
-            uint32_t id[3];
-            if (!v || strncmp(skip_ws(s + 6), "block", 5) || parse_block_id(v, id))
-                return kreader_error(r, err, errlen, "expected 'thread block = x,y,z'");
-            if (id[0] >= h->grid[0] || id[1] >= h->grid[1] || id[2] >= h->grid[2])
-                return kreader_error(r, err, errlen,
-                                     "thread block %u,%u,%u is outside the grid (%u,%u,%u)", id[0],
-                                     id[1], id[2], h->grid[0], h->grid[1], h->grid[2]);
-            if (warp >= 0)
-                return kreader_error(r, err, errlen, "'thread block =' after the first warp");
-            b->x = id[0], b->y = id[1], b->z = id[2];
-            have_id = 1;
-            continue;
-        }
-        if (starts(s, "cluster")) continue; /* cluster id / cta / rank of later tracers */
-        if (starts(s, "warp")) {
-            const char *v = header_value(s);
-            uint64_t w;
-            if (!v || lex_dec(&v, UINT32_MAX, &w) || *skip_ws(v))
-                return kreader_error(r, err, errlen, "expected 'warp = N'");
-            if (warp_incomplete(r, warp, got, expect, err, errlen)) return -1;
-            if (w >= h->warps_per_block)
-                return kreader_error(r, err, errlen, "warp %llu of a block of %u warps",
-                                     (unsigned long long)w, h->warps_per_block);
-            if (b->wseen[w])
-                return kreader_error(r, err, errlen, "warp %llu appears twice in the block",
-                                     (unsigned long long)w);
-            b->wseen[w] = 1;
-            warp = (long)w;
-            expect = UINT64_MAX; /* until insts = */
-            got = 0;
-            b->wfirst[w] = (uint32_t)b->ninsts;
-            continue;
-        }
-        if (starts(s, "insts")) {
-            const char *v = header_value(s);
-            uint64_t m;
-            if (!v || lex_dec(&v, TRACE_MAX_INSTS, &m) || *skip_ws(v))
-                return kreader_error(r, err, errlen, "expected 'insts = N' (N up to %u)",
-                                     TRACE_MAX_INSTS);
-            if (warp < 0 || expect != UINT64_MAX)
-                return kreader_error(r, err, errlen, "'insts =' without a 'warp =' before it");
-            expect = m;
-            /* room for exactly the block's lines: a CTA slot keeps its largest block */
-            if (b->ninsts + m > b->capinsts && m <= (1u << 22)) {
-                tinst *ni = realloc(b->insts, (b->ninsts + m) * sizeof *ni);
-                if (!ni) return trace_failf(err, errlen, "out of memory");
-                b->insts = ni;
-                b->capinsts = b->ninsts + m;
-            }
-            continue;
-        }
-        if (warp < 0 || expect == UINT64_MAX)
-            return kreader_error(r, err, errlen, "instruction line before 'warp =' and 'insts ='");
-        if (got == expect)
-            return kreader_error(r, err, errlen,
-                                 "more instruction lines than insts = %llu for warp %ld",
-                                 (unsigned long long)expect, warp);
-        if (b->ninsts >= 0xFFFFFFFFu)
-            return kreader_error(r, err, errlen, "thread block too large");
-        if (kreader_decode(r, b, s, err, errlen)) return -1;
-        got++;
-        b->wcount[warp]++;
+        int rc = block_line(r, b, s, &st, err, errlen);
+        if (rc) return rc;
     }
 }

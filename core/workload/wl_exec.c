@@ -284,36 +284,18 @@ static uint32_t atom_op(int sub, uint32_t old, uint32_t b)
 
 #define NOCONV(x) (x)
 
-int wl_issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, size_t errlen)
+/* The instruction's three value sources, each a row of 32 lanes (NULL when the instruction has
+ * no such operand), and the destination register's row. */
+typedef struct wl_operands {
+    const uint32_t *a, *b, *c;
+    uint32_t *d;
+} wl_operands;
+
+/* Integer arithmetic, logic and shifts (OP_MOV .. OP_NEG) on the active lanes. */
+static inline void exec_integer(const wl_inst *in, uint32_t act, const wl_operands *o)
 {
-    wl_instance *I = self;
-    wl_warp *W = &I->warps[(size_t)sm * (size_t)I->max_warps + (size_t)warp_slot];
-    const wl_kernel *k = I->k;
-    if (!k || W->sp == 0) {
-        if (err && errlen) snprintf(err, errlen, "%s: issue on a finished warp", I->w->name);
-        return -1;
-    }
-    wl_entry *top = &W->stack[W->sp - 1];
-    uint32_t pc = top->pc, mask = top->mask;
-    const wl_inst *in = &k->insts[pc];
-    uint32_t act = mask;
-    if (in->guard) act &= in->guard == 1 ? W->pred[in->gpred] : ~W->pred[in->gpred];
-    out->active_mask = act;
-    out->access_size = 0;
-    out->diverged = 0;
-    out->taken_mask = 0;
-    out->target_pc = 0;
-    out->fallthru_pc = pc + 1;
-    out->reconv_pc = 0;
-    out->warp_done = 0;
-
-    uint32_t ba[WT_WARP_SIZE], bb[WT_WARP_SIZE], bc[WT_WARP_SIZE];
-    const uint32_t *a = NULL, *b = NULL, *c = NULL;
-    if (in->s[0].kind) a = source(I, W, &in->s[0], ba);
-    if (in->s[1].kind) b = source(I, W, &in->s[1], bb);
-    if (in->s[2].kind) c = source(I, W, &in->s[2], bc);
-    uint32_t *d = W->regs + (size_t)in->dst * WT_WARP_SIZE;
-
+    const uint32_t *a = o->a, *b = o->b, *c = o->c;
+    uint32_t *d = o->d;
     switch (in->op) {
     case OP_MOV:
         LANES(act, l, d[l] = a[l]);
@@ -397,27 +379,39 @@ int wl_issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, size_
     case OP_NEG:
         LANES(act, l, d[l] = 0u - a[l]);
         break;
-    case OP_SETP_S:
-    case OP_SETP_U:
-    case OP_SETP_F: {
-        uint32_t res = 0;
-        if (in->op == OP_SETP_S)
-            CMP_LOOP(int32_t, NOCONV);
-        else if (in->op == OP_SETP_U)
-            CMP_LOOP(uint32_t, NOCONV);
-        else
-            CMP_LOOP(float, F);
-        W->pred[in->dst] = (W->pred[in->dst] & ~act) | (res & act);
+    default:
         break;
     }
-    case OP_SELP: {
-        uint32_t p = W->pred[in->psrc];
+}
+
+/* Comparisons into a predicate and the select on one (OP_SETP_S .. OP_SELP). */
+static inline void exec_predicate(wl_warp *W, const wl_inst *in, uint32_t act, const wl_operands *o)
+{
+    const uint32_t *a = o->a, *b = o->b;
+    if (in->op == OP_SELP) {
+        uint32_t p = W->pred[in->psrc], *d = o->d;
         LANES(act, l, {
             uint32_t x = a[l], y = b[l]; /* both loaded: a select the compiler can vectorise */
             d[l] = p & lane_bit[l] ? x : y;
         });
-        break;
+        return;
     }
+    uint32_t res = 0;
+    if (in->op == OP_SETP_S)
+        CMP_LOOP(int32_t, NOCONV);
+    else if (in->op == OP_SETP_U)
+        CMP_LOOP(uint32_t, NOCONV);
+    else
+        CMP_LOOP(float, F);
+    W->pred[in->dst] = (W->pred[in->dst] & ~act) | (res & act);
+}
+
+/* Single-precision arithmetic and conversions (OP_FADD .. OP_FRCP) on the active lanes. */
+static inline void exec_float(const wl_inst *in, uint32_t act, const wl_operands *o)
+{
+    const uint32_t *a = o->a, *b = o->b, *c = o->c;
+    uint32_t *d = o->d;
+    switch (in->op) {
     case OP_FADD:
         LANES(act, l, d[l] = U(F(a[l]) + F(b[l])));
         break;
@@ -472,6 +466,20 @@ int wl_issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, size_
     case OP_FRCP:
         LANES(act, l, d[l] = U(1.0f / F(a[l])));
         break;
+    default:
+        break;
+    }
+}
+
+/* Loads, stores and atomics (OP_LDG .. OP_ATOM): the addresses go to out for the memory
+ * system, the data moves here. Returns 0, or -1 with err for a bad address. */
+static inline int exec_memory(wl_instance *I, const wl_warp *W, int sm, const wl_inst *in,
+                              uint32_t pc, uint32_t act, const wl_operands *o, inst_exec *out,
+                              char *err, size_t errlen)
+{
+    const uint32_t *a = o->a, *b = o->b;
+    uint32_t *d = o->d;
+    switch (in->op) {
     case OP_LDG:
         if (addresses(I, W, in, pc, act, 0, "global load", out, err, errlen)) return -1;
         LANES(act, l, d[l] = I->mem[(out->addr[l] - WL_MEM_BASE) >> 2]);
@@ -493,7 +501,7 @@ int wl_issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, size_
             LANES(act, l, sh[out->addr[l] >> 2] = a[l]);
         break;
     }
-    case OP_ATOM:
+    default: /* OP_ATOM */
         if (addresses(I, W, in, pc, act, 0, "atomic", out, err, errlen)) return -1;
         LANES(act, l, {
             uint32_t *m = &I->mem[(out->addr[l] - WL_MEM_BASE) >> 2];
@@ -502,54 +510,119 @@ int wl_issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, size_
             d[l] = old;
         });
         break;
-    case OP_BAR:
-        break;
-    case OP_EXIT:
-        if (act) {
-            for (int i = 0; i < W->sp; i++)
-                W->stack[i].mask &= ~act;
-            if (top->mask == 0) { /* every lane of this path left */
-                advance(k, W, top->pc);
-                out->next_pc = W->sp ? W->stack[W->sp - 1].pc : k->ninsts;
-                out->warp_done = W->sp == 0;
-                return 0;
-            }
-        }
-        break;
-    case OP_BRA: {
-        uint32_t taken = act, nt = mask & ~act, R = in->reconv;
-        out->active_mask = mask;
-        out->taken_mask = taken;
-        out->target_pc = in->target;
-        out->reconv_pc = R;
-        if (nt == 0) {
-            advance(k, W, in->target);
-        } else if (taken == 0) {
-            advance(k, W, pc + 1);
-        } else {
-            out->diverged = 1;
-            if (top->rpc == R)
-                W->sp--; /* same reconvergence point: replace the path */
-            else
-                top->pc = R; /* the top entry waits at the reconvergence point */
-            int rc = 0;
-            if (pc + 1 != R) rc |= push(I, W, pc + 1, R, nt);
-            if (in->target != R) rc |= push(I, W, in->target, R, taken);
-            if (rc) {
-                if (err && errlen)
-                    snprintf(err, errlen, "%s: kernel '%s', pc %u: SIMT stack overflow", I->w->name,
-                             k->name, pc);
-                return -1;
-            }
-            if (W->sp) advance(k, W, W->stack[W->sp - 1].pc);
-        }
-        out->next_pc = W->sp ? W->stack[W->sp - 1].pc : k->ninsts;
-        out->warp_done = W->sp == 0;
-        return 0;
     }
-    }
-    advance(k, W, pc + 1);
+    return 0;
+}
+
+/* Where the warp goes next, once the stack is up to date. Returns 0 for wl_issue. */
+static inline int issue_done(const wl_kernel *k, const wl_warp *W, inst_exec *out)
+{
     out->next_pc = W->sp ? W->stack[W->sp - 1].pc : k->ninsts;
     out->warp_done = W->sp == 0;
     return 0;
+}
+
+/* A branch: a uniform one moves the path, a divergent one replaces the top entry by a
+ * waiting one at the reconvergence point and pushes the two paths (the taken one on top, so
+ * it runs first). Returns 0, or -1 with err when the SIMT stack overflows. */
+static inline int exec_branch(wl_instance *I, wl_warp *W, const wl_inst *in, uint32_t pc,
+                              uint32_t mask, uint32_t act, inst_exec *out, char *err, size_t errlen)
+{
+    const wl_kernel *k = I->k;
+    wl_entry *top = &W->stack[W->sp - 1];
+    uint32_t taken = act, nt = mask & ~act, R = in->reconv;
+    out->active_mask = mask;
+    out->taken_mask = taken;
+    out->target_pc = in->target;
+    out->reconv_pc = R;
+    if (nt == 0) {
+        advance(k, W, in->target);
+    } else if (taken == 0) {
+        advance(k, W, pc + 1);
+    } else {
+        out->diverged = 1;
+        if (top->rpc == R)
+            W->sp--; /* same reconvergence point: replace the path */
+        else
+            top->pc = R; /* the top entry waits at the reconvergence point */
+        int rc = 0;
+        if (pc + 1 != R) rc |= push(I, W, pc + 1, R, nt);
+        if (in->target != R) rc |= push(I, W, in->target, R, taken);
+        if (rc) {
+            if (err && errlen)
+                snprintf(err, errlen, "%s: kernel '%s', pc %u: SIMT stack overflow", I->w->name,
+                         k->name, pc);
+            return -1;
+        }
+        if (W->sp) advance(k, W, W->stack[W->sp - 1].pc);
+    }
+    return issue_done(k, W, out);
+}
+
+/* exit: the active lanes leave every path of the stack. Returns 1 when the top path has no
+ * lane left (the warp moved on to the next path, out is complete), else 0 for the caller to
+ * step past the instruction. */
+static inline int exec_exit(const wl_kernel *k, wl_warp *W, uint32_t act, inst_exec *out)
+{
+    if (!act) return 0;
+    for (int i = 0; i < W->sp; i++)
+        W->stack[i].mask &= ~act;
+    wl_entry *top = &W->stack[W->sp - 1];
+    if (top->mask != 0) return 0;
+    advance(k, W, top->pc); /* every lane of this path left */
+    issue_done(k, W, out);
+    return 1;
+}
+
+/* The groups of opcodes the interpreter dispatches on are ranges of the opcode order
+ * (core/workload/wl_internal.h): these pin its ends. */
+_Static_assert(OP_MOV == 0 && OP_NEG + 1 == OP_SETP_S && OP_SELP + 1 == OP_FADD &&
+                   OP_FRCP + 1 == OP_LDG && OP_ATOM + 1 == OP_BRA,
+               "the opcode groups of wl_issue are contiguous");
+
+int wl_issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, size_t errlen)
+{
+    wl_instance *I = self;
+    wl_warp *W = &I->warps[(size_t)sm * (size_t)I->max_warps + (size_t)warp_slot];
+    const wl_kernel *k = I->k;
+    if (!k || W->sp == 0) {
+        if (err && errlen) snprintf(err, errlen, "%s: issue on a finished warp", I->w->name);
+        return -1;
+    }
+    const wl_entry *top = &W->stack[W->sp - 1];
+    uint32_t pc = top->pc, mask = top->mask;
+    const wl_inst *in = &k->insts[pc];
+    uint32_t act = mask;
+    if (in->guard) act &= in->guard == 1 ? W->pred[in->gpred] : ~W->pred[in->gpred];
+    out->active_mask = act;
+    out->access_size = 0;
+    out->diverged = 0;
+    out->taken_mask = 0;
+    out->target_pc = 0;
+    out->fallthru_pc = pc + 1;
+    out->reconv_pc = 0;
+    out->warp_done = 0;
+
+    uint32_t ba[WT_WARP_SIZE], bb[WT_WARP_SIZE], bc[WT_WARP_SIZE];
+    wl_operands o = {NULL, NULL, NULL, W->regs + (size_t)in->dst * WT_WARP_SIZE};
+    if (in->s[0].kind) o.a = source(I, W, &in->s[0], ba);
+    if (in->s[1].kind) o.b = source(I, W, &in->s[1], bb);
+    if (in->s[2].kind) o.c = source(I, W, &in->s[2], bc);
+
+    /* One compare per group, then the group's own switch: the common arithmetic comes first. */
+    if (in->op <= OP_NEG) {
+        exec_integer(in, act, &o);
+    } else if (in->op <= OP_SELP) {
+        exec_predicate(W, in, act, &o);
+    } else if (in->op <= OP_FRCP) {
+        exec_float(in, act, &o);
+    } else if (in->op <= OP_ATOM) {
+        if (exec_memory(I, W, sm, in, pc, act, &o, out, err, errlen)) return -1;
+    } else if (in->op == OP_BRA) {
+        return exec_branch(I, W, in, pc, mask, act, out, err, errlen);
+    } else if (in->op == OP_EXIT) {
+        if (exec_exit(k, W, act, out)) return 0;
+    } /* OP_BAR: nothing to execute, the SM holds the warp at the barrier */
+    advance(k, W, pc + 1);
+    return issue_done(k, W, out);
 }

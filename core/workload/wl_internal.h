@@ -65,6 +65,9 @@ typedef struct wl_operand {
     uint32_t imm;
 } wl_operand;
 
+/* The interpreter (wl_exec.c) dispatches on runs of this order: integer (mov .. neg),
+ * predicate (setp .. selp), float (fadd .. frcp), memory (ldg .. atom), then control. A new
+ * opcode goes inside its run. */
 enum wl_op {
     OP_MOV,
     OP_ADD,

@@ -334,54 +334,49 @@ static int label_reserve(wl_parser *P, wl_kbuild *kb)
     return 0;
 }
 
-int wl_kernel_line(wl_parser *P, wl_kbuild *kb, wl_cur *c)
+/* The labels "name:" at the start of a line: each names the line's instruction (the next one
+ * when the line has none). */
+static int parse_labels(wl_parser *P, wl_kbuild *kb, wl_cur *c)
 {
-    wl_kernel *k = kb->k;
-    char name[WL_NAME_MAX], q[40];
-    /* labels */
+    char name[WL_NAME_MAX];
     for (;;) {
         wl_cur save = *c;
         size_t n = wl_ident(c, name, 0);
-        if (n && *c->p == ':') {
-            c->p++;
-            if (wl_name_fits(P, n)) return -1;
-            if (wl_is_reg_name(name, NULL) || wl_is_pred_name(name, NULL))
-                return wl_error(P,
-                                "label '%s' looks like a register or predicate; choose another "
-                                "name",
-                                name);
-            long d = label_find(kb, name);
-            if (d >= 0)
-                return wl_error(P, "duplicate label '%s' (first defined at line %d)", name,
-                                kb->labels[d].line);
-            if (grow(P, (void **)&kb->labels, &kb->caplabels, kb->nlabels, sizeof *kb->labels) ||
-                label_reserve(P, kb))
-                return -1;
-            struct wl_label *l = &kb->labels[kb->nlabels];
-            strcpy(l->name, name);
-            l->pc = k->ninsts;
-            l->line = P->line;
-            label_insert(kb, kb->nlabels++);
-            continue;
+        if (!n || *c->p != ':') {
+            *c = save;
+            return 0;
         }
-        *c = save;
-        break;
+        c->p++;
+        if (wl_name_fits(P, n)) return -1;
+        if (wl_is_reg_name(name, NULL) || wl_is_pred_name(name, NULL))
+            return wl_error(P,
+                            "label '%s' looks like a register or predicate; choose another "
+                            "name",
+                            name);
+        long d = label_find(kb, name);
+        if (d >= 0)
+            return wl_error(P, "duplicate label '%s' (first defined at line %d)", name,
+                            kb->labels[d].line);
+        if (grow(P, (void **)&kb->labels, &kb->caplabels, kb->nlabels, sizeof *kb->labels) ||
+            label_reserve(P, kb))
+            return -1;
+        struct wl_label *l = &kb->labels[kb->nlabels];
+        strcpy(l->name, name);
+        l->pc = kb->k->ninsts;
+        l->line = P->line;
+        label_insert(kb, kb->nlabels++);
     }
-    if (wl_at_end(c)) return 0;
-    if (k->ninsts >= (1u << 20)) return wl_error(P, "kernel too long");
-    if (grow(P, (void **)&k->insts, &kb->capinsts, k->ninsts, sizeof *k->insts)) return -1;
-    wl_inst *in = &k->insts[k->ninsts];
-    memset(in, 0, sizeof *in);
-    in->line = P->line;
-    if (wl_accept(c, '@')) {
-        in->guard = wl_accept(c, '!') ? 2 : 1;
-        if (parse_reg(P, kb, c, 1, &in->gpred)) return -1;
-    }
-    char full[WL_NAME_MAX];
+}
+
+/* The opcode and its dotted suffixes: sets in->op (and in->sub), and gives the kind of
+ * immediate its sources take, its operand signature and its class. */
+static int parse_opcode(wl_parser *P, wl_cur *c, wl_inst *in, char *imm, const char **sig,
+                        uint8_t *cls)
+{
+    char full[WL_NAME_MAX], base[WL_NAME_MAX], q[40];
     size_t n = wl_ident(c, full, 1);
     if (!n) return wl_error(P, "expected an opcode, got %s", wl_quote(c, q, sizeof q));
     if (n >= WL_NAME_MAX) return wl_error(P, "unknown opcode (too long)");
-    char base[WL_NAME_MAX];
     strcpy(base, full);
     char *dot = strchr(base, '.');
     if (dot) *dot = '\0';
@@ -390,48 +385,67 @@ int wl_kernel_line(wl_parser *P, wl_kbuild *kb, wl_cur *c)
         if (strcmp(OPS[i].name, base) == 0) d = &OPS[i];
     if (!d) return wl_error(P, "unknown opcode '%s'", full);
     in->op = d->op;
-    char imm = d->imm;
-    const char *sig = d->sig;
-    uint8_t cls = d->cls;
-    if (suffixes(P, full, d, dot ? strchr(full, '.') + 1 : NULL, in, &imm, &sig, &cls)) return -1;
-    int ns = 0;
+    *imm = d->imm;
+    *sig = d->sig;
+    *cls = d->cls;
+    return suffixes(P, full, d, dot ? strchr(full, '.') + 1 : NULL, in, imm, sig, cls);
+}
+
+/* A branch's target label: recorded as a use, resolved when the kernel ends (a label may come
+ * after the branch). */
+static int parse_label_use(wl_parser *P, wl_kbuild *kb, wl_cur *c)
+{
+    char name[WL_NAME_MAX], q[40];
+    size_t ln = wl_ident(c, name, 0);
+    if (!ln) return wl_error(P, "expected a label after bra, got %s", wl_quote(c, q, sizeof q));
+    if (wl_name_fits(P, ln)) return -1;
+    if (grow(P, (void **)&kb->uses, &kb->capuses, kb->nuses, sizeof *kb->uses)) return -1;
+    struct wl_label *u = &kb->uses[kb->nuses++];
+    strcpy(u->name, name);
+    u->pc = kb->k->ninsts;
+    u->line = P->line;
+    return 0;
+}
+
+/* The operands, comma-separated, in the order of the signature sig; *ns gets the number of
+ * value sources. */
+static int parse_operands(wl_parser *P, wl_kbuild *kb, wl_cur *c, wl_inst *in, char imm,
+                          const char *sig, int *ns)
+{
+    *ns = 0;
     for (const char *s = sig; *s; s++) {
         if (s != sig && wl_expect(P, c, ',', "between operands")) return -1;
+        int rc = 0;
         switch (*s) {
         case 'd':
-            if (parse_reg(P, kb, c, 0, &in->dst)) return -1;
+            rc = parse_reg(P, kb, c, 0, &in->dst);
             break;
         case 'P':
-            if (parse_reg(P, kb, c, 1, &in->dst)) return -1;
+            rc = parse_reg(P, kb, c, 1, &in->dst);
             break;
         case 'q':
-            if (parse_reg(P, kb, c, 1, &in->psrc)) return -1;
+            rc = parse_reg(P, kb, c, 1, &in->psrc);
             break;
         case 's':
-            if (parse_source(P, kb, c, imm, &in->s[ns++])) return -1;
+            rc = parse_source(P, kb, c, imm, &in->s[(*ns)++]);
             break;
         case 'A':
-            if (parse_address(P, kb, c, in)) return -1;
+            rc = parse_address(P, kb, c, in);
             break;
-        case 'L': {
-            size_t ln = wl_ident(c, name, 0);
-            if (!ln)
-                return wl_error(P, "expected a label after bra, got %s", wl_quote(c, q, sizeof q));
-            if (wl_name_fits(P, ln)) return -1;
-            if (grow(P, (void **)&kb->uses, &kb->capuses, kb->nuses, sizeof *kb->uses)) return -1;
-            struct wl_label *u = &kb->uses[kb->nuses++];
-            strcpy(u->name, name);
-            u->pc = k->ninsts;
-            u->line = P->line;
+        case 'L':
+            rc = parse_label_use(P, kb, c);
             break;
         }
-        }
+        if (rc) return -1;
     }
-    if (!wl_at_end(c))
-        return wl_error(P, "unexpected %s after the operands", wl_quote(c, q, sizeof q));
-    /* scoreboard slots */
-    inst_info tmp = {0};
-    tmp.cls = cls;
+    return 0;
+}
+
+/* The scoreboard slots of an instruction for the SM: its sources (guard predicate, address
+ * registers, register sources, selp's predicate; each once, at most four) and destinations. */
+static int scoreboard_slots(wl_parser *P, const wl_inst *in, const char *sig, int ns,
+                            inst_info *info)
+{
     uint8_t srcs[8];
     int nsrc = 0;
     if (in->guard) srcs[nsrc++] = (uint8_t)WT_SB_PRED(in->gpred);
@@ -442,20 +456,49 @@ int wl_kernel_line(wl_parser *P, wl_kbuild *kb, wl_cur *c)
     if (in->op == OP_SELP) srcs[nsrc++] = (uint8_t)WT_SB_PRED(in->psrc);
     for (int i = 0; i < nsrc; i++) {
         int dup = 0;
-        for (int j = 0; j < tmp.nsrc; j++)
-            dup |= tmp.src[j] == srcs[i];
+        for (int j = 0; j < info->nsrc; j++)
+            dup |= info->src[j] == srcs[i];
         if (dup) continue;
-        if (tmp.nsrc == 4)
+        if (info->nsrc == 4)
             return wl_error(P, "too many source registers (at most four, counting the guard "
                                "predicate and address registers)");
-        tmp.src[tmp.nsrc++] = srcs[i];
+        info->src[info->nsrc++] = srcs[i];
     }
-    if (strchr(sig, 'd')) tmp.dst[tmp.ndst++] = in->dst;
-    if (strchr(sig, 'P')) tmp.dst[tmp.ndst++] = (uint8_t)WT_SB_PRED(in->dst);
+    if (strchr(sig, 'd')) info->dst[info->ndst++] = in->dst;
+    if (strchr(sig, 'P')) info->dst[info->ndst++] = (uint8_t)WT_SB_PRED(in->dst);
+    return 0;
+}
+
+int wl_kernel_line(wl_parser *P, wl_kbuild *kb, wl_cur *c)
+{
+    wl_kernel *k = kb->k;
+    char q[40];
+    if (parse_labels(P, kb, c)) return -1;
+    if (wl_at_end(c)) return 0;
+    if (k->ninsts >= (1u << 20)) return wl_error(P, "kernel too long");
+    if (grow(P, (void **)&k->insts, &kb->capinsts, k->ninsts, sizeof *k->insts)) return -1;
+    wl_inst *in = &k->insts[k->ninsts];
+    memset(in, 0, sizeof *in);
+    in->line = P->line;
+    if (wl_accept(c, '@')) {
+        in->guard = wl_accept(c, '!') ? 2 : 1;
+        if (parse_reg(P, kb, c, 1, &in->gpred)) return -1;
+    }
+    char imm;
+    const char *sig;
+    uint8_t cls;
+    int ns;
+    if (parse_opcode(P, c, in, &imm, &sig, &cls) || parse_operands(P, kb, c, in, imm, sig, &ns))
+        return -1;
+    if (!wl_at_end(c))
+        return wl_error(P, "unexpected %s after the operands", wl_quote(c, q, sizeof q));
+    inst_info info = {0};
+    info.cls = cls;
+    if (scoreboard_slots(P, in, sig, ns, &info)) return -1;
     /* keep the info next to the instruction until the kernel is finished */
     if (grow(P, (void **)&k->info, &kb->capinfo, k->ninsts, sizeof *k->info)) return -1;
-    tmp.pc = k->ninsts;
-    k->info[k->ninsts] = tmp;
+    info.pc = k->ninsts;
+    k->info[k->ninsts] = info;
     k->ninsts++;
     return 0;
 }

@@ -84,6 +84,120 @@ static int token_real(const char *s, double *out)
     return 0;
 }
 
+/* A Matrix Market file being read: its header's kind and the entries seen so far. */
+typedef struct mtx_reader {
+    wl_parser *P;
+    const char *path;
+    int symmetric, pattern, integer;
+    int have_size;
+    size_t nnz, seen; /* entries declared by the size line, and read */
+} mtx_reader;
+
+/* The header line "%%MatrixMarket matrix coordinate FIELD SYMMETRY" (any case; buf is
+ * lowered in place). */
+static int mtx_header(mtx_reader *m, char *buf)
+{
+    char banner[64], object[64], format[64], field[64], sym[64];
+    for (char *s = buf; *s; s++)
+        *s = (char)tolower((unsigned char)*s);
+    int n = sscanf(buf, "%63s %63s %63s %63s %63s", banner, object, format, field, sym);
+    if (n != 5 || strcmp(banner, "%%matrixmarket") != 0 || strcmp(object, "matrix") != 0)
+        return mtx_error(m->P, m->path, 1,
+                         "expected the header '%%MatrixMarket matrix coordinate FIELD SYMMETRY'",
+                         buf);
+    if (strcmp(format, "coordinate") != 0)
+        return mtx_error(m->P, m->path, 1,
+                         "only the sparse 'coordinate' format is supported (not 'array')", NULL);
+    m->integer = strcmp(field, "integer") == 0;
+    m->pattern = strcmp(field, "pattern") == 0;
+    if (!m->integer && !m->pattern && strcmp(field, "real") != 0 && strcmp(field, "double") != 0)
+        return mtx_error(m->P, m->path, 1, "unsupported field (expected real, integer or pattern)",
+                         field);
+    if (strcmp(sym, "symmetric") == 0)
+        m->symmetric = 1;
+    else if (strcmp(sym, "general") != 0)
+        return mtx_error(m->P, m->path, 1, "unsupported symmetry (expected general or symmetric)",
+                         sym);
+    return 0;
+}
+
+/* The size line "rows cols entries" (tokens of line ln, whose text is buf). */
+static int mtx_size_line(mtx_reader *m, triplets *t, int ln, const char *buf, char **tok, int ntok)
+{
+    double v[3] = {0, 0, 0};
+    if (ntok != 3 || (v[0] = token_index(tok[0])) < 1 || (v[1] = token_index(tok[1])) < 1 ||
+        (v[2] = token_index(tok[2])) < 0 || v[0] > (1 << 26) || v[1] > (1 << 26))
+        return mtx_error(m->P, m->path, ln,
+                         "expected the size line 'rows cols entries' (rows and cols in "
+                         "[1, 2^26])",
+                         buf);
+    t->rows = (uint32_t)v[0];
+    t->cols = (uint32_t)v[1];
+    m->nnz = (size_t)v[2];
+    if (m->nnz == 0) return mtx_error(m->P, m->path, ln, "the matrix has no entries", NULL);
+    if (m->symmetric && t->rows != t->cols) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "a symmetric matrix must be square, got %ux%u", t->rows, t->cols);
+        return mtx_error(m->P, m->path, ln, msg, NULL);
+    }
+    if (m->nnz > (m->symmetric ? WL_MEM_MAX / 16 : WL_MEM_MAX / 8))
+        return mtx_error(m->P, m->path, ln, "too many entries for the memory image", NULL);
+    m->have_size = 1;
+    return 0;
+}
+
+/* An entry "row col [value]" (1-based): into t, and its mirror for a symmetric matrix. */
+static int mtx_entry_line(mtx_reader *m, triplets *t, int ln, const char *buf, char **tok, int ntok)
+{
+    double v[3] = {0, 0, 0};
+    int want = m->pattern ? 2 : 3, ok = ntok == want;
+    if (ok) {
+        v[0] = token_index(tok[0]);
+        v[1] = token_index(tok[1]);
+        ok = v[0] >= 0 && v[1] >= 0;
+    }
+    if (ok && !m->pattern)
+        ok = token_real(tok[2], &v[2]) == 0 && (!m->integer || v[2] == floor(v[2]));
+    if (!ok)
+        return mtx_error(m->P, m->path, ln,
+                         m->pattern   ? "expected an entry 'row col' (1-based integers)"
+                         : m->integer ? "expected an entry 'row col value' (1-based row and "
+                                        "column, an integer value)"
+                                      : "expected an entry 'row col value' (1-based row and "
+                                        "column, a real value)",
+                         buf);
+    char msg[160];
+    if (v[0] < 1 || v[0] > t->rows || v[1] < 1 || v[1] > t->cols) {
+        snprintf(msg, sizeof msg, "entry (%.0f, %.0f) is outside the %ux%u matrix", v[0], v[1],
+                 t->rows, t->cols);
+        return mtx_error(m->P, m->path, ln, msg, NULL);
+    }
+    if (++m->seen > m->nnz) {
+        snprintf(msg, sizeof msg, "more entries than the %zu the size line declares", m->nnz);
+        return mtx_error(m->P, m->path, ln, msg, NULL);
+    }
+    uint32_t r = (uint32_t)v[0] - 1, c = (uint32_t)v[1] - 1;
+    float x = m->pattern ? 1.0f : (float)v[2];
+    if (trip_push(m->P, t, r, c, x) || (m->symmetric && r != c && trip_push(m->P, t, c, r, x)))
+        return -1;
+    return 0;
+}
+
+/* What the end of the file leaves wrong: no size line, or fewer entries than it declares. */
+static int mtx_at_end(const mtx_reader *m, int ln)
+{
+    if (!m->have_size)
+        return mtx_error(m->P, m->path, ln, "missing the size line 'rows cols entries'", NULL);
+    if (m->seen < m->nnz) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "the file ends after %zu of the %zu entries the size line declares", m->seen,
+                 m->nnz);
+        return mtx_error(m->P, m->path, ln, msg, NULL);
+    }
+    return 0;
+}
+
 static int read_mtx(wl_parser *P, const char *file, triplets *t)
 {
     char path[1024];
@@ -93,10 +207,10 @@ static int read_mtx(wl_parser *P, const char *file, triplets *t)
         fclose(f);
         return -1;
     }
+    mtx_reader m = {P, path, 0, 0, 0, 0, 0, 0};
     char *buf = NULL, *line = NULL; /* a line, and a copy of it to cut into tokens */
     size_t cap = 0, linecap = 0;
-    int ln = 0, rc = 0, symmetric = 0, pattern = 0, integer = 0, have_size = 0;
-    size_t nnz = 0, seen = 0;
+    int ln = 0, rc = 0;
     long len = wl_data_line(P, f, path, 1, "matrix", &buf, &cap);
     if (len < 0) {
         rc = len == -1
@@ -105,42 +219,13 @@ static int read_mtx(wl_parser *P, const char *file, triplets *t)
         goto out;
     }
     ln = 1;
-    {
-        char banner[64], object[64], format[64], field[64], sym[64];
-        for (char *s = buf; *s; s++)
-            *s = (char)tolower((unsigned char)*s);
-        int n = sscanf(buf, "%63s %63s %63s %63s %63s", banner, object, format, field, sym);
-        if (n != 5 || strcmp(banner, "%%matrixmarket") != 0 || strcmp(object, "matrix") != 0) {
-            rc = mtx_error(P, path, 1,
-                           "expected the header '%%MatrixMarket matrix coordinate FIELD SYMMETRY'",
-                           buf);
-            goto out;
-        }
-        if (strcmp(format, "coordinate") != 0) {
-            rc = mtx_error(P, path, 1,
-                           "only the sparse 'coordinate' format is supported (not 'array')", NULL);
-            goto out;
-        }
-        integer = strcmp(field, "integer") == 0;
-        pattern = strcmp(field, "pattern") == 0;
-        if (!integer && !pattern && strcmp(field, "real") != 0 && strcmp(field, "double") != 0) {
-            rc = mtx_error(P, path, 1, "unsupported field (expected real, integer or pattern)",
-                           field);
-            goto out;
-        }
-        if (strcmp(sym, "symmetric") == 0)
-            symmetric = 1;
-        else if (strcmp(sym, "general") != 0) {
-            rc = mtx_error(P, path, 1, "unsupported symmetry (expected general or symmetric)", sym);
-            goto out;
-        }
-    }
+    if ((rc = mtx_header(&m, buf)) != 0) goto out;
     while ((len = wl_data_line(P, f, path, ln + 1, "matrix", &buf, &cap)) >= 0) {
         ln++;
         char *s = buf;
         while (isspace((unsigned char)*s))
             s++;
-        if (*s == '%' || *s == '\0') continue;
+        if (*s == '%' || *s == '\0') continue; /* comments and blank lines */
         if (linecap < (size_t)len + 1) {
             char *l = realloc(line, (size_t)len + 1);
             if (!l) {
@@ -153,86 +238,11 @@ static int read_mtx(wl_parser *P, const char *file, triplets *t)
         char *tok[4];
         memcpy(line, s, strlen(s) + 1);
         int ntok = split_tokens(line, tok, 3);
-        double v[3] = {0, 0, 0};
-        if (!have_size) {
-            if (ntok != 3 || (v[0] = token_index(tok[0])) < 1 || (v[1] = token_index(tok[1])) < 1 ||
-                (v[2] = token_index(tok[2])) < 0 || v[0] > (1 << 26) || v[1] > (1 << 26)) {
-                rc = mtx_error(P, path, ln,
-                               "expected the size line 'rows cols entries' (rows and cols in "
-                               "[1, 2^26])",
-                               buf);
-                goto out;
-            }
-            t->rows = (uint32_t)v[0];
-            t->cols = (uint32_t)v[1];
-            nnz = (size_t)v[2];
-            if (nnz == 0) {
-                rc = mtx_error(P, path, ln, "the matrix has no entries", NULL);
-                goto out;
-            }
-            if (symmetric && t->rows != t->cols) {
-                char msg[160];
-                snprintf(msg, sizeof msg, "a symmetric matrix must be square, got %ux%u", t->rows,
-                         t->cols);
-                rc = mtx_error(P, path, ln, msg, NULL);
-                goto out;
-            }
-            if (nnz > (symmetric ? WL_MEM_MAX / 16 : WL_MEM_MAX / 8)) {
-                rc = mtx_error(P, path, ln, "too many entries for the memory image", NULL);
-                goto out;
-            }
-            have_size = 1;
-            continue;
-        }
-        int want = pattern ? 2 : 3, ok = ntok == want;
-        if (ok) {
-            v[0] = token_index(tok[0]);
-            v[1] = token_index(tok[1]);
-            ok = v[0] >= 0 && v[1] >= 0;
-        }
-        if (ok && !pattern) {
-            ok = token_real(tok[2], &v[2]) == 0 && (!integer || v[2] == floor(v[2]));
-        }
-        if (!ok) {
-            rc = mtx_error(P, path, ln,
-                           pattern   ? "expected an entry 'row col' (1-based integers)"
-                           : integer ? "expected an entry 'row col value' (1-based row and "
-                                       "column, an integer value)"
-                                     : "expected an entry 'row col value' (1-based row and "
-                                       "column, a real value)",
-                           buf);
-            goto out;
-        }
-        if (v[0] < 1 || v[0] > t->rows || v[1] < 1 || v[1] > t->cols) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "entry (%.0f, %.0f) is outside the %ux%u matrix", v[0], v[1],
-                     t->rows, t->cols);
-            rc = mtx_error(P, path, ln, msg, NULL);
-            goto out;
-        }
-        if (++seen > nnz) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "more entries than the %zu the size line declares", nnz);
-            rc = mtx_error(P, path, ln, msg, NULL);
-            goto out;
-        }
-        uint32_t r = (uint32_t)v[0] - 1, c = (uint32_t)v[1] - 1;
-        float x = pattern ? 1.0f : (float)v[2];
-        if (trip_push(P, t, r, c, x) || (symmetric && r != c && trip_push(P, t, c, r, x))) {
-            rc = -1;
-            goto out;
-        }
+        rc = m.have_size ? mtx_entry_line(&m, t, ln, buf, tok, ntok)
+                         : mtx_size_line(&m, t, ln, buf, tok, ntok);
+        if (rc) goto out;
     }
-    if (len == -2) {
-        rc = -1;
-    } else if (!have_size) {
-        rc = mtx_error(P, path, ln, "missing the size line 'rows cols entries'", NULL);
-    } else if (seen < nnz) {
-        char msg[160];
-        snprintf(msg, sizeof msg,
-                 "the file ends after %zu of the %zu entries the size line declares", seen, nnz);
-        rc = mtx_error(P, path, ln, msg, NULL);
-    }
+    rc = len == -2 ? -1 : mtx_at_end(&m, ln);
 out:
     free(buf);
     free(line);

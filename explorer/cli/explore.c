@@ -16,6 +16,22 @@ static void on_sigint(int sig)
     wt_stop_requested = 1;
 }
 
+/* The library's messages under the command's name, one line each. */
+static void print_lines(const char *text)
+{
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        fprintf(stderr, "warptune explore: %.*s\n", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+}
+
+static void on_warning(void *ctx, const char *msg)
+{
+    (void)ctx;
+    print_lines(msg);
+}
+
 static void usage(FILE *f)
 {
     cli_command_usage(f, "explore");
@@ -68,14 +84,17 @@ int cli_explore(int argc, char **argv)
     }
     o.sets = sets;
     o.nsets = nsets;
+    o.warn = on_warning;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESETHAND; /* a second ^C ends the process at once */
     sigaction(SIGINT, &sa, &old);
-    explore_status st = explore_main(&o);
+    char err[16384];
+    explore_status st = explore_main(&o, err, sizeof err);
     sigaction(SIGINT, &old, NULL);
+    if (st != EXPLORE_OK) print_lines(err);
     switch (st) {
     case EXPLORE_OK:
         return WT_EXIT_OK;

@@ -11,9 +11,8 @@
 #include "explorer/cli/cli.h"
 #include "explorer/cli/commands.h"
 #include "explorer/front.h"
+#include "explorer/space.h"
 #include "explorer/table.h"
-
-#define MAX_OBJECTIVES 16
 
 /* ------------------------------------------------------------------ reading the CSV ---- */
 
@@ -282,22 +281,29 @@ static void usage(void)
     cli_command_usage(stderr, "front");
 }
 
-int cli_front(int argc, char **argv)
+/* The command line: the input file, the output, the --objective specifications. */
+typedef struct front_args {
+    const char *file, *out;
+    const char *specs[SPACE_MAX_OBJECTIVES];
+    size_t nspecs;
+} front_args;
+
+/* Parses the options into a. Returns -1 to go on, or the exit status to end with (--help, a
+ * mistake). */
+static int parse_args(int argc, char **argv, front_args *a)
 {
-    const char *file = NULL, *out = NULL;
-    const char *specs[MAX_OBJECTIVES];
-    size_t nspecs = 0;
+    memset(a, 0, sizeof *a);
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--objective") && i + 1 < argc) {
-            if (nspecs == MAX_OBJECTIVES) {
-                fprintf(stderr, "warptune front: at most %d objectives\n", MAX_OBJECTIVES);
+            if (a->nspecs == SPACE_MAX_OBJECTIVES) {
+                fprintf(stderr, "warptune front: at most %d objectives\n", SPACE_MAX_OBJECTIVES);
                 return WT_EXIT_BAD_INPUT;
             }
-            specs[nspecs++] = argv[++i];
+            a->specs[a->nspecs++] = argv[++i];
         } else if (!strcmp(o, "--out") && i + 1 < argc) {
-            out = argv[++i];
-            if (!*out) {
+            a->out = argv[++i];
+            if (!*a->out) {
                 fprintf(stderr, "warptune front: --out: expected a file name\n");
                 return WT_EXIT_BAD_INPUT;
             }
@@ -308,109 +314,111 @@ int cli_front(int argc, char **argv)
             fprintf(stderr, "warptune front: unknown or incomplete option '%s'\n", o);
             usage();
             return WT_EXIT_BAD_INPUT;
-        } else if (!file) {
-            file = o;
+        } else if (!a->file) {
+            a->file = o;
         } else {
-            fprintf(stderr, "warptune front: one input file only ('%s' and '%s')\n", file, o);
+            fprintf(stderr, "warptune front: one input file only ('%s' and '%s')\n", a->file, o);
             return WT_EXIT_BAD_INPUT;
         }
     }
-    if (!file) {
+    if (!a->file) {
         usage();
         return WT_EXIT_BAD_INPUT;
     }
-    objective obj[MAX_OBJECTIVES];
-    size_t m = 0;
-    for (size_t s = 0; s < nspecs; s++) {
-        const char *colon = strrchr(specs[s], ':');
-        const char *dir = colon ? colon + 1 : "";
-        if (!colon || (strcmp(dir, "min") && strcmp(dir, "max"))) {
-            fprintf(stderr, "warptune front: --objective %s: expected COLUMN:min or COLUMN:max\n",
-                    specs[s]);
-            return WT_EXIT_BAD_INPUT;
-        }
-        size_t nlen = (size_t)(colon - specs[s]);
-        if (nlen == 0 || nlen >= sizeof obj[0].name) {
-            fprintf(stderr, "warptune front: --objective %s: expected COLUMN:min or COLUMN:max\n",
-                    specs[s]);
-            return WT_EXIT_BAD_INPUT;
-        }
-        memcpy(obj[m].name, specs[s], nlen);
-        obj[m].name[nlen] = '\0';
-        obj[m].maximise = !strcmp(dir, "max");
-        m++;
-    }
+    return -1;
+}
 
-    csv_doc d;
-    int rc = read_csv(file, &d);
-    if (rc) {
-        doc_free(&d);
-        return rc;
+/* The --objective specifications COLUMN:min|max into obj, before the file is read (a mistake
+ * shows without reading it). Returns 0 or an exit status. */
+static int parse_objectives(const front_args *a, objective *obj, size_t *m)
+{
+    *m = 0;
+    for (size_t s = 0; s < a->nspecs; s++) {
+        const char *colon = strrchr(a->specs[s], ':');
+        const char *dir = colon ? colon + 1 : "";
+        size_t nlen = colon ? (size_t)(colon - a->specs[s]) : 0;
+        if (!colon || (strcmp(dir, "min") && strcmp(dir, "max")) || nlen == 0 ||
+            nlen >= sizeof obj[0].name) {
+            fprintf(stderr, "warptune front: --objective %s: expected COLUMN:min or COLUMN:max\n",
+                    a->specs[s]);
+            return WT_EXIT_BAD_INPUT;
+        }
+        memcpy(obj[*m].name, a->specs[s], nlen);
+        obj[*m].name[nlen] = '\0';
+        obj[*m].maximise = !strcmp(dir, "max");
+        (*m)++;
     }
-    if (m == 0) {
+    return 0;
+}
+
+/* Without --objective, the defaults that are columns of the file: ipc (max), mpki and energy_j
+ * (min), at least one. Then every objective's column. Returns 0 or an exit status. */
+static int find_objective_columns(const csv_doc *d, const char *file, objective *obj, size_t *m)
+{
+    if (*m == 0) {
         static const struct {
             const char *name;
             int maximise;
         } defaults[] = {{"ipc", 1}, {"mpki", 0}, {"energy_j", 0}};
         for (size_t k = 0; k < sizeof defaults / sizeof defaults[0]; k++) {
             size_t col;
-            if (find_column(&d, defaults[k].name, &col) == 0) {
-                snprintf(obj[m].name, sizeof obj[m].name, "%s", defaults[k].name);
-                obj[m].maximise = defaults[k].maximise;
-                m++;
+            if (find_column(d, defaults[k].name, &col) == 0) {
+                snprintf(obj[*m].name, sizeof obj[*m].name, "%s", defaults[k].name);
+                obj[*m].maximise = defaults[k].maximise;
+                (*m)++;
             }
         }
-        if (m == 0) {
+        if (*m == 0) {
             fprintf(stderr,
                     "%s:1: no --objective given and none of the default objectives ipc, mpki, "
                     "energy_j is a column; ",
                     file);
-            list_columns(&d);
-            doc_free(&d);
+            list_columns(d);
             return WT_EXIT_BAD_INPUT;
         }
     }
-    for (size_t k = 0; k < m; k++) {
-        if (find_column(&d, obj[k].name, &obj[k].col) != 0) {
+    for (size_t k = 0; k < *m; k++) {
+        if (find_column(d, obj[k].name, &obj[k].col) != 0) {
             fprintf(stderr, "%s:1: unknown column '%s'; ", file, obj[k].name);
-            list_columns(&d);
-            doc_free(&d);
+            list_columns(d);
             return WT_EXIT_BAD_INPUT;
         }
     }
+    return 0;
+}
 
-    size_t n = d.nrows;
-    double *val = malloc((n > 0 ? n * m : 1) * sizeof *val);
-    unsigned char *on = malloc(n ? n : 1);
-    table *t = NULL;
-    if (!val || !on) {
-        fprintf(stderr, "warptune front: out of memory\n");
-        rc = WT_EXIT_INTERNAL;
-        goto done;
-    }
-    for (size_t i = 0; i < n; i++) {
+/* The objectives of every row as numbers into val (n x m, row-major), the maximised ones
+ * negated: the front code minimises. Returns 0 or an exit status. */
+static int objective_values(const csv_doc *d, const char *file, const objective *obj, size_t m,
+                            double *val)
+{
+    for (size_t i = 0; i < d->nrows; i++) {
         for (size_t k = 0; k < m; k++) {
-            size_t cell = i * d.ncols + obj[k].col;
+            size_t cell = i * d->ncols + obj[k].col;
             double v;
-            if (parse_number(d.cells[cell], &v) != 0) {
+            if (parse_number(d->cells[cell], &v) != 0) {
                 fprintf(stderr, "%s:%zu: column %zu (%s): '%s' is not a number\n", file,
-                        d.cell_line[cell], obj[k].col + 1, obj[k].name, d.cells[cell]);
-                rc = WT_EXIT_BAD_INPUT;
-                goto done;
+                        d->cell_line[cell], obj[k].col + 1, obj[k].name, d->cells[cell]);
+                return WT_EXIT_BAD_INPUT;
             }
             val[i * m + k] = obj[k].maximise ? -v : v;
         }
     }
+    return 0;
+}
 
-    size_t nfront = front_mark(val, n, m, on);
-    t = table_new((const char *const *)d.header, d.ncols);
+/* The rows on the front (on[i]), with the header, as CSV to the file out or to stdout.
+ * Returns 0 or an exit status. */
+static int write_front(const csv_doc *d, const unsigned char *on, const char *out)
+{
+    table *t = table_new((const char *const *)d->header, d->ncols);
+    int rc = WT_EXIT_OK;
     if (!t) {
         fprintf(stderr, "warptune front: out of memory\n");
-        rc = WT_EXIT_INTERNAL;
-        goto done;
+        return WT_EXIT_INTERNAL;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (on[i] && table_add_row(t, (const char *const *)(d.cells + i * d.ncols)) != 0) {
+    for (size_t i = 0; i < d->nrows; i++) {
+        if (on[i] && table_add_row(t, (const char *const *)(d->cells + i * d->ncols)) != 0) {
             fprintf(stderr, "warptune front: out of memory\n");
             rc = WT_EXIT_INTERNAL;
             goto done;
@@ -421,16 +429,21 @@ int cli_front(int argc, char **argv)
         if (table_write_csv(t, out, err, sizeof err) != 0) {
             fprintf(stderr, "warptune front: %s\n", err);
             rc = WT_EXIT_INTERNAL;
-            goto done;
         }
     } else if (table_write_csv_stream(t, stdout) != 0 || fflush(stdout) != 0) {
         fprintf(stderr, "warptune front: cannot write the output: %s\n", strerror(errno));
         rc = WT_EXIT_INTERNAL;
-        goto done;
     }
+done:
+    table_free(t);
+    return rc;
+}
 
-    /* The reference point: the worst finite value of each objective in the file. */
-    double ref[MAX_OBJECTIVES];
+/* The summary on stderr: rows on the front, and for up to three objectives the hypervolume
+ * against the worst finite value of each objective in the file. */
+static void report_front(const double *val, size_t n, const objective *obj, size_t m, size_t nfront)
+{
+    double ref[SPACE_MAX_OBJECTIVES];
     size_t usable = 0;
     for (size_t k = 0; k < m; k++) {
         ref[k] = -INFINITY;
@@ -449,25 +462,50 @@ int cli_front(int argc, char **argv)
             n - usable);
     if (m > 3) {
         fprintf(stderr, "hypervolume: not computed for more than 3 objectives\n");
-    } else if (!isfinite(ref[0]) || (m > 1 && !isfinite(ref[1])) || (m > 2 && !isfinite(ref[2]))) {
-        fprintf(stderr, "hypervolume: not computed (an objective has no finite value)\n");
-    } else {
-        double hv = front_hypervolume(val, n, m, ref);
-        char buf[64];
-        table_format_double(hv, buf, sizeof buf);
-        fprintf(stderr, "hypervolume %s against the reference point (", buf);
-        for (size_t k = 0; k < m; k++) {
-            table_format_double(obj[k].maximise ? -ref[k] : ref[k], buf, sizeof buf);
-            fprintf(stderr, "%s%s=%s", k ? ", " : "", obj[k].name, buf);
-        }
-        fprintf(stderr, "), the worst value of each objective in the file (");
-        for (size_t k = 0; k < m; k++)
-            fprintf(stderr, "%s%s %s", k ? ", " : "", obj[k].name, obj[k].maximise ? "max" : "min");
-        fprintf(stderr, ")\n");
+        return;
     }
-    rc = WT_EXIT_OK;
-done:
-    table_free(t);
+    if (!isfinite(ref[0]) || (m > 1 && !isfinite(ref[1])) || (m > 2 && !isfinite(ref[2]))) {
+        fprintf(stderr, "hypervolume: not computed (an objective has no finite value)\n");
+        return;
+    }
+    double hv = front_hypervolume(val, n, m, ref);
+    char buf[64];
+    table_format_double(hv, buf, sizeof buf);
+    fprintf(stderr, "hypervolume %s against the reference point (", buf);
+    for (size_t k = 0; k < m; k++) {
+        table_format_double(obj[k].maximise ? -ref[k] : ref[k], buf, sizeof buf);
+        fprintf(stderr, "%s%s=%s", k ? ", " : "", obj[k].name, buf);
+    }
+    fprintf(stderr, "), the worst value of each objective in the file (");
+    for (size_t k = 0; k < m; k++)
+        fprintf(stderr, "%s%s %s", k ? ", " : "", obj[k].name, obj[k].maximise ? "max" : "min");
+    fprintf(stderr, ")\n");
+}
+
+int cli_front(int argc, char **argv)
+{
+    front_args a;
+    objective obj[SPACE_MAX_OBJECTIVES];
+    size_t m;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0) return rc;
+    if ((rc = parse_objectives(&a, obj, &m)) != 0) return rc;
+    csv_doc d;
+    if ((rc = read_csv(a.file, &d)) != 0 || (rc = find_objective_columns(&d, a.file, obj, &m))) {
+        doc_free(&d);
+        return rc;
+    }
+    size_t n = d.nrows;
+    double *val = malloc((n > 0 ? n * m : 1) * sizeof *val);
+    unsigned char *on = malloc(n ? n : 1);
+    if (!val || !on) {
+        fprintf(stderr, "warptune front: out of memory\n");
+        rc = WT_EXIT_INTERNAL;
+    } else if ((rc = objective_values(&d, a.file, obj, m, val)) == 0) {
+        size_t nfront = front_mark(val, n, m, on);
+        rc = write_front(&d, on, a.out);
+        if (rc == 0) report_front(val, n, obj, m, nfront);
+    }
     free(val);
     free(on);
     doc_free(&d);
