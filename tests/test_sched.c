@@ -464,17 +464,75 @@ static void test_cpl_branch_paths(void **state)
     cpl_destroy(c);
 }
 
-static void test_cpl_stall_and_criticality(void **state)
+/* Alg. 3 as CAWA 3.1 describes it: nStall sums the cycles a warp stalled on shared resources
+ * and the scheduler, added when the warp executes its next instruction. */
+static void test_cpl_stall_alg3(void **state)
 {
     (void)state;
     cpl *c = cpl_make(NULL);
+    cpl_warp_start(c, 0, 0, 0);
+    cpl_warp_start(c, 1, 0, 0);
+    cpl_on_issue(c, 0, 0);
+    /* the wait in progress does not count before it ends */
+    assert_int_equal((int)cpl_n_stall(c, 0, 1), 0);
+    assert_int_equal((int)cpl_n_stall(c, 0, 4), 0);
+    /* 5 cycles without issue, 2 of them contended: nStall 2, CPI counts all 5 */
+    cpl_on_stall(c, 0, 5, 2);
+    cpl_on_issue(c, 0, 6);
+    assert_int_equal((int)cpl_n_stall(c, 0, 6), 2);
+    assert_int_equal((int)cpl_n_stall(c, 0, 50), 2);
+    assert_int_equal((int)cpl_criticality_at(c, 0, 6), 2); /* nInst 0: the counter is nStall */
+    /* 8 instructions behind warp 1, CPI_avg (2 + 5) / 2 = 3.5: 8 * 3.5 + 2 */
+    branch(c, 0, 20, 11, 21, 1, 1);
+    assert_int_equal((int)cpl_criticality(c, 0), 30);
+    /* warp 1 has not issued: nothing counted yet */
+    assert_int_equal((int)cpl_criticality(c, 1), 0);
+    assert_true(cpl_is_critical(c, 0));
+    cpl_destroy(c);
+}
+
+/* A warp that waited long for its own load is not more critical than one of equal progress
+ * that other warps kept from issuing: only the latter stalled on contention. Counting every
+ * wait turns the order round (gCAWS then favours the warps whose loads missed longest). */
+static void test_cpl_memory_wait_is_not_contention(void **state)
+{
+    (void)state;
+    for (int all = 0; all <= 1; all++) {
+        cpl *c = cpl_make(all ? (const char *const[]){"cpl.stall_cycles=all", NULL} : NULL);
+        cpl_warp_start(c, 0, 0, 0);
+        cpl_warp_start(c, 1, 0, 0);
+        cpl_on_issue(c, 0, 0);
+        cpl_on_issue(c, 1, 0);
+        cpl_on_stall(c, 0, 100, 0); /* waited 100 cycles for its load */
+        cpl_on_issue(c, 0, 101);
+        cpl_on_stall(c, 1, 10, 10); /* ready for 10 cycles while other warps issued */
+        cpl_on_issue(c, 1, 11);
+        int64_t mem = cpl_criticality_at(c, 0, 200), held = cpl_criticality_at(c, 1, 200);
+        if (all) {
+            assert_int_equal((int)mem, 100);
+            assert_int_equal((int)held, 10);
+        } else {
+            assert_int_equal((int)mem, 0);
+            assert_int_equal((int)held, 10);
+        }
+        cpl_destroy(c);
+    }
+}
+
+/* The reading before Alg. 3 was followed: every cycle a warp did not issue counts, the wait in
+ * progress included (cpl.stall_cycles=all, cpl.stall_in_progress=true). */
+static void test_cpl_stall_all_in_progress(void **state)
+{
+    (void)state;
+    cpl *c =
+        cpl_make((const char *const[]){"cpl.stall_cycles=all", "cpl.stall_in_progress=true", NULL});
     cpl_warp_start(c, 0, 0, 0);
     cpl_warp_start(c, 1, 0, 0);
     /* Alg. 3: the stall between two instructions; while it lasts, it counts as it grows */
     cpl_on_issue(c, 0, 0);
     assert_int_equal((int)cpl_n_stall(c, 0, 1), 0);
     assert_int_equal((int)cpl_n_stall(c, 0, 4), 3);
-    cpl_on_stall(c, 0, 5); /* the SM reports it as the next instruction issues */
+    cpl_on_stall(c, 0, 5, 0); /* the SM reports it as the next instruction issues */
     assert_int_equal((int)cpl_n_stall(c, 0, 6), 5);
     cpl_on_issue(c, 0, 6);
     assert_int_equal((int)cpl_n_stall(c, 0, 6), 5);
@@ -501,7 +559,9 @@ static void test_cpl_stall_and_criticality(void **state)
 static void test_cpl_accuracy(void **state)
 {
     (void)state;
-    cpl *c = cpl_make((const char *const[]){"cpl.sample_period=10", NULL});
+    /* the waits in progress count, so that a warp that never issues falls behind */
+    cpl *c = cpl_make((const char *const[]){"cpl.sample_period=10", "cpl.stall_cycles=all",
+                                            "cpl.stall_in_progress=true", NULL});
     /* CTA 0: warps 0, 1, 2; CTA 1: warps 3, 4 */
     for (int w = 0; w < 3; w++)
         cpl_warp_start(c, w, 0, 0);
@@ -628,7 +688,9 @@ int main(void)
         cmocka_unit_test(test_caws_blk),
         cmocka_unit_test(test_caws_sm_and_avg),
         cmocka_unit_test(test_cpl_branch_paths),
-        cmocka_unit_test(test_cpl_stall_and_criticality),
+        cmocka_unit_test(test_cpl_stall_alg3),
+        cmocka_unit_test(test_cpl_memory_wait_is_not_contention),
+        cmocka_unit_test(test_cpl_stall_all_in_progress),
         cmocka_unit_test(test_cpl_accuracy),
         cmocka_unit_test(test_gcaws),
         cmocka_unit_test(test_warp_profile),

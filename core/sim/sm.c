@@ -288,9 +288,10 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     s->st.reg_operands += (uint64_t)lanes * (info.nsrc + info.ndst);
     if (now > w->last_issue + 1) {
         uint32_t stalled = (uint32_t)(now - w->last_issue - 1);
-        cpl_on_stall(s->cpl, wi, stalled);
+        cpl_on_stall(s->cpl, wi, stalled, w->contended);
         if (s->sched->on_stall) s->sched->on_stall(self, wi, stalled);
     }
+    w->contended = 0;
     w->last_issue = now;
     cpl_on_issue(s->cpl, wi, now);
     if (s->sched->on_issue) {
@@ -383,7 +384,7 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
                 else
                     ready[nready++] = sm_view_of(s, wi);
             }
-            w->stall = (uint8_t)st;
+            sm_set_stall(w, (uint8_t)st, now);
             counts[st]++;
         }
         const warp_view *const *list = nready ? ready : paused;
@@ -393,7 +394,7 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
             int wi = list[pick]->slot;
             counts[ST_SCHED]--;
             counts[ST_EXEC]++;
-            s->warps[wi].stall = ST_EXEC;
+            sm_set_stall(&s->warps[wi], ST_EXEC, now);
             if (issue(s, wi, now, err, errlen) != 0) return -1;
             issued++;
         }
