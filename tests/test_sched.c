@@ -340,6 +340,29 @@ static void test_caws_blk(void **state)
     unmake(&s);
 }
 
+/* The slides' count-down counters stop at zero: warps whose counters ran out during a long
+ * memory wait tie at zero and the oldest issues. Counting on below zero orders them by their
+ * last issue instead, the least recently issued first, as LRR would. */
+static void test_caws_counters_stop_at_zero(void **state)
+{
+    (void)state;
+    for (int unbounded = 0; unbounded <= 1; unbounded++) {
+        sched s;
+        make(&s, "caws",
+             (const char *const[]){"caws.variant=blk", "caws.scale=100",
+                                   unbounded ? "caws.counter=unbounded" : "caws.counter=saturating",
+                                   NULL},
+             NULL);
+        start(&s, 0, 0, 1000, 0); /* the CTA's critical warp, the older: initial value 100 */
+        start(&s, 1, 0, 500, 0);  /* twice as fast: 200 */
+        assert_int_equal(pick_at(&s, R(1), 0), 1);   /* 1 restarts at 200: zero at 200 */
+        assert_int_equal(pick_at(&s, R(0), 500), 0); /* 0 restarts at 100: zero at 600 */
+        /* at 1000 both counters have run out */
+        assert_int_equal(pick_at(&s, R(0, 1), 1000), unbounded ? 1 : 0);
+        unmake(&s);
+    }
+}
+
 static void test_caws_sm_and_avg(void **state)
 {
     (void)state;
@@ -686,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_ccws_cutoff_is_per_live_warp),
         cmocka_unit_test(test_ccws_vta_associativity),
         cmocka_unit_test(test_caws_blk),
+        cmocka_unit_test(test_caws_counters_stop_at_zero),
         cmocka_unit_test(test_caws_sm_and_avg),
         cmocka_unit_test(test_cpl_branch_paths),
         cmocka_unit_test(test_cpl_stall_alg3),
