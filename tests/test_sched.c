@@ -48,7 +48,7 @@ static void make(sched *s, const char *name, const char *const *sets, const cpl 
     }
     wt_rng_seed(&s->rng, 9);
     s->crit = cpl_as_criticality(c);
-    sched_env env = {0, 0, 16, 1, &s->rng, c ? &s->crit : NULL};
+    sched_env env = {0, 0, 16, 1, &s->rng, c ? &s->crit : NULL, NULL};
     if (s->ops->create(&s->self, &env, s->p, err, sizeof err) != 0) fail_msg("%s", err);
     for (int i = 0; i < 64; i++)
         s->v[i] = (warp_view){.slot = i, .age = (uint64_t)i, .cls = IC_INT};
@@ -269,6 +269,59 @@ static void test_ccws_cutoff_is_per_live_warp(void **state)
     unmake(&s);
 }
 
+/* CCWS 3.3 keeps one scoring system per SM: with two schedulers, a warp of one that loses
+ * locality raises the cutoff stack for the warps of both. Per scheduler (ccws.scope=scheduler),
+ * the other scheduler's warps would not see it. */
+static void test_ccws_scores_are_per_sm(void **state)
+{
+    (void)state;
+    for (int per_sched = 0; per_sched <= 1; per_sched++) {
+        const sched_ops *o = sched_policy_find("ccws");
+        param_set *p = param_set_new();
+        char err[256];
+        assert_int_equal(
+            param_set_parse(p, "ccws.scope", per_sched ? "scheduler" : "sm", err, sizeof err), 0);
+        wt_rng rng;
+        wt_rng_seed(&rng, 1);
+        sched_env env = {0, 0, 4, 2, &rng, NULL, NULL};
+        void *shared = NULL, *inst[2];
+        assert_int_equal(o->create_shared(&shared, &env, p), 0);
+        assert_true((shared == NULL) == per_sched);
+        env.shared = shared;
+        warp_view v[4];
+        for (int k = 0; k < 2; k++) {
+            env.scheduler = k;
+            assert_int_equal(o->create(&inst[k], &env, p, err, sizeof err), 0);
+        }
+        /* warps 0 and 2 belong to scheduler 0, 1 and 3 to scheduler 1 */
+        for (int w = 0; w < 4; w++) {
+            v[w] = (warp_view){.slot = w, .age = (uint64_t)w, .cls = IC_INT};
+            o->on_warp_start(inst[w % 2], &v[w], 0);
+        }
+        /* warp 0 issues once, loses a line and misses on it: LLDS = 1/1 x 8 x cutoff */
+        o->on_issue(inst[0], &v[0], 1);
+        l1_event ev = {L1E_EVICT, 0, 128, 0, 2};
+        o->on_l1_event(inst[0], &ev);
+        ev.kind = L1E_MISS;
+        o->on_l1_event(inst[0], &ev);
+        assert_true(o->may_issue_load(inst[0], 0));
+        assert_false(o->may_issue_load(inst[0], 2));
+        /* scheduler 1's warps: throttled by the SM's stack, free under their own */
+        assert_int_equal(o->may_issue_load(inst[1], 1), per_sched);
+        assert_int_equal(o->may_issue_load(inst[1], 3), per_sched);
+        /* one count of the SM's VTA hits, however many schedulers */
+        sim_metrics m;
+        memset(&m, 0, sizeof m);
+        o->collect(inst[0], &m);
+        o->collect(inst[1], &m);
+        assert_int_equal((int)m.vta_hits, 1);
+        for (int k = 0; k < 2; k++)
+            o->destroy(inst[k]);
+        o->destroy_shared(shared);
+        param_set_free(p);
+    }
+}
+
 static void test_ccws_vta_associativity(void **state)
 {
     (void)state;
@@ -298,7 +351,7 @@ static void test_ccws_vta_associativity(void **state)
     assert_int_equal(param_set_parse(p, "ccws.vta_entries", "12", err, sizeof err), 0);
     wt_rng rng;
     wt_rng_seed(&rng, 1);
-    sched_env env = {0, 0, 16, 1, &rng, NULL};
+    sched_env env = {0, 0, 16, 1, &rng, NULL, NULL};
     void *self = NULL;
     assert_int_not_equal(o->create(&self, &env, p, err, sizeof err), 0);
     assert_non_null(strstr(err, "ccws.vta_ways"));
@@ -708,6 +761,7 @@ int main(void)
         cmocka_unit_test(test_ccws_scores_and_cutoff),
         cmocka_unit_test(test_ccws_cutoff_is_per_live_warp),
         cmocka_unit_test(test_ccws_vta_associativity),
+        cmocka_unit_test(test_ccws_scores_are_per_sm),
         cmocka_unit_test(test_caws_blk),
         cmocka_unit_test(test_caws_counters_stop_at_zero),
         cmocka_unit_test(test_caws_sm_and_avg),

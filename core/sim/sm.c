@@ -45,8 +45,12 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
         snprintf(err, errlen, "sched.policy: unknown policy '%s'", c->sched_policy);
         goto fail;
     }
+    if (s->sched->create_shared) {
+        sched_env se = {s->id, 0, c->max_warps, c->schedulers, env->rng, &s->crit, NULL};
+        if (s->sched->create_shared(&s->sched_shared, &se, env->params) != 0) goto oom;
+    }
     for (int k = 0; k < c->schedulers; k++) {
-        sched_env se = {s->id, k, c->max_warps, c->schedulers, env->rng, &s->crit};
+        sched_env se = {s->id, k, c->max_warps, c->schedulers, env->rng, &s->crit, s->sched_shared};
         if (s->sched->create(&s->sched_self[k], &se, env->params, err, errlen) != 0) {
             s->sched_self[k] = NULL;
             goto fail;
@@ -77,6 +81,7 @@ void sm_destroy(sm *s)
     if (!s) return;
     for (int k = 0; k < 4; k++)
         if (s->sched_self[k]) s->sched->destroy(s->sched_self[k]);
+    if (s->sched_shared) s->sched->destroy_shared(s->sched_shared);
     l1d_destroy(s->l1);
     cpl_destroy(s->cpl);
     free(s->warps);

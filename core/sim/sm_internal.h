@@ -121,6 +121,7 @@ struct sm {
     uint32_t kernels;                  /* kernels started: the running one is kernels - 1 */
     const sched_ops *sched;
     void *sched_self[4];
+    void *sched_shared; /* the instances' shared state (sched_ops.create_shared), or NULL */
     l1d *l1;
     struct cpl *cpl;
     warp_criticality crit; /* cpl, as the schedulers ask it */
