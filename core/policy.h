@@ -39,6 +39,15 @@ typedef struct warp_criticality {
     int64_t (*at)(const void *ctx, int warp_slot, uint64_t now);
 } warp_criticality;
 
+/* Which warps are stalled in the two-level sense: waiting on a long-latency event (a global load
+ * or atomic in flight, a barrier) or without a running warp in the slot. A warp that cannot
+ * issue only for a moment (a busy unit or load/store unit, its own ALU result, a branch) is not
+ * stalled. Asked by the scheduler of the warp during its pick. */
+typedef struct warp_stalls {
+    const void *ctx;
+    bool (*stalled)(const void *ctx, int warp_slot);
+} warp_stalls;
+
 typedef struct sched_env {
     int sm;        /* which SM this instance serves */
     int scheduler; /* which of the SM's warp schedulers */
@@ -47,6 +56,7 @@ typedef struct sched_env {
     wt_rng *rng;                  /* per-simulation generator */
     const warp_criticality *crit; /* the SM's criticality predictor; NULL: none */
     void *shared; /* the state the SM's instances share (sched_ops.create_shared), or NULL */
+    const warp_stalls *stalls; /* the SM's warps' long waits; NULL: none known */
 } sched_env;
 
 /* An L1D event a scheduler may learn from (CCWS's lost-locality detector). */

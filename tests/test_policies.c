@@ -110,7 +110,7 @@ static void test_create_all(void **state)
     wt_rng_seed(&rng, 3);
     char err[256];
     for (size_t i = 0; sched_policies[i]; i++) {
-        sched_env env = {0, 0, 48, 2, &rng, NULL, NULL};
+        sched_env env = {0, 0, 48, 2, &rng, NULL, NULL, NULL};
         void *self = NULL;
         assert_int_equal(sched_policies[i]->create(&self, &env, p, err, sizeof err), 0);
         sched_policies[i]->destroy(self);
@@ -145,7 +145,7 @@ static void sched_make(sched *s, const char *name)
     assert_non_null(s->ops);
     s->p = param_set_new();
     wt_rng_seed(&s->rng, 5);
-    sched_env env = {0, 0, 48, 1, &s->rng, NULL, NULL};
+    sched_env env = {0, 0, 48, 1, &s->rng, NULL, NULL, NULL};
     char err[256];
     assert_int_equal(s->ops->create(&s->self, &env, s->p, err, sizeof err), 0);
 }

@@ -48,7 +48,7 @@ static void make(sched *s, const char *name, const char *const *sets, const cpl 
     }
     wt_rng_seed(&s->rng, 9);
     s->crit = cpl_as_criticality(c);
-    sched_env env = {0, 0, 16, 1, &s->rng, c ? &s->crit : NULL, NULL};
+    sched_env env = {0, 0, 16, 1, &s->rng, c ? &s->crit : NULL, NULL, NULL};
     if (s->ops->create(&s->self, &env, s->p, err, sizeof err) != 0) fail_msg("%s", err);
     for (int i = 0; i < 64; i++)
         s->v[i] = (warp_view){.slot = i, .age = (uint64_t)i, .cls = IC_INT};
@@ -283,7 +283,7 @@ static void test_ccws_scores_are_per_sm(void **state)
             param_set_parse(p, "ccws.scope", per_sched ? "scheduler" : "sm", err, sizeof err), 0);
         wt_rng rng;
         wt_rng_seed(&rng, 1);
-        sched_env env = {0, 0, 4, 2, &rng, NULL, NULL};
+        sched_env env = {0, 0, 4, 2, &rng, NULL, NULL, NULL};
         void *shared = NULL, *inst[2];
         assert_int_equal(o->create_shared(&shared, &env, p), 0);
         assert_true((shared == NULL) == per_sched);
@@ -351,11 +351,63 @@ static void test_ccws_vta_associativity(void **state)
     assert_int_equal(param_set_parse(p, "ccws.vta_entries", "12", err, sizeof err), 0);
     wt_rng rng;
     wt_rng_seed(&rng, 1);
-    sched_env env = {0, 0, 16, 1, &rng, NULL, NULL};
+    sched_env env = {0, 0, 16, 1, &rng, NULL, NULL, NULL};
     void *self = NULL;
     assert_int_not_equal(o->create(&self, &env, p, err, sizeof err), 0);
     assert_non_null(strstr(err, "ccws.vta_ways"));
     param_set_free(p);
+}
+
+static bool mock_stalled(const void *ctx, int slot)
+{
+    return ((const bool *)ctx)[slot];
+}
+
+/* Two-level keeps its fetch group until every warp of it is stalled on a long-latency event
+ * (CCWS 5.1 after Narasiman et al.): a warp held for a cycle by a busy unit does not end the
+ * group's turn. Groups of 2: {0, 1} and {2, 3}. */
+static void test_two_level_switches_when_stalled(void **state)
+{
+    (void)state;
+    const char *modes[] = {"stalled", "not_ready", "stalled_exclusive"};
+    for (int m = 0; m < 3; m++) {
+        const sched_ops *o = sched_policy_find("two_level");
+        param_set *p = param_set_new();
+        char err[256];
+        assert_int_equal(param_set_parse(p, "two_level.switch_on", modes[m], err, sizeof err), 0);
+        bool stalled[4] = {false, false, false, false};
+        warp_stalls ws = {stalled, mock_stalled};
+        wt_rng rng;
+        wt_rng_seed(&rng, 1);
+        sched_env env = {0, 0, 4, 1, &rng, NULL, NULL, &ws};
+        void *self;
+        assert_int_equal(o->create(&self, &env, p, err, sizeof err), 0);
+        warp_view v[4];
+        const warp_view *all[4], *others[2] = {&v[2], &v[3]}, *back[3] = {&v[1], &v[2], &v[3]};
+        for (int w = 0; w < 4; w++) {
+            v[w] = (warp_view){.slot = w, .age = (uint64_t)w, .cls = IC_INT};
+            all[w] = &v[w];
+        }
+        assert_int_equal(o->pick(self, all, 4, 0), 0); /* group 0, its oldest */
+        /* 0 waits on memory, 1 on the busy unit: only group 1 is ready */
+        stalled[0] = true;
+        int fill = o->pick(self, others, 2, 1);
+        if (m == 2) {
+            assert_int_equal(fill, -1); /* exclusive: group 0 keeps the scheduler */
+        } else {
+            assert_int_equal(fill, 0); /* warp 2 fills the cycle */
+        }
+        /* 1 is ready again: group 0 still has priority, unless the fill moved the turn */
+        int next = o->pick(self, back, 3, 2);
+        assert_int_equal(back[next]->slot, m == 1 ? 2 : 1);
+        /* once 1 waits on memory too, group 0 is stalled: the turn goes to group 1 */
+        stalled[1] = true;
+        assert_int_equal(o->pick(self, others, 2, 3), 0);
+        stalled[0] = stalled[1] = false;
+        assert_int_equal(back[o->pick(self, back, 3, 4)]->slot, 2); /* greedy in group 1 */
+        o->destroy(self);
+        param_set_free(p);
+    }
 }
 
 /* -------------------------------------------------------------------- CAWS ---- */
@@ -762,6 +814,7 @@ int main(void)
         cmocka_unit_test(test_ccws_cutoff_is_per_live_warp),
         cmocka_unit_test(test_ccws_vta_associativity),
         cmocka_unit_test(test_ccws_scores_are_per_sm),
+        cmocka_unit_test(test_two_level_switches_when_stalled),
         cmocka_unit_test(test_caws_blk),
         cmocka_unit_test(test_caws_counters_stop_at_zero),
         cmocka_unit_test(test_caws_sm_and_avg),

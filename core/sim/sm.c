@@ -11,6 +11,14 @@
 #include "core/sim/warp_profile.h"
 #include "policies/registry.h"
 
+/* warp_stalls.stalled: the classification of the warp's last scan holds until its next one,
+ * and a scheduler's warps were all classified (or kept their class) before its pick. */
+static bool warp_stalled(const void *ctx, int warp_slot)
+{
+    const warp *w = &((const sm *)ctx)->warps[warp_slot];
+    return !w->live || w->stall == ST_MEM || w->stall == ST_SYNC;
+}
+
 int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
 {
     const gpu_config *c = env->cfg;
@@ -40,17 +48,20 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
 
     if (cpl_create(&s->cpl, c->max_warps, env->params, err, errlen) != 0) goto fail;
     s->crit = cpl_as_criticality(s->cpl);
+    s->stalls = (warp_stalls){s, warp_stalled};
     s->sched = sched_policy_find(c->sched_policy);
     if (!s->sched) {
         snprintf(err, errlen, "sched.policy: unknown policy '%s'", c->sched_policy);
         goto fail;
     }
     if (s->sched->create_shared) {
-        sched_env se = {s->id, 0, c->max_warps, c->schedulers, env->rng, &s->crit, NULL};
+        sched_env se = {s->id,    0,        c->max_warps, c->schedulers,
+                        env->rng, &s->crit, NULL,         &s->stalls};
         if (s->sched->create_shared(&s->sched_shared, &se, env->params) != 0) goto oom;
     }
     for (int k = 0; k < c->schedulers; k++) {
-        sched_env se = {s->id, k, c->max_warps, c->schedulers, env->rng, &s->crit, s->sched_shared};
+        sched_env se = {s->id,    k,        c->max_warps,    c->schedulers,
+                        env->rng, &s->crit, s->sched_shared, &s->stalls};
         if (s->sched->create(&s->sched_self[k], &se, env->params, err, errlen) != 0) {
             s->sched_self[k] = NULL;
             goto fail;

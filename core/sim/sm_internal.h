@@ -125,6 +125,7 @@ struct sm {
     l1d *l1;
     struct cpl *cpl;
     warp_criticality crit; /* cpl, as the schedulers ask it */
+    warp_stalls stalls;    /* the warps' long waits, as the schedulers ask them */
     uint64_t fills;        /* L1D fills so far: a replay waiting for one can tell if it came */
     bool l1_crit;          /* the L1D policy uses criticality */
     bool l1_prio;          /* the L1D policy uses the warps' scheduling priority */
