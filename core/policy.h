@@ -42,6 +42,15 @@ typedef struct warp_criticality {
     int64_t (*at)(const void *ctx, int warp_slot, uint64_t now);
 } warp_criticality;
 
+/* Which warps are stalled in the two-level sense: waiting on a long-latency event (a global load
+ * or atomic in flight, a barrier) or without a running warp in the slot. A warp that cannot
+ * issue only for a moment (a busy unit or load/store unit, its own ALU result, a branch) is not
+ * stalled. Asked by the scheduler of the warp during its pick. */
+typedef struct warp_stalls {
+    const void *ctx;
+    bool (*stalled)(const void *ctx, int warp_slot);
+} warp_stalls;
+
 typedef struct sched_env {
     int sm;        /* which SM this instance serves */
     int scheduler; /* which of the SM's warp schedulers */
@@ -49,6 +58,8 @@ typedef struct sched_env {
     int num_schedulers;
     wt_rng *rng;                  /* per-simulation generator */
     const warp_criticality *crit; /* the SM's criticality predictor; NULL: none */
+    void *shared; /* the state the SM's instances share (sched_ops.create_shared), or NULL */
+    const warp_stalls *stalls; /* the SM's warps' long waits; NULL: none known */
 } sched_env;
 
 /* An L1D event a scheduler may learn from (CCWS's lost-locality detector). */
@@ -81,6 +92,13 @@ typedef struct sched_ops {
     size_t nmetrics;
     int (*create)(void **self, const sched_env *env, const param_set *p, char *err, size_t errlen);
     void (*destroy)(void *self);
+    /* State shared by the instances of one SM, for policies the paper defines per SM rather
+     * than per scheduler (CCWS's lost-locality scoring). NULL: none. Made once per SM before
+     * its instances (env.scheduler is 0) and handed to each in sched_env.shared; freed by
+     * destroy_shared after them. Returns 0 (*shared may be NULL: nothing to share under these
+     * parameters), or -1 when out of memory. */
+    int (*create_shared)(void **shared, const sched_env *env, const param_set *p);
+    void (*destroy_shared)(void *shared);
     /* Picks the warp to issue among `ready` (n >= 1 warps, all able to issue now, in slot
      * order; the views are the SM's own, valid during the call). Returns an index into ready,
      * or -1 to issue nothing this cycle (SWL holds back the warps beyond its limit).

@@ -457,7 +457,9 @@ static void test_dacache_constrained(void **state)
 static void test_dacache_dynamic_partitioning(void **state)
 {
     (void)state;
-    const char *kv[] = {"dacache.cmax=4", "dacache.cnt_start=2", NULL};
+    /* the locality region may grow to 7 of 8 ways here, and CNT restarts at Cmax/2 both ways */
+    const char *kv[] = {"dacache.cmax=4", "dacache.cnt_start=2", "dacache.locality_fraction=0.875",
+                        "dacache.cnt_reset_down=true", NULL};
     drv d;
     drv_make(&d, "dacache", 32, 8, kv);
     for (int n = 0; n < 8; n++)
@@ -484,6 +486,74 @@ static void test_dacache_dynamic_partitioning(void **state)
     assert_true(stat(&m, "dacache_fcw_increases") == 1 &&
                 stat(&m, "dacache_fcw_decreases") == 3); /* 5->4->3->2 */
     drv_free(&d);
+}
+
+/* How many misses of thrashing warps can be in flight in set 0 before one is bypassed, with a
+ * static FCW of 8 (a locality region of every position, were it not limited). */
+static int dacache_in_flight(const char *fraction)
+{
+    char frac[64];
+    snprintf(frac, sizeof frac, "dacache.locality_fraction=%s", fraction);
+    const char *kv[] = {"dacache.partitioning=static", "dacache.fcw=8", frac, NULL};
+    drv d;
+    drv_make(&d, "dacache", 32, 8, kv);
+    for (int n = 0; n < 8; n++)
+        dload(&d, (uint64_t)n, 0, 32);
+    int placed = 0;
+    while (placed < 8 &&
+           access_keep(&d, req((uint64_t)(8 + placed) * 32, 9, 10, 10, 32, false), 1) < d.c.ways)
+        placed++;
+    drv_free(&d);
+    return placed;
+}
+
+/* The readings of DaCache where the paper leaves a choice (docs/policies.md). */
+static void test_dacache_readings(void **state)
+{
+    (void)state;
+    /* When FCW asks for more locality positions than the ways hold, the region stops at half
+     * the ways (dacache.locality_fraction 0.5): four ways stay replaceable. Stopping it one way
+     * short of the set left one, and bypassed nearly every miss. */
+    assert_int_equal(dacache_in_flight("0.5"), 4);
+    assert_int_equal(dacache_in_flight("0.875"), 1);
+
+    /* A load of two accesses is coherent ("more than 2 uncoalescable memory accesses" make
+     * a divergent one): it does not count for dynamic partitioning unless
+     * dacache.coherent_accesses=1. */
+    for (int one = 0; one <= 1; one++) {
+        const char *kv[] = {"dacache.cmax=4", "dacache.cnt_start=3",
+                            one ? "dacache.coherent_accesses=1" : "dacache.coherent_accesses=2",
+                            NULL};
+        drv d;
+        drv_make(&d, "dacache", 32, 8, kv);
+        d.c.ops->on_load_done(d.c.self, 0, 0, 2, 0);
+        d.c.ops->on_load_done(d.c.self, 0, 0, 3, 0); /* divergent either way: CNT 4 or 5 */
+        stats m = collect(&d);
+        assert_true(stat(&m, "dacache_fcw_increases") == 1);
+        /* with two-access loads counted, the increase came one load earlier: CNT restarted
+         * at 2 and the three-access load raised it to 3; else CNT is 2 */
+        d.c.ops->on_load_done(d.c.self, 0, 0, 3, 0);
+        m = collect(&d);
+        assert_true(stat(&m, "dacache_fcw_increases") == (one ? 2 : 1));
+        drv_free(&d);
+    }
+
+    /* Fig. 7 restarts CNT at Cmax/2 when FCW rises; when it falls CNT stays at zero unless
+     * dacache.cnt_reset_down: three fully cached loads then raise FCW again only from Cmax/2. */
+    for (int reset = 0; reset <= 1; reset++) {
+        const char *kv[] = {"dacache.cmax=4", "dacache.cnt_start=1",
+                            reset ? "dacache.cnt_reset_down=true" : "dacache.cnt_reset_down=false",
+                            NULL};
+        drv d;
+        drv_make(&d, "dacache", 32, 8, kv);
+        d.c.ops->on_load_done(d.c.self, 0, 30, 32, 1); /* CNT 0: FCW 4 -> 3 */
+        for (int i = 0; i < 3; i++)
+            d.c.ops->on_load_done(d.c.self, 0, 0, 32, 0);
+        stats m = collect(&d);
+        assert_true(stat(&m, "dacache_fcw_decreases") == 1);
+        assert_true(stat(&m, "dacache_fcw_increases") == reset);
+        drv_free(&d);
+    }
 }
 
 static void test_dacache_profiler(void **state)
@@ -536,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_dacache_insertion_promotion),
         cmocka_unit_test(test_dacache_constrained),
         cmocka_unit_test(test_dacache_dynamic_partitioning),
+        cmocka_unit_test(test_dacache_readings),
         cmocka_unit_test(test_dacache_profiler),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -382,7 +382,7 @@ static void test_create_all(void **state)
     char err[256];
     for (size_t i = 0; sched_policies[i]; i++) {
         ph_sched s;
-        sched_env env = {0, 0, 48, 2, NULL, NULL};
+        sched_env env = {0, 0, 48, 2, NULL, NULL, NULL, NULL};
         assert_int_equal(ph_sched_try(&s, sched_policies[i]->name, env, 3, NULL, err, sizeof err),
                          0);
         ph_sched_free(&s);
@@ -404,7 +404,7 @@ static void test_create_all(void **state)
 /* Scheduler `name` with its defaults, 1 scheduler per SM, 48 warp slots. */
 static void sched_make(ph_sched *s, const char *name)
 {
-    ph_sched_make(s, name, (sched_env){0, 0, 48, 1, NULL, NULL}, 5, NULL);
+    ph_sched_make(s, name, (sched_env){0, 0, 48, 1, NULL, NULL, NULL, NULL}, 5, NULL);
 }
 
 /* Builds a ready list from slots (ascending) with the given ages; returns the picked slot and

@@ -27,7 +27,7 @@
 static void make(ph_sched *s, const char *name, const char *const *sets, const cpl *c)
 {
     warp_criticality crit = cpl_as_criticality(c);
-    ph_sched_make(s, name, (sched_env){0, 0, 16, 1, NULL, c ? &crit : NULL}, 9, sets);
+    ph_sched_make(s, name, (sched_env){0, 0, 16, 1, NULL, c ? &crit : NULL, NULL, NULL}, 9, sets);
 }
 
 /* The scheduler's VTA hits: its collect() into one sum per metric it declares, the one named
@@ -242,6 +242,60 @@ static void test_ccws_cutoff_is_per_live_warp(void **state)
     ph_sched_free(&s);
 }
 
+/* CCWS 3.3 keeps one scoring system per SM: with two schedulers, a warp of one that loses
+ * locality raises the cutoff stack for the warps of both. Per scheduler (ccws.scope=scheduler),
+ * the other scheduler's warps would not see it. */
+static void test_ccws_scores_are_per_sm(void **state)
+{
+    (void)state;
+    for (int per_sched = 0; per_sched <= 1; per_sched++) {
+        const sched_ops *o = sched_policy_find("ccws");
+        param_set *p = param_set_new();
+        char err[256];
+        assert_int_equal(
+            param_set_parse(p, "ccws.scope", per_sched ? "scheduler" : "sm", err, sizeof err), 0);
+        wt_rng rng;
+        wt_rng_seed(&rng, 1);
+        sched_env env = {0, 0, 4, 2, &rng, NULL, NULL, NULL};
+        void *shared = NULL, *inst[2];
+        assert_int_equal(o->create_shared(&shared, &env, p), 0);
+        assert_true((shared == NULL) == per_sched);
+        env.shared = shared;
+        warp_view v[4];
+        for (int k = 0; k < 2; k++) {
+            env.scheduler = k;
+            assert_int_equal(o->create(&inst[k], &env, p, err, sizeof err), 0);
+        }
+        /* warps 0 and 2 belong to scheduler 0, 1 and 3 to scheduler 1 */
+        for (int w = 0; w < 4; w++) {
+            v[w] = (warp_view){.slot = w, .age = (uint64_t)w, .cls = IC_INT};
+            o->on_warp_start(inst[w % 2], &v[w], 0);
+        }
+        /* warp 0 issues once, loses a line and misses on it: LLDS = 1/1 x 8 x cutoff */
+        o->on_issue(inst[0], &v[0], 1);
+        l1_event ev = {L1E_EVICT, 0, 128, 0, 2};
+        o->on_l1_event(inst[0], &ev);
+        ev.kind = L1E_MISS;
+        o->on_l1_event(inst[0], &ev);
+        assert_true(o->may_issue_load(inst[0], 0));
+        assert_false(o->may_issue_load(inst[0], 2));
+        /* scheduler 1's warps: throttled by the SM's stack, free under their own */
+        assert_int_equal(o->may_issue_load(inst[1], 1), per_sched);
+        assert_int_equal(o->may_issue_load(inst[1], 3), per_sched);
+        /* one count of the SM's VTA hits, however many schedulers */
+        double sums[WT_POLICY_METRICS_MAX] = {0};
+        o->collect(inst[0], sums);
+        o->collect(inst[1], sums);
+        assert_int_equal(o->nmetrics, 1);
+        assert_string_equal(o->metrics[0].name, "vta_hits");
+        assert_int_equal((int)sums[0], 1);
+        for (int k = 0; k < 2; k++)
+            o->destroy(inst[k]);
+        o->destroy_shared(shared);
+        param_set_free(p);
+    }
+}
+
 static void test_ccws_vta_associativity(void **state)
 {
     (void)state;
@@ -264,10 +318,62 @@ static void test_ccws_vta_associativity(void **state)
     /* entries must be a multiple of the ways */
     char err[256];
     const char *const twelve[] = {"ccws.vta_entries=12", NULL};
-    assert_int_not_equal(
-        ph_sched_try(&s, "ccws", (sched_env){0, 0, 16, 1, NULL, NULL}, 1, twelve, err, sizeof err),
-        0);
+    assert_int_not_equal(ph_sched_try(&s, "ccws", (sched_env){0, 0, 16, 1, NULL, NULL, NULL, NULL},
+                                      1, twelve, err, sizeof err),
+                         0);
     assert_non_null(strstr(err, "ccws.vta_ways"));
+}
+
+static bool mock_stalled(const void *ctx, int slot)
+{
+    return ((const bool *)ctx)[slot];
+}
+
+/* Two-level keeps its fetch group until every warp of it is stalled on a long-latency event
+ * (CCWS 5.1 after Narasiman et al.): a warp held for a cycle by a busy unit does not end the
+ * group's turn. Groups of 2: {0, 1} and {2, 3}. */
+static void test_two_level_switches_when_stalled(void **state)
+{
+    (void)state;
+    const char *modes[] = {"stalled", "not_ready", "stalled_exclusive"};
+    for (int m = 0; m < 3; m++) {
+        const sched_ops *o = sched_policy_find("two_level");
+        param_set *p = param_set_new();
+        char err[256];
+        assert_int_equal(param_set_parse(p, "two_level.switch_on", modes[m], err, sizeof err), 0);
+        bool stalled[4] = {false, false, false, false};
+        warp_stalls ws = {stalled, mock_stalled};
+        wt_rng rng;
+        wt_rng_seed(&rng, 1);
+        sched_env env = {0, 0, 4, 1, &rng, NULL, NULL, &ws};
+        void *self;
+        assert_int_equal(o->create(&self, &env, p, err, sizeof err), 0);
+        warp_view v[4];
+        const warp_view *all[4], *others[2] = {&v[2], &v[3]}, *back[3] = {&v[1], &v[2], &v[3]};
+        for (int w = 0; w < 4; w++) {
+            v[w] = (warp_view){.slot = w, .age = (uint64_t)w, .cls = IC_INT};
+            all[w] = &v[w];
+        }
+        assert_int_equal(o->pick(self, all, 4, 0), 0); /* group 0, its oldest */
+        /* 0 waits on memory, 1 on the busy unit: only group 1 is ready */
+        stalled[0] = true;
+        int fill = o->pick(self, others, 2, 1);
+        if (m == 2) {
+            assert_int_equal(fill, -1); /* exclusive: group 0 keeps the scheduler */
+        } else {
+            assert_int_equal(fill, 0); /* warp 2 fills the cycle */
+        }
+        /* 1 is ready again: group 0 still has priority, unless the fill moved the turn */
+        int next = o->pick(self, back, 3, 2);
+        assert_int_equal(back[next]->slot, m == 1 ? 2 : 1);
+        /* once 1 waits on memory too, group 0 is stalled: the turn goes to group 1 */
+        stalled[1] = true;
+        assert_int_equal(o->pick(self, others, 2, 3), 0);
+        stalled[0] = stalled[1] = false;
+        assert_int_equal(back[o->pick(self, back, 3, 4)]->slot, 2); /* greedy in group 1 */
+        o->destroy(self);
+        param_set_free(p);
+    }
 }
 
 /* -------------------------------------------------------------------- CAWS ---- */
@@ -303,6 +409,29 @@ static void test_caws_blk(void **state)
     /* by cycle 150, 1 restarted at 200 at cycle 5 (counter 55) and 3 reached 50: 3 first */
     assert_int_equal(pick_at(&s, R(1, 3), 150), 3);
     ph_sched_free(&s);
+}
+
+/* The slides' count-down counters stop at zero: warps whose counters ran out during a long
+ * memory wait tie at zero and the oldest issues. Counting on below zero orders them by their
+ * last issue instead, the least recently issued first, as LRR would. */
+static void test_caws_counters_stop_at_zero(void **state)
+{
+    (void)state;
+    for (int unbounded = 0; unbounded <= 1; unbounded++) {
+        ph_sched s;
+        make(&s, "caws",
+             (const char *const[]){"caws.variant=blk", "caws.scale=100",
+                                   unbounded ? "caws.counter=unbounded" : "caws.counter=saturating",
+                                   NULL},
+             NULL);
+        start(&s, 0, 0, 1000, 0); /* the CTA's critical warp, the older: initial value 100 */
+        start(&s, 1, 0, 500, 0);  /* twice as fast: 200 */
+        assert_int_equal(pick_at(&s, R(1), 0), 1);   /* 1 restarts at 200: zero at 200 */
+        assert_int_equal(pick_at(&s, R(0), 500), 0); /* 0 restarts at 100: zero at 600 */
+        /* at 1000 both counters have run out */
+        assert_int_equal(pick_at(&s, R(0, 1), 1000), unbounded ? 1 : 0);
+        ph_sched_free(&s);
+    }
 }
 
 static void test_caws_sm_and_avg(void **state)
@@ -423,17 +552,75 @@ static void test_cpl_branch_paths(void **state)
     cpl_destroy(c);
 }
 
-static void test_cpl_stall_and_criticality(void **state)
+/* Alg. 3 as CAWA 3.1 describes it: nStall sums the cycles a warp stalled on shared resources
+ * and the scheduler, added when the warp executes its next instruction. */
+static void test_cpl_stall_alg3(void **state)
 {
     (void)state;
     cpl *c = cpl_make(NULL);
+    cpl_warp_start(c, 0, 0, 0);
+    cpl_warp_start(c, 1, 0, 0);
+    cpl_on_issue(c, 0, 0);
+    /* the wait in progress does not count before it ends */
+    assert_int_equal((int)cpl_n_stall(c, 0, 1), 0);
+    assert_int_equal((int)cpl_n_stall(c, 0, 4), 0);
+    /* 5 cycles without issue, 2 of them contended: nStall 2, CPI counts all 5 */
+    cpl_on_stall(c, 0, 5, 2);
+    cpl_on_issue(c, 0, 6);
+    assert_int_equal((int)cpl_n_stall(c, 0, 6), 2);
+    assert_int_equal((int)cpl_n_stall(c, 0, 50), 2);
+    assert_int_equal((int)cpl_criticality_at(c, 0, 6), 2); /* nInst 0: the counter is nStall */
+    /* 8 instructions behind warp 1, CPI_avg (2 + 5) / 2 = 3.5: 8 * 3.5 + 2 */
+    branch(c, 0, 20, 11, 21, 1, 1);
+    assert_int_equal((int)cpl_criticality(c, 0), 30);
+    /* warp 1 has not issued: nothing counted yet */
+    assert_int_equal((int)cpl_criticality(c, 1), 0);
+    assert_true(cpl_is_critical(c, 0));
+    cpl_destroy(c);
+}
+
+/* A warp that waited long for its own load is not more critical than one of equal progress
+ * that other warps kept from issuing: only the latter stalled on contention. Counting every
+ * wait turns the order round (gCAWS then favours the warps whose loads missed longest). */
+static void test_cpl_memory_wait_is_not_contention(void **state)
+{
+    (void)state;
+    for (int all = 0; all <= 1; all++) {
+        cpl *c = cpl_make(all ? (const char *const[]){"cpl.stall_cycles=all", NULL} : NULL);
+        cpl_warp_start(c, 0, 0, 0);
+        cpl_warp_start(c, 1, 0, 0);
+        cpl_on_issue(c, 0, 0);
+        cpl_on_issue(c, 1, 0);
+        cpl_on_stall(c, 0, 100, 0); /* waited 100 cycles for its load */
+        cpl_on_issue(c, 0, 101);
+        cpl_on_stall(c, 1, 10, 10); /* ready for 10 cycles while other warps issued */
+        cpl_on_issue(c, 1, 11);
+        int64_t mem = cpl_criticality_at(c, 0, 200), held = cpl_criticality_at(c, 1, 200);
+        if (all) {
+            assert_int_equal((int)mem, 100);
+            assert_int_equal((int)held, 10);
+        } else {
+            assert_int_equal((int)mem, 0);
+            assert_int_equal((int)held, 10);
+        }
+        cpl_destroy(c);
+    }
+}
+
+/* The reading before Alg. 3 was followed: every cycle a warp did not issue counts, the wait in
+ * progress included (cpl.stall_cycles=all, cpl.stall_in_progress=true). */
+static void test_cpl_stall_all_in_progress(void **state)
+{
+    (void)state;
+    cpl *c =
+        cpl_make((const char *const[]){"cpl.stall_cycles=all", "cpl.stall_in_progress=true", NULL});
     cpl_warp_start(c, 0, 0, 0);
     cpl_warp_start(c, 1, 0, 0);
     /* Alg. 3: the stall between two instructions; while it lasts, it counts as it grows */
     cpl_on_issue(c, 0, 0);
     assert_int_equal((int)cpl_n_stall(c, 0, 1), 0);
     assert_int_equal((int)cpl_n_stall(c, 0, 4), 3);
-    cpl_on_stall(c, 0, 5); /* the SM reports it as the next instruction issues */
+    cpl_on_stall(c, 0, 5, 0); /* the SM reports it as the next instruction issues */
     assert_int_equal((int)cpl_n_stall(c, 0, 6), 5);
     cpl_on_issue(c, 0, 6);
     assert_int_equal((int)cpl_n_stall(c, 0, 6), 5);
@@ -460,7 +647,9 @@ static void test_cpl_stall_and_criticality(void **state)
 static void test_cpl_accuracy(void **state)
 {
     (void)state;
-    cpl *c = cpl_make((const char *const[]){"cpl.sample_period=10", NULL});
+    /* the waits in progress count, so that a warp that never issues falls behind */
+    cpl *c = cpl_make((const char *const[]){"cpl.sample_period=10", "cpl.stall_cycles=all",
+                                            "cpl.stall_in_progress=true", NULL});
     /* CTA 0: warps 0, 1, 2; CTA 1: warps 3, 4 */
     for (int w = 0; w < 3; w++)
         cpl_warp_start(c, w, 0, 0);
@@ -584,10 +773,15 @@ int main(void)
         cmocka_unit_test(test_ccws_scores_and_cutoff),
         cmocka_unit_test(test_ccws_cutoff_is_per_live_warp),
         cmocka_unit_test(test_ccws_vta_associativity),
+        cmocka_unit_test(test_ccws_scores_are_per_sm),
+        cmocka_unit_test(test_two_level_switches_when_stalled),
         cmocka_unit_test(test_caws_blk),
+        cmocka_unit_test(test_caws_counters_stop_at_zero),
         cmocka_unit_test(test_caws_sm_and_avg),
         cmocka_unit_test(test_cpl_branch_paths),
-        cmocka_unit_test(test_cpl_stall_and_criticality),
+        cmocka_unit_test(test_cpl_stall_alg3),
+        cmocka_unit_test(test_cpl_memory_wait_is_not_contention),
+        cmocka_unit_test(test_cpl_stall_all_in_progress),
         cmocka_unit_test(test_cpl_accuracy),
         cmocka_unit_test(test_gcaws),
         cmocka_unit_test(test_warp_profile),

@@ -12,9 +12,11 @@ typedef struct cpl_warp {
     uint64_t last;          /* cycle of its last issue (its start before the first) */
     uint64_t issued;        /* instructions committed */
     int64_t n_inst;         /* instruction count against the straight-line path */
-    uint64_t n_stall;       /* stall cycles between consecutive instructions */
+    uint64_t n_stall;       /* nStall: the stall cycles Alg. 3 counts (cpl.stall_cycles) */
+    uint64_t n_gap;         /* every cycle between consecutive instructions (for CPI_avg) */
     uint32_t pending_stall; /* reported by cpl_on_stall, applied by the next cpl_on_issue */
-    uint64_t slow_samples;  /* accuracy samples in which the warp was predicted slow */
+    uint32_t pending_gap;
+    uint64_t slow_samples; /* accuracy samples in which the warp was predicted slow */
 } cpl_warp;
 
 typedef struct cpl_cta {
@@ -33,10 +35,14 @@ struct cpl {
     uint64_t live_ctas;
     uint64_t period;
     double slow_fraction;
+    bool stall_all;   /* cpl.stall_cycles=all: nStall counts every cycle between instructions */
+    bool in_progress; /* cpl.stall_in_progress: the current wait counts before it ends */
     uint64_t next_sample;
     uint64_t now; /* the latest event: the SM's current cycle for queries between events */
     uint64_t samples, accurate; /* over finished CTAs */
 };
+
+static const char *const cpl_stall_kinds[] = {"contention", "all", NULL};
 
 static const param_def cpl_params[] = {
     {"cpl.sample_period", PT_INT, 100, 0, 1e9, NULL, "cycles",
@@ -45,6 +51,13 @@ static const param_def cpl_params[] = {
     {"cpl.slow_fraction", PT_REAL, 0.5, 0, 1, NULL, "",
      "a warp is slow (predicted critical) when its counter is larger than those of at least this "
      "fraction of the other warps of its CTA (CAWA 5.2: 50%)"},
+    {"cpl.stall_cycles", PT_CHOICE, 0, 0, 0, cpl_stall_kinds, "",
+     "what nStall counts between two instructions of a warp (CAWA 3.1, Alg. 3): contention, "
+     "the cycles it was ready but another warp issued or its unit (or the load/store unit) was "
+     "busy; all, every cycle it did not issue, waits for its own operands and memory included"},
+    {"cpl.stall_in_progress", PT_BOOL, 0, 0, 1, NULL, "",
+     "count the wait a warp is in before it ends (false: Alg. 3 adds a wait when the warp "
+     "issues again; true: every cycle of the current wait counts at once)"},
 };
 
 const param_group cpl_param_group = {"cpl", cpl_params, sizeof cpl_params / sizeof cpl_params[0]};
@@ -69,6 +82,8 @@ int cpl_create(cpl **out, int max_warps, const param_set *p, char *err, size_t e
     c->max_warps = max_warps;
     c->period = (uint64_t)param_get_int(p, "cpl.sample_period");
     c->slow_fraction = param_get_real(p, "cpl.slow_fraction");
+    c->stall_all = param_get_int(p, "cpl.stall_cycles") == 1;
+    c->in_progress = param_get_int(p, "cpl.stall_in_progress") != 0;
     c->next_sample = c->period;
     *out = c;
     return 0;
@@ -83,14 +98,25 @@ void cpl_destroy(cpl *c)
     free(c);
 }
 
-/* nStall at cycle now: the stalls between its instructions so far and, while it runs, the
- * stall it is in since its last instruction (CPL monitors the stall cycles between the current
- * and the next instruction; Alg. 3 adds them to the counter when the next one executes). */
-static uint64_t stall_at(const cpl_warp *w, uint64_t now)
+/* The cycles of the wait a running warp is in since its last instruction, when
+ * cpl.stall_in_progress counts them; 0 otherwise, or once the wait was reported. */
+static uint64_t wait_in_progress(const cpl *c, const cpl_warp *w, uint64_t now)
 {
-    uint64_t s = w->n_stall + w->pending_stall;
-    if (w->live && !w->pending_stall && now > w->last + 1) s += now - w->last - 1;
-    return s;
+    if (!c->in_progress || !w->live || w->pending_gap || now <= w->last + 1) return 0;
+    return now - w->last - 1;
+}
+
+/* nStall at cycle now. Alg. 3 (line 5) adds a warp's stall cycles to nStall when the warp is
+ * selected and executes its next instruction: a wait counts once it is over. */
+static uint64_t stall_at(const cpl *c, const cpl_warp *w, uint64_t now)
+{
+    return w->n_stall + w->pending_stall + wait_in_progress(c, w, now);
+}
+
+/* Every cycle between the warp's instructions so far, for its CPI. */
+static uint64_t gap_at(const cpl *c, const cpl_warp *w, uint64_t now)
+{
+    return w->n_gap + w->pending_gap + wait_in_progress(c, w, now);
 }
 
 /* The lowest instruction count of the warps of a CTA: its most advanced warp. */
@@ -105,16 +131,16 @@ static int64_t cta_min(const cpl *c, int cta_slot)
 }
 
 /* eq. 1 for a warp whose CTA's most advanced warp has instruction count `lead`. */
-static double criticality(const cpl_warp *w, int64_t lead, uint64_t now)
+static double criticality(const cpl *c, const cpl_warp *w, int64_t lead, uint64_t now)
 {
     /* nInst: the relative instruction-count disparity, how many instructions the warp is
      * behind the most advanced warp of its CTA (>= 0) */
     int64_t n_inst = w->n_inst - lead;
-    /* CPI_avg: the warp's cycles per committed instruction so far, issue cycles and stalls; 1
-     * before its first instruction. */
-    uint64_t stall = stall_at(w, now);
-    double cpi = w->issued ? (double)(w->issued + stall) / (double)w->issued : 1.0;
-    return (double)n_inst * cpi + (double)stall;
+    /* CPI_avg: the warp's cycles per committed instruction so far, issue cycles and every
+     * wait between them; 1 before its first instruction. */
+    uint64_t gap = gap_at(c, w, now);
+    double cpi = w->issued ? (double)(w->issued + gap) / (double)w->issued : 1.0;
+    return (double)n_inst * cpi + (double)stall_at(c, w, now);
 }
 
 /* Records k identical samples of the current predictions (the counters only change at events,
@@ -135,7 +161,7 @@ static void take_samples(cpl *c, uint64_t k)
             if (c->w[i].n_inst < lead) lead = c->w[i].n_inst;
         }
         for (int a = 0; a < m; a++)
-            crit[a] = criticality(&c->w[slot[a]], lead, c->next_sample);
+            crit[a] = criticality(c, &c->w[slot[a]], lead, c->next_sample);
         c->cta[cs].samples += k;
         /* A warp is slow when at least `need` of the others are below it. `below` is a whole
          * number, so that is at least K = ceil(need) of them, which holds exactly when the warp
@@ -198,16 +224,20 @@ void cpl_on_issue(cpl *c, int warp, uint64_t now)
     cpl_warp *w = &c->w[warp];
     /* Alg. 3: the stall before this instruction is added as it executes */
     w->n_stall += w->pending_stall;
+    w->n_gap += w->pending_gap;
     w->pending_stall = 0;
+    w->pending_gap = 0;
     w->last = now;
     /* committing an instruction is progress (CAWA 3.1) */
     w->issued++;
     w->n_inst--;
 }
 
-void cpl_on_stall(cpl *c, int warp, uint32_t cycles)
+void cpl_on_stall(cpl *c, int warp, uint32_t cycles, uint32_t contended)
 {
-    c->w[warp].pending_stall += cycles;
+    cpl_warp *w = &c->w[warp];
+    w->pending_gap += cycles;
+    w->pending_stall += c->stall_all ? cycles : contended;
 }
 
 void cpl_on_branch(cpl *c, const branch_event *b)
@@ -256,7 +286,7 @@ int64_t cpl_criticality(const cpl *c, int warp)
 int64_t cpl_criticality_at(const cpl *c, int warp, uint64_t now)
 {
     const cpl_warp *w = &c->w[warp];
-    return (int64_t)llround(criticality(w, cta_min(c, w->cta_slot), now));
+    return (int64_t)llround(criticality(c, w, cta_min(c, w->cta_slot), now));
 }
 
 static int64_t criticality_at(const void *ctx, int warp_slot, uint64_t now)
@@ -276,19 +306,19 @@ int64_t cpl_n_inst(const cpl *c, int warp)
 
 uint64_t cpl_n_stall(const cpl *c, int warp, uint64_t now)
 {
-    return stall_at(&c->w[warp], now);
+    return stall_at(c, &c->w[warp], now);
 }
 
 bool cpl_is_critical(const cpl *c, int warp)
 {
     int64_t lead = cta_min(c, c->w[warp].cta_slot);
-    double mine = criticality(&c->w[warp], lead, c->now);
+    double mine = criticality(c, &c->w[warp], lead, c->now);
     int below = 0, others = 0;
     for (uint64_t b = c->cta_warps[c->w[warp].cta_slot]; b; b &= b - 1) {
         int j = __builtin_ctzll(b);
         if (j == warp) continue;
         others++;
-        below += criticality(&c->w[j], lead, c->now) < mine;
+        below += criticality(c, &c->w[j], lead, c->now) < mine;
     }
     return (double)below >= c->slow_fraction * (double)others;
 }

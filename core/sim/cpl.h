@@ -7,9 +7,12 @@
  * warp's path, or subtracts those it skips, measured against falling through (Alg. 2), and every
  * committed instruction subtracts one. nInst, the relative instruction-count disparity, is how
  * far the warp's count is above the lowest of its CTA (its most advanced warp). nStall sums the
- * cycles the warp waited between consecutive instructions, the current wait included (Alg. 3).
- * CPI_avg is the warp's own cycles per instruction so far. docs/policies.md gives the readings
- * in full.
+ * cycles the warp stalled on shared resources and the scheduler between consecutive
+ * instructions: ready while another warp issued, or held by a busy unit; a wait is added when
+ * the warp issues again (Alg. 3). Waits for its own operands, memory and barriers are not
+ * contention. CPI_avg is the warp's own cycles per instruction so far, every wait included.
+ * cpl.stall_cycles and cpl.stall_in_progress select other readings; docs/policies.md gives
+ * them in full.
  *
  * CPL also measures its own prediction accuracy as CAWA 5.2 defines it: every
  * cpl.sample_period cycles it records, for each resident CTA, which warps it predicts slow;
@@ -35,15 +38,15 @@ void cpl_destroy(cpl *c);
 void cpl_warp_start(cpl *c, int warp, int cta_slot, uint64_t now);
 /* The warp issued (committed) an instruction at cycle now. */
 void cpl_on_issue(cpl *c, int warp, uint64_t now);
-/* The warp waited `cycles` cycles between two consecutive instructions (Alg. 3); reported just
+/* The warp waited `cycles` cycles between two consecutive instructions, `contended` of them
+ * ready but not issued (another warp issued) or held by a busy unit (Alg. 3); reported just
  * before the cpl_on_issue of the second one, which applies it. */
-void cpl_on_stall(cpl *c, int warp, uint32_t cycles);
+void cpl_on_stall(cpl *c, int warp, uint32_t cycles, uint32_t contended);
 void cpl_on_branch(cpl *c, const branch_event *b);
 void cpl_warp_exit(cpl *c, int warp, uint64_t now);
 
 /* The warp's criticality counter at cycle now, eq. 1 rounded to a whole number of cycles
- * (larger: further behind, more critical). A running warp's nStall includes the stall it is in
- * since its last instruction. */
+ * (larger: further behind, more critical). */
 int64_t cpl_criticality_at(const cpl *c, int warp, uint64_t now);
 /* The predictor as the policy seam offers it to schedulers (sched_env.crit). */
 warp_criticality cpl_as_criticality(const cpl *c);

@@ -11,6 +11,14 @@
 #include "core/sim/warp_profile.h"
 #include "policies/registry.h"
 
+/* warp_stalls.stalled: the classification of the warp's last scan holds until its next one,
+ * and a scheduler's warps were all classified (or kept their class) before its pick. */
+static bool warp_stalled(const void *ctx, int warp_slot)
+{
+    const warp *w = &((const sm *)ctx)->warps[warp_slot];
+    return !w->live || w->stall == ST_MEM || w->stall == ST_SYNC;
+}
+
 int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
 {
     const gpu_config *c = env->cfg;
@@ -40,13 +48,20 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
 
     if (cpl_create(&s->cpl, c->max_warps, env->params, err, errlen) != 0) goto fail;
     s->crit = cpl_as_criticality(s->cpl);
+    s->stalls = (warp_stalls){s, warp_stalled};
     s->sched = sched_policy_find(c->sched_policy);
     if (!s->sched) {
         snprintf(err, errlen, "sched.policy: unknown policy '%s'", c->sched_policy);
         goto fail;
     }
+    if (s->sched->create_shared) {
+        sched_env se = {s->id,    0,        c->max_warps, c->schedulers,
+                        env->rng, &s->crit, NULL,         &s->stalls};
+        if (s->sched->create_shared(&s->sched_shared, &se, env->params) != 0) goto oom;
+    }
     for (int k = 0; k < c->schedulers; k++) {
-        sched_env se = {s->id, k, c->max_warps, c->schedulers, env->rng, &s->crit};
+        sched_env se = {s->id,    k,        c->max_warps,    c->schedulers,
+                        env->rng, &s->crit, s->sched_shared, &s->stalls};
         if (s->sched->create(&s->sched_self[k], &se, env->params, err, errlen) != 0) {
             s->sched_self[k] = NULL;
             goto fail;
@@ -77,6 +92,7 @@ void sm_destroy(sm *s)
     if (!s) return;
     for (int k = 0; k < 4; k++)
         if (s->sched_self[k]) s->sched->destroy(s->sched_self[k]);
+    if (s->sched_shared) s->sched->destroy_shared(s->sched_shared);
     l1d_destroy(s->l1);
     cpl_destroy(s->cpl);
     free(s->warps);
@@ -288,9 +304,10 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     s->st.reg_operands += (uint64_t)lanes * (info.nsrc + info.ndst);
     if (now > w->last_issue + 1) {
         uint32_t stalled = (uint32_t)(now - w->last_issue - 1);
-        cpl_on_stall(s->cpl, wi, stalled);
+        cpl_on_stall(s->cpl, wi, stalled, w->contended);
         if (s->sched->on_stall) s->sched->on_stall(self, wi, stalled);
     }
+    w->contended = 0;
     w->last_issue = now;
     cpl_on_issue(s->cpl, wi, now);
     if (s->sched->on_issue) {
@@ -383,7 +400,7 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
                 else
                     ready[nready++] = sm_view_of(s, wi);
             }
-            w->stall = (uint8_t)st;
+            sm_set_stall(w, (uint8_t)st, now);
             counts[st]++;
         }
         const warp_view *const *list = nready ? ready : paused;
@@ -393,7 +410,7 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
             int wi = list[pick]->slot;
             counts[ST_SCHED]--;
             counts[ST_EXEC]++;
-            s->warps[wi].stall = ST_EXEC;
+            sm_set_stall(&s->warps[wi], ST_EXEC, now);
             if (issue(s, wi, now, err, errlen) != 0) return -1;
             issued++;
         }

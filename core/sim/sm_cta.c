@@ -48,13 +48,14 @@ void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
                     .cta_id = cta_id,
                     .warp_in_cta = k,
                     .age = s->next_age++,
-                    .last_issue = now};
+                    .last_issue = now,
+                    .stall = ST_SCHED,
+                    .stall_since = now + 1}; /* its first wait starts after its start cycle */
         if (s->oracle) w->oracle = warp_profile_get(s->oracle, s->kernels - 1, cta_id, k);
         s->src->ops->warp_start(s->src->self, s->id, wi, cs, cta_id, k);
         cpl_warp_start(s->cpl, wi, cs, now);
         sm_fetch_next(s, wi);
         s->live_warps++;
-        w->stall = ST_SCHED;
         s->stall_count[ST_SCHED]++;
         s->recheck |= (uint64_t)1 << wi;
         if (s->sched->on_warp_start) {

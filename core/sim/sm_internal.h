@@ -29,10 +29,25 @@ typedef struct warp {
     uint64_t oracle;       /* its time in the oracle profile, 0 without one */
     const inst_info *next; /* NULL once the warp has exited */
     uint8_t stall;         /* stall_kind of the last cycle it was classified */
+    uint64_t stall_since;  /* the cycle from which `stall` holds */
+    uint32_t contended;    /* cycles since its last issue in a contention state (CPL's nStall) */
     /* what the schedulers see of it, kept current where any of it changes (start, next
      * instruction, exit, CTA pause) so the issue scan copies it instead of building it */
     warp_view view;
 } warp;
+
+/* Sets warp w's classification from cycle now on. The cycles it spent ready but not picked, or
+ * held by a busy unit or load/store unit, are contention: CPL's nStall counts them (CAWA 3.1,
+ * "stall latencies caused by shared resource contention as well as scheduler delays"). */
+static inline void sm_set_stall(warp *w, uint8_t st, uint64_t now)
+{
+    if (st == w->stall) return;
+    if ((w->stall == ST_SCHED || w->stall == ST_STRUCT || w->stall == ST_STAGE) &&
+        now > w->stall_since)
+        w->contended += (uint32_t)(now - w->stall_since);
+    w->stall = st;
+    w->stall_since = now;
+}
 
 typedef struct cta {
     bool used;
@@ -106,9 +121,11 @@ struct sm {
     uint32_t kernels;                  /* kernels started: the running one is kernels - 1 */
     const sched_ops *sched;
     void *sched_self[4];
+    void *sched_shared; /* the instances' shared state (sched_ops.create_shared), or NULL */
     l1d *l1;
     struct cpl *cpl;
     warp_criticality crit; /* cpl, as the schedulers ask it */
+    warp_stalls stalls;    /* the warps' long waits, as the schedulers ask them */
     uint64_t fills;        /* L1D fills so far: a replay waiting for one can tell if it came */
     bool l1_crit;          /* the L1D policy uses criticality */
     bool l1_prio;          /* the L1D policy uses the warps' scheduling priority */

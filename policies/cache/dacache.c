@@ -59,6 +59,19 @@ static const param_def dacache_params[] = {
     {"dacache.wmax", PT_INT, 48, 1, 64, NULL, "warps", "largest FCW (at most sm.max_warps)"},
     {"dacache.mru_requests", PT_INT, 5, 0, 32, NULL, "accesses",
      "divergent loads with at most this many line accesses insert at MRU"},
+    {"dacache.coherent_accesses", PT_INT, 2, 1, 32, NULL, "accesses",
+     "a load of at most this many line accesses is coherent, one of more is divergent (DaCache "
+     "2: divergent instructions 'incur more than 2 uncoalescable memory accesses')"},
+    {"dacache.locality_fraction", PT_REAL, 0.5, 0.01, 1, NULL, "",
+     "largest share of the ways the locality region may take when FCW asks for more (the paper "
+     "has no rule; 0.5: Static2's equal partition, its best static one, so that the thrashing "
+     "region always keeps half the ways to replace from)"},
+    {"dacache.fcw_cap", PT_BOOL, 0, 0, 1, NULL, "",
+     "dynamic FCW stops rising once its locality region reaches the largest one allowed "
+     "(false: FCW rises to dacache.wmax while the region stays at its largest)"},
+    {"dacache.cnt_reset_down", PT_BOOL, 0, 0, 1, NULL, "",
+     "restart CNT at Cmax/2 when FCW falls as well as when it rises (Fig. 7 as described "
+     "resets it only when FCW rises)"},
     {"dacache.victim_entries", PT_INT, 16, 1, 1024, NULL, "entries",
      "victim cache of the coherent-load profiler"},
     {"dacache.clp_entries", PT_INT, 32, 1, 1024, NULL, "entries", "coherent load profiler (CLP)"},
@@ -93,6 +106,10 @@ typedef struct dacache {
     int promotion;
     int dynamic, fcw, fcw_min, wmax, cnt, cmax;
     int mru_requests;
+    int coherent;    /* most accesses of a coherent load */
+    int region_max;  /* last position the locality region may reach */
+    bool fcw_cap;    /* FCW stops where the region stops growing */
+    bool reset_down; /* CNT restarts at Cmax/2 when FCW falls */
     vc_entry *vc;
     int nvc, vc_next;
     clp_entry *clp;
@@ -123,6 +140,11 @@ static int dacache_create(void **self, const l1_env *env, const param_set *p, ch
     if (s->dynamic && s->fcw < s->fcw_min) s->fcw = s->fcw_min;
     if (s->dynamic && s->fcw > s->wmax) s->fcw = s->wmax;
     s->mru_requests = (int)param_get_int(p, "dacache.mru_requests");
+    s->coherent = (int)param_get_int(p, "dacache.coherent_accesses");
+    /* the region's last position: floor(ways x fraction) - 1, -1 (no region) below one way */
+    s->region_max = (int)(s->ways * param_get_real(p, "dacache.locality_fraction") + 1e-9) - 1;
+    s->fcw_cap = param_get_int(p, "dacache.fcw_cap") != 0;
+    s->reset_down = param_get_int(p, "dacache.cnt_reset_down") != 0;
     s->nvc = (int)param_get_int(p, "dacache.victim_entries");
     s->nclp = (int)param_get_int(p, "dacache.clp_entries");
     s->vc = calloc((size_t)s->nvc, sizeof *s->vc);
@@ -178,12 +200,18 @@ static void chain_move(const l1_set_view *v, int way, int to)
     line_of(v, way)->pos = (uint8_t)to;
 }
 
-/* Last position of the locality region, -1 when there is none. */
+/* Last position of the locality region FCW warps ask for: ceil(FCW x 32 / sets) positions. */
+static int locality_wanted(const dacache *s, int fcw)
+{
+    return (fcw * WT_WARP_SIZE + s->sets - 1) / s->sets - 1;
+}
+
+/* Last position of the locality region, -1 when there is none: what FCW asks for, but never so
+ * large that it takes more than dacache.locality_fraction of the ways. */
 static int locality_end(const dacache *s)
 {
-    int lines = (s->fcw * WT_WARP_SIZE + s->sets - 1) / s->sets;
-    int p = lines - 1;
-    return p > s->ways - 2 ? s->ways - 2 : p;
+    int p = locality_wanted(s, s->fcw);
+    return p > s->region_max ? s->region_max : p;
 }
 
 /* ------------------------------------------------------ coherent-load profiler ---- */
@@ -216,8 +244,7 @@ static void clp_sample(dacache *s, uint32_t pc)
 
 static int is_sampled(const dacache *s, const l1_request *r)
 {
-    (void)s;
-    return r->divergence <= 1 && r->warp_prio == 0;
+    return r->divergence <= s->coherent && r->warp_prio == 0;
 }
 
 /* A miss of the sampled warp's coherent load: a victim-cache hit shows locality. */
@@ -250,7 +277,7 @@ static void vc_push(dacache *s, uint64_t line, uint32_t pc, int warp)
 static int insertion_position(dacache *s, const l1_request *r)
 {
     int lru = s->ways - 1;
-    if (r->divergence <= 1) {
+    if (r->divergence <= s->coherent) {
         int st = clp_state(s, r->pc);
         if (st == CLP_LOCALITY) return 0;
         if (st == CLP_NONE) return lru;
@@ -330,10 +357,12 @@ static void dacache_load_done(void *self, int warp_slot, int warp_prio, int acce
 {
     (void)warp_slot;
     dacache *s = self;
-    if (!s->dynamic || accesses <= 1) return;
+    if (!s->dynamic || accesses <= s->coherent) return;
     if (misses == 0) {
         if (++s->cnt >= s->cmax) {
-            if (s->fcw < s->wmax) {
+            /* with fcw_cap, a region already at its largest cannot grow: FCW stays */
+            bool room = !s->fcw_cap || locality_wanted(s, s->fcw + 1) <= s->region_max;
+            if (s->fcw < s->wmax && room) {
                 s->fcw++;
                 s->fcw_up++;
                 s->cnt = s->cmax / 2;
@@ -348,7 +377,7 @@ static void dacache_load_done(void *self, int warp_slot, int warp_prio, int acce
         if (s->fcw > s->fcw_min) {
             s->fcw--;
             s->fcw_down++;
-            s->cnt = s->cmax / 2;
+            s->cnt = s->reset_down ? s->cmax / 2 : 0;
         } else {
             s->cnt = 0;
         }

@@ -14,9 +14,13 @@
  *   avg: warps slower than the mean time of the SM's live warps are critical and restart at
  *        S * mean / T; every other warp restarts at S (nobody is pushed back for being fast).
  *
- * The counter is kept as the cycle at which it would reach zero (reset cycle + initial value),
- * which orders warps exactly as the counters do however the SM skips idle cycles. "The SM" is
- * this scheduler's pool of warps when an SM has several schedulers. */
+ * A count-down counter stops at zero (caws.counter=saturating): once several warps have
+ * waited out their counters they tie at zero, and the oldest of them issues. The counter is kept
+ * as the cycle at which it reaches zero (reset cycle + initial value), and read at the cycle of
+ * the pick, so it is exact however the SM skips idle cycles. caws.counter=unbounded keeps
+ * counting below zero (the deadline itself orders the warps), an earlier reading under which a
+ * memory-bound kernel, whose counters all run out, is scheduled least-recently-issued first.
+ * "The SM" is this scheduler's pool of warps when an SM has several schedulers. */
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -24,6 +28,7 @@
 
 enum { CAWS_BLK, CAWS_SM, CAWS_AVG };
 static const char *const variant_names[] = {"blk", "sm", "avg", NULL};
+static const char *const counter_names[] = {"saturating", "unbounded", NULL};
 static const char *const profile_names[] = {"lrr",  "gto",   "two_level", "swl",
                                             "ccws", "gcaws", NULL};
 
@@ -34,6 +39,9 @@ static const param_def caws_params[] = {
     {"caws.scale", PT_INT, 100, 1, 1e9, NULL, "cycles",
      "initial counter value of a critical warp; slower-than-critical warps get proportionally "
      "more"},
+    {"caws.counter", PT_CHOICE, 0, 0, 0, counter_names, "",
+     "priority counters count down to zero and stop (saturating, the slides' count-down "
+     "counters), or keep counting below zero (unbounded)"},
     {"caws.profile_policy", PT_CHOICE, 0, 0, 0, profile_names, "",
      "scheduler of the profiling run that measures each warp's execution time (the oracle)"},
 };
@@ -49,6 +57,7 @@ typedef struct caws_warp {
 
 typedef struct caws {
     int variant;
+    bool saturating; /* counters stop at zero */
     int max_warps;
     uint64_t scale;
     caws_warp *w;
@@ -71,6 +80,7 @@ static int caws_create(void **self, const sched_env *env, const param_set *p, ch
     const char *v = param_get_choice(p, "caws.variant");
     s->variant = v[0] == 'b' ? CAWS_BLK : v[0] == 's' ? CAWS_SM : CAWS_AVG;
     s->scale = (uint64_t)param_get_int(p, "caws.scale");
+    s->saturating = param_get_int(p, "caws.counter") == 0;
     s->max_warps = env->max_warps;
     s->w = calloc((size_t)env->max_warps, sizeof *s->w);
     s->cta_max = calloc((size_t)env->max_warps, sizeof *s->cta_max);
@@ -139,11 +149,16 @@ static int caws_pick(void *self, const warp_view *const *ready, int n, uint64_t 
     for (int i = 0; i < n; i++)
         if (!s->w[ready[i]->slot].live) start(s, ready[i], now);
     if (s->dirty) recompute(s);
+    /* The lowest counter issues, the oldest warp on ties (CAWS slides, "CAWS Implementation").
+     * The zero-crossing cycle orders the counters; a saturating counter reads zero from it. */
+    uint64_t floor = s->saturating ? now : 0;
     int best = 0;
-    for (int i = 1; i < n; i++) {
-        const caws_warp *a = &s->w[ready[i]->slot], *b = &s->w[ready[best]->slot];
-        uint64_t ka = a->reset + a->init, kb = b->reset + b->init;
-        if (ka < kb || (ka == kb && ready[i]->age < ready[best]->age)) best = i;
+    uint64_t kb = 0;
+    for (int i = 0; i < n; i++) {
+        const caws_warp *a = &s->w[ready[i]->slot];
+        uint64_t ka = a->reset + a->init;
+        if (ka < floor) ka = floor;
+        if (i == 0 || ka < kb || (ka == kb && ready[i]->age < ready[best]->age)) best = i, kb = ka;
     }
     return best;
 }

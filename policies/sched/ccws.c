@@ -12,12 +12,18 @@
  * (never above it, never below the base); scores fall by one per cycle down to the base. The
  * cumulative LLS cutoff is live warps x base score. Warps sorted by score, largest first, are
  * stacked; a warp whose segment starts at or above the cutoff may not issue global loads.
- * Everything is kept per scheduler (its warps, its instructions, its VTA hits). */
+ *
+ * The scoring system is the SM's (CCWS 3.3, Fig. 5: one per SM, over all its warps): with
+ * several schedulers per SM their instances share it (sched_ops.create_shared), and only GTO's
+ * greedy warp is each scheduler's own. ccws.scope=scheduler gives each scheduler its own
+ * scoring over its own warps instead, an earlier reading. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "core/policy.h"
+
+static const char *const scope_names[] = {"sm", "scheduler", NULL};
 
 static const param_def ccws_params[] = {
     {"ccws.k_throttle", PT_REAL, 8, 0, 1e6, NULL, "",
@@ -28,14 +34,17 @@ static const param_def ccws_params[] = {
      "victim tag array entries per warp (CCWS Table 3: 16, 512 for 32 warps)"},
     {"ccws.vta_ways", PT_INT, 8, 1, 4096, NULL, "ways",
      "victim tag array associativity; divides ccws.vta_entries (CCWS Table 3: 8-way)"},
+    {"ccws.scope", PT_CHOICE, 0, 0, 0, scope_names, "",
+     "whose warps one scoring system covers: the SM's (CCWS 3.3) or each warp scheduler's"},
 };
 
-typedef struct ccws {
+/* The lost-locality scoring of one SM (or of one scheduler, ccws.scope=scheduler). */
+typedef struct ccws_scores {
     int max_warps;
     int sets, ways;
     double k_throttle;
     int64_t base;
-    int last; /* GTO's greedy warp, or -1 */
+    uint64_t decayed_to; /* scores have fallen for every cycle before this one */
     bool *live;
     uint64_t *age;
     int64_t *score;
@@ -46,7 +55,66 @@ typedef struct ccws {
     bool *can_load; /* the can-issue bits, valid while !dirty */
     bool dirty;
     int *order; /* scratch for the cutoff test */
+} ccws_scores;
+
+typedef struct ccws {
+    ccws_scores *sc;
+    bool owns_scores; /* its own scoring (ccws.scope=scheduler, or made outside an SM) */
+    bool reports;     /* adds the scores' statistics at the end: one instance per scoring */
+    int last;         /* GTO's greedy warp, or -1 */
 } ccws;
+
+static void scores_free(ccws_scores *s)
+{
+    if (!s) return;
+    free(s->live), free(s->age), free(s->score), free(s->vta), free(s->vta_use);
+    free(s->can_load), free(s->order), free(s);
+}
+
+static ccws_scores *scores_new(int max_warps, const param_set *p)
+{
+    int entries = (int)param_get_int(p, "ccws.vta_entries");
+    int ways = (int)param_get_int(p, "ccws.vta_ways");
+    ccws_scores *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    int w = max_warps;
+    s->max_warps = w;
+    s->ways = ways;
+    s->sets = entries / ways;
+    s->k_throttle = param_get_real(p, "ccws.k_throttle");
+    s->base = param_get_int(p, "ccws.base_score");
+    s->live = calloc((size_t)w, sizeof *s->live);
+    s->age = calloc((size_t)w, sizeof *s->age);
+    s->score = calloc((size_t)w, sizeof *s->score);
+    s->vta = calloc((size_t)w * (size_t)entries, sizeof *s->vta);
+    s->vta_use = calloc((size_t)w * (size_t)entries, sizeof *s->vta_use);
+    s->can_load = calloc((size_t)w, sizeof *s->can_load);
+    s->order = calloc((size_t)w, sizeof *s->order);
+    if (!s->live || !s->age || !s->score || !s->vta || !s->vta_use || !s->can_load || !s->order) {
+        scores_free(s);
+        return NULL;
+    }
+    s->dirty = true;
+    return s;
+}
+
+static bool scope_is_sm(const param_set *p)
+{
+    return param_get_int(p, "ccws.scope") == 0;
+}
+
+static int ccws_create_shared(void **shared, const sched_env *env, const param_set *p)
+{
+    *shared = NULL;
+    if (!scope_is_sm(p)) return 0; /* each scheduler makes its own */
+    *shared = scores_new(env->max_warps, p);
+    return *shared ? 0 : -1;
+}
+
+static void ccws_destroy_shared(void *shared)
+{
+    scores_free(shared);
+}
 
 static int ccws_create(void **self, const sched_env *env, const param_set *p, char *err,
                        size_t errlen)
@@ -59,26 +127,14 @@ static int ccws_create(void **self, const sched_env *env, const param_set *p, ch
     }
     ccws *s = calloc(1, sizeof *s);
     if (!s) return -1;
-    int w = env->max_warps;
-    s->max_warps = w;
-    s->ways = ways;
-    s->sets = entries / ways;
-    s->k_throttle = param_get_real(p, "ccws.k_throttle");
-    s->base = param_get_int(p, "ccws.base_score");
     s->last = -1;
-    s->live = calloc((size_t)w, sizeof *s->live);
-    s->age = calloc((size_t)w, sizeof *s->age);
-    s->score = calloc((size_t)w, sizeof *s->score);
-    s->vta = calloc((size_t)w * (size_t)entries, sizeof *s->vta);
-    s->vta_use = calloc((size_t)w * (size_t)entries, sizeof *s->vta_use);
-    s->can_load = calloc((size_t)w, sizeof *s->can_load);
-    s->order = calloc((size_t)w, sizeof *s->order);
-    if (!s->live || !s->age || !s->score || !s->vta || !s->vta_use || !s->can_load || !s->order) {
-        free(s->live), free(s->age), free(s->score), free(s->vta), free(s->vta_use);
-        free(s->can_load), free(s->order), free(s);
+    s->owns_scores = !env->shared || !scope_is_sm(p);
+    s->sc = s->owns_scores ? scores_new(env->max_warps, p) : env->shared;
+    s->reports = s->owns_scores || env->scheduler == 0;
+    if (!s->sc) {
+        free(s);
         return -1;
     }
-    s->dirty = true;
     *self = s;
     return 0;
 }
@@ -86,11 +142,11 @@ static int ccws_create(void **self, const sched_env *env, const param_set *p, ch
 static void ccws_destroy(void *self)
 {
     ccws *s = self;
-    free(s->live), free(s->age), free(s->score), free(s->vta), free(s->vta_use);
-    free(s->can_load), free(s->order), free(s);
+    if (s->owns_scores) scores_free(s->sc);
+    free(s);
 }
 
-static void announce(ccws *s, int slot, uint64_t age)
+static void announce(ccws_scores *s, int slot, uint64_t age)
 {
     s->live[slot] = true;
     s->age[slot] = age;
@@ -107,7 +163,7 @@ static int ccws_pick(void *self, const warp_view *const *ready, int n, uint64_t 
     ccws *s = self;
     int oldest = 0;
     for (int i = 0; i < n; i++) {
-        if (!s->live[ready[i]->slot]) announce(s, ready[i]->slot, ready[i]->age);
+        if (!s->sc->live[ready[i]->slot]) announce(s->sc, ready[i]->slot, ready[i]->age);
         if (ready[i]->slot == s->last) return i;
         if (ready[i]->age < ready[oldest]->age) oldest = i;
     }
@@ -117,14 +173,14 @@ static int ccws_pick(void *self, const warp_view *const *ready, int n, uint64_t 
 
 /* ------------------------------------------------------------- victim tag array ---- */
 
-static size_t vta_set(const ccws *s, int warp, uint64_t line)
+static size_t vta_set(const ccws_scores *s, int warp, uint64_t line)
 {
     uint64_t h = (line >> 5) * 0x9E3779B97F4A7C15ULL; /* lines are aligned: mix the bits */
     size_t set = (size_t)(h >> 40) % (size_t)s->sets;
     return ((size_t)warp * (size_t)s->sets + set) * (size_t)s->ways;
 }
 
-static void vta_insert(ccws *s, int warp, uint64_t line)
+static void vta_insert(ccws_scores *s, int warp, uint64_t line)
 {
     size_t b = vta_set(s, warp, line);
     uint64_t tag = line + 1;
@@ -143,7 +199,7 @@ static void vta_insert(ccws *s, int warp, uint64_t line)
 }
 
 /* Probes the warp's VTA; a hit removes the tag (the line is on its way back into the L1D). */
-static bool vta_probe(ccws *s, int warp, uint64_t line)
+static bool vta_probe(ccws_scores *s, int warp, uint64_t line)
 {
     size_t b = vta_set(s, warp, line);
     for (int i = 0; i < s->ways; i++) {
@@ -157,7 +213,7 @@ static bool vta_probe(ccws *s, int warp, uint64_t line)
 
 /* --------------------------------------------------------------- locality scores ---- */
 
-static int live_count(const ccws *s)
+static int live_count(const ccws_scores *s)
 {
     int n = 0;
     for (int i = 0; i < s->max_warps; i++)
@@ -166,7 +222,7 @@ static int live_count(const ccws *s)
 }
 
 /* eq. 1 */
-static int64_t llds(const ccws *s)
+static int64_t llds(const ccws_scores *s)
 {
     if (!s->issued) return s->base;
     double cutoff = (double)live_count(s) * (double)s->base;
@@ -177,7 +233,7 @@ static int64_t llds(const ccws *s)
 
 static void ccws_on_l1_event(void *self, const l1_event *e)
 {
-    ccws *s = self;
+    ccws_scores *s = ((ccws *)self)->sc;
     if (e->warp_slot < 0 || e->warp_slot >= s->max_warps) return;
     if (e->kind == L1E_EVICT) {
         vta_insert(s, e->warp_slot, e->line_addr);
@@ -190,7 +246,11 @@ static void ccws_on_l1_event(void *self, const l1_event *e)
 
 static void ccws_on_cycles(void *self, uint64_t from, uint64_t to)
 {
-    ccws *s = self;
+    ccws_scores *s = ((ccws *)self)->sc;
+    /* every scheduler of the SM reports the same span: the shared scores fall once */
+    if (from < s->decayed_to) from = s->decayed_to;
+    if (to <= from) return;
+    s->decayed_to = to;
     uint64_t d = to - from;
     for (int i = 0; i < s->max_warps; i++) {
         if (!s->live[i] || s->score[i] == s->base) continue;
@@ -201,7 +261,7 @@ static void ccws_on_cycles(void *self, uint64_t from, uint64_t to)
 
 /* The LLS cutoff test: stack the live warps by score, largest first (older first on ties, as
  * GTO would); those starting at or above live x base may not issue loads. */
-static void cutoff_test(ccws *s)
+static void cutoff_test(ccws_scores *s)
 {
     int n = 0;
     for (int i = 0; i < s->max_warps; i++) {
@@ -228,7 +288,7 @@ static void cutoff_test(ccws *s)
 
 static bool ccws_may_issue_load(void *self, int warp_slot)
 {
-    ccws *s = self;
+    ccws_scores *s = ((ccws *)self)->sc;
     if (s->dirty) cutoff_test(s);
     return s->can_load[warp_slot];
 }
@@ -236,21 +296,21 @@ static bool ccws_may_issue_load(void *self, int warp_slot)
 static void ccws_on_issue(void *self, const warp_view *w, uint64_t now)
 {
     (void)w, (void)now;
-    ((ccws *)self)->issued++;
+    ((ccws *)self)->sc->issued++;
 }
 
 static void ccws_on_warp_start(void *self, const warp_view *w, uint64_t now)
 {
     (void)now;
-    announce(self, w->slot, w->age);
+    announce(((ccws *)self)->sc, w->slot, w->age);
 }
 
 static void ccws_on_warp_exit(void *self, int warp_slot, uint64_t now)
 {
     (void)now;
     ccws *s = self;
-    s->live[warp_slot] = false;
-    s->dirty = true;
+    s->sc->live[warp_slot] = false;
+    s->sc->dirty = true;
     if (s->last == warp_slot) s->last = -1;
 }
 
@@ -262,7 +322,8 @@ static const metric_def ccws_metrics[M_COUNT] = {
 
 static void ccws_collect(void *self, double *sums)
 {
-    sums[M_VTA_HITS] += (double)((ccws *)self)->vta_hits;
+    const ccws *s = self;
+    if (s->reports) sums[M_VTA_HITS] += (double)s->sc->vta_hits;
 }
 
 const sched_ops sched_ccws_ops = {
@@ -275,6 +336,8 @@ const sched_ops sched_ccws_ops = {
     .nmetrics = M_COUNT,
     .create = ccws_create,
     .destroy = ccws_destroy,
+    .create_shared = ccws_create_shared,
+    .destroy_shared = ccws_destroy_shared,
     .pick = ccws_pick,
     .may_issue_load = ccws_may_issue_load,
     .on_issue = ccws_on_issue,

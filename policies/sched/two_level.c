@@ -3,13 +3,22 @@
  * it issues from one fetch group until every warp of that group is stalled, then moves to
  * another. Within the group and between groups the order is GTO or round-robin
  * (two_level.intra, two_level.inter). CCWS's best configuration, the default, is groups of 2
- * with GTO at both levels; Narasiman et al. used groups of 8 with round-robin at both. */
+ * with GTO at both levels; Narasiman et al. used groups of 8 with round-robin at both.
+ *
+ * "Stalled" is a long wait (sched_env.stalls: a global access in flight, a barrier, no warp):
+ * while a warp of the group is held only for a moment (a busy unit or load/store unit, its
+ * own ALU result), the group stays current and nothing issues from the others, as in
+ * GPGPU-Sim's two-level scheduler, which keeps a warp active until it waits on a long
+ * operation. two_level.switch_on=not_ready moves on whenever no warp of the group is ready. */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "core/policy.h"
 
 enum { ORDER_GTO, ORDER_RR };
 static const char *const order_names[] = {"gto", "rr", NULL};
+
+static const char *const switch_names[] = {"stalled", "not_ready", "stalled_exclusive", NULL};
 
 static const param_def two_level_params[] = {
     {"two_level.group_size", PT_INT, 2, 1, 64, NULL, "warps",
@@ -19,13 +28,20 @@ static const param_def two_level_params[] = {
     {"two_level.inter", PT_CHOICE, ORDER_GTO, 0, 0, order_names, "",
      "order between fetch groups: gto (the group of the oldest ready warp) or rr (the next group "
      "with a ready warp)"},
+    {"two_level.switch_on", PT_CHOICE, 0, 0, 0, switch_names, "",
+     "when to leave the fetch group: once every warp of it is stalled on a long-latency event "
+     "(stalled), or whenever none of it is ready (not_ready)"},
 };
 
 typedef struct two_level {
     int group_size, intra, inter, nsched;
-    int group;       /* the fetch group being issued from, or -1 */
-    int last;        /* the last warp issued (GTO's greedy warp), or -1 */
-    int *group_last; /* per group: its last warp issued, for round-robin within it */
+    int sched; /* this scheduler's index: its slots are sched, sched + nsched.. */
+    int max_warps;
+    const warp_stalls *stalls; /* NULL: switch whenever no warp of the group is ready */
+    bool exclusive;            /* a group held for a moment lets no other group issue */
+    int group;                 /* the fetch group being issued from, or -1 */
+    int last;                  /* the last warp issued (GTO's greedy warp), or -1 */
+    int *group_last;           /* per group: its last warp issued, for round-robin within it */
     int ngroups;
 } two_level;
 
@@ -39,6 +55,11 @@ static int two_level_create(void **self, const sched_env *env, const param_set *
     s->intra = param_get_choice(p, "two_level.intra")[0] == 'r' ? ORDER_RR : ORDER_GTO;
     s->inter = param_get_choice(p, "two_level.inter")[0] == 'r' ? ORDER_RR : ORDER_GTO;
     s->nsched = env->num_schedulers > 0 ? env->num_schedulers : 1;
+    s->sched = env->scheduler;
+    s->max_warps = env->max_warps;
+    int sw = (int)param_get_int(p, "two_level.switch_on");
+    s->stalls = sw != 1 ? env->stalls : NULL;
+    s->exclusive = sw == 2;
     s->ngroups = env->max_warps + 1;
     s->group_last = malloc((size_t)s->ngroups * sizeof *s->group_last);
     if (!s->group_last) {
@@ -87,6 +108,17 @@ static int pick_within(two_level *s, const warp_view *const *ready, int n, int g
     return best;
 }
 
+/* Is a warp of group g held only for a moment (not ready, not stalled)? */
+static bool group_briefly_held(const two_level *s, int g)
+{
+    for (int i = 0; i < s->group_size; i++) {
+        int slot = (g * s->group_size + i) * s->nsched + s->sched;
+        if (slot >= s->max_warps) break;
+        if (!s->stalls->stalled(s->stalls->ctx, slot)) return true;
+    }
+    return false;
+}
+
 static int two_level_pick(void *self, const warp_view *const *ready, int n, uint64_t now)
 {
     (void)now;
@@ -94,6 +126,11 @@ static int two_level_pick(void *self, const warp_view *const *ready, int n, uint
     int g = -1;
     for (int i = 0; i < n && s->group >= 0; i++)
         if (group_of(s, ready[i]->slot) == s->group) g = s->group;
+    /* No ready warp in the group, but not all of it stalled: it keeps its priority, and
+     * another group's warp fills this cycle (or, exclusive, nothing issues). */
+    bool keep = g < 0 && s->group >= 0 && s->stalls && group_briefly_held(s, s->group);
+    if (keep && s->exclusive) return -1;
+    int kept = s->group;
     if (g < 0) {
         /* every warp of the current group is stalled: move to another group */
         if (s->inter == ORDER_GTO) {
@@ -114,6 +151,7 @@ static int two_level_pick(void *self, const warp_view *const *ready, int n, uint
         s->group = g;
     }
     int k = pick_within(s, ready, n, g);
+    if (keep) s->group = kept;
     s->last = ready[k]->slot;
     if (g < s->ngroups) s->group_last[g] = ready[k]->slot;
     return k;
