@@ -7,6 +7,7 @@
 #include "explorer/cli/cli.h"
 #include "explorer/cli/commands.h"
 #include "explorer/explore.h"
+#include "explorer/shard.h"
 
 #define MAX_SETS 256
 
@@ -63,6 +64,12 @@ int cli_explore(int argc, char **argv)
                 return WT_EXIT_BAD_INPUT;
             }
             o.threads = (int)n;
+        } else if (!strcmp(a, "--shard") && has) {
+            if (shard_parse(argv[++i], &o.shard_k, &o.shard_n) != 0) {
+                fprintf(stderr, "warptune explore: --shard %s: expected K/N with 1 <= K <= N\n",
+                        argv[i]);
+                return WT_EXIT_BAD_INPUT;
+            }
         } else if (!strcmp(a, "--out") && has) {
             o.out = argv[++i];
         } else if (!strcmp(a, "--set") && has) {
