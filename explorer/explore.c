@@ -16,6 +16,7 @@
 
 #include "core/preset.h"
 #include "core/util/textfile.h"
+#include "explorer/mpi_eval.h"
 #include "explorer/progress.h"
 #include "explorer/shard.h"
 
@@ -276,9 +277,10 @@ static explore_status study_open(study *st, char *err, size_t errlen)
         snprintf(err, errlen, "%s: nothing to resume (no journal)", s->output);
         return EXPLORE_BAD_INPUT;
     }
-    int threads = o->threads > 0 ? o->threads : s->search.threads;
+    int threads = o->mpi ? 1 : o->threads > 0 ? o->threads : s->search.threads;
     st->ev = evaluator_new(s, path, threads, err, errlen);
     if (!st->ev) return EXPLORE_BAD_INPUT;
+    if (o->mpi && mpi_eval_attach(st->ev, err, errlen) != 0) return EXPLORE_BAD_INPUT;
     /* the shards' journals, once they have run: a run over the whole study merges them */
     if (!o->shard_n && shard_merge(st->ev, s->output, err, errlen) != 0) return EXPLORE_BAD_INPUT;
     join(path, sizeof path, s->output, "study.json");
@@ -362,6 +364,11 @@ explore_status explore_main(const explore_options *o, char *err, size_t errlen)
         study_free(&st);
         return rc;
     }
+    if (rc == EXPLORE_OK && o->mpi && o->mpi_rank > 0) { /* an MPI worker */
+        rc = mpi_eval_work(st.s, err, errlen) == 0 ? EXPLORE_OK : EXPLORE_FAILED;
+        study_free(&st);
+        return rc;
+    }
     if (rc == EXPLORE_OK) rc = study_open(&st, err, errlen);
     eval_counts counts = {0};
     if (rc == EXPLORE_OK) rc = study_search(&st, &counts, err, errlen);
@@ -388,6 +395,7 @@ explore_status explore_main(const explore_options *o, char *err, size_t errlen)
             rc = EXPLORE_INTERRUPTED;
         }
     }
+    if (o->mpi && o->mpi_rank == 0) mpi_eval_release();
     study_free(&st);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include "explorer/cli/cli.h"
 #include "explorer/cli/commands.h"
 #include "explorer/explore.h"
+#include "explorer/mpi_eval.h"
 #include "explorer/shard.h"
 
 #define MAX_SETS 256
@@ -70,6 +71,8 @@ int cli_explore(int argc, char **argv)
                         argv[i]);
                 return WT_EXIT_BAD_INPUT;
             }
+        } else if (!strcmp(a, "--mpi")) {
+            o.mpi = 1;
         } else if (!strcmp(a, "--out") && has) {
             o.out = argv[++i];
         } else if (!strcmp(a, "--set") && has) {
@@ -91,6 +94,19 @@ int cli_explore(int argc, char **argv)
     }
     o.sets = sets;
     o.nsets = nsets;
+    if (o.mpi && o.shard_n) {
+        fprintf(stderr, "warptune explore: --mpi and --shard: choose one (docs/cluster.md)\n");
+        return WT_EXIT_BAD_INPUT;
+    }
+    if (o.mpi && !o.validate) {
+        char msg[256];
+        int size;
+        if (mpi_eval_init(&o.mpi_rank, &size, msg, sizeof msg) != 0) {
+            fprintf(stderr, "warptune explore: %s\n", msg);
+            return WT_EXIT_BAD_INPUT;
+        }
+        if (o.mpi_rank > 0) o.quiet = 1;
+    }
     o.warn = on_warning;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
@@ -101,6 +117,7 @@ int cli_explore(int argc, char **argv)
     char err[16384];
     explore_status st = explore_main(&o, err, sizeof err);
     sigaction(SIGINT, &old, NULL);
+    if (o.mpi && !o.validate) mpi_eval_finalize();
     if (st != EXPLORE_OK) print_lines(err);
     switch (st) {
     case EXPLORE_OK:
