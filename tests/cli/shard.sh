@@ -58,6 +58,13 @@ same_study "$tmp/plain" "$tmp/sh" "3 shards merged"
 sims=$(cat "$tmp/sh"/journal.*-of-3 | grep -vc '^#')
 plain=$(grep -vc '^#' "$tmp/plain/journal")
 check "[ '$sims' = $((plain + 2 * 2)) ]" "shards simulated $sims, expected $plain + the reference twice more"
+# longest first (one thread: the journal's order is the run's): after the reference's two
+# records, every kmeans simulation (the longer workload here) before every stream one
+for k in 1 2 3; do
+    order=$(grep -v '^#' "$tmp/sh/journal.$k-of-3" | tail -n +3 | cut -f3 | uniq | tr '\n' ' ')
+    check "[ '$order' = 'kmeans stream ' ] || [ '$order' = 'kmeans ' ]" \
+        "shard $k: not longest first: $order"
+done
 # a shard run again simulates nothing: its journal has it all
 expect 0 "shard 2 of 3: 0 simulated" -- \
     "$WT" explore "$tmp/small.json" --out "$tmp/sh" --shard 2/3 --threads 1
