@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Open MPI evaluator (docs/cluster.md): `mpirun -n 3 warptune explore --mpi` gives the
-# outputs of the OpenMP run, byte for byte (summary.json but for the run's own fields); a run
-# killed part-way and resumed under MPI simulates nothing twice and ends with the same outputs.
+# outputs of the OpenMP run, byte for byte (summary.json but for the run's own fields), for a
+# grid and for NLopt; a run killed part-way and resumed under MPI simulates nothing twice and
+# ends with the same outputs.
 # Skipped (exit 77) in a build without WT_MPI (ctest sets WT_MPI=1 when it is on).
 set -u
 . "$(dirname "$0")/lib/harness.sh" "$@"
@@ -56,6 +57,13 @@ expect 0 "results in" -- "${mpi[@]}" "$WT" explore "$tmp/small.json" --out "$tmp
 same_study "$tmp/omp" "$tmp/mpi" "mpirun -n 3"
 check "[ $(records "$tmp/mpi/journal") = $(records "$tmp/omp/journal") ]" \
     "MPI journal: $(records "$tmp/mpi/journal") records, expected $(records "$tmp/omp/journal")"
+
+# an adaptive search too: NLopt on rank 0, its points' simulations on the workers
+nl=(--set search.strategy=CRS2-LM --set search.evaluations=8)
+expect 0 "results in" -- "$WT" explore "$tmp/small.json" --out "$tmp/omp-nl" --threads 2 "${nl[@]}"
+expect 0 "results in" -- "${mpi[@]}" "$WT" explore "$tmp/small.json" --out "$tmp/mpi-nl" --mpi \
+    "${nl[@]}"
+same_study "$tmp/omp-nl" "$tmp/mpi-nl" "CRS2-LM under mpirun -n 3"
 
 # 2. killed part-way (rank 0, SIGKILL: mpirun then ends the workers), then resumed: nothing
 # simulated twice
