@@ -1,5 +1,7 @@
 #include "explorer/evaluator.h"
 
+#include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,27 +38,41 @@ struct evaluator {
     size_t cap, used;
     eval_entry **chunks;
     size_t nchunks, chunk_used;
-#ifdef _OPENMP
-    omp_lock_t lock;
-#endif
+    /* the cost estimate of a simulation of each workload: the mean warp instructions of its
+     * simulations done so far (this run's and the journal's); it orders work, never results */
+    double *cost_sum;
+    size_t *cost_n;
+    int shard_k, shard_n; /* evaluator_set_shard; shard_n 0: none */
+    double *shard_cost;   /* per workload, fixed when the shard is set */
+    /* a lock, and a condition every finished simulation signals: a thread that waits for a
+     * simulation another one runs sleeps rather than polls */
+    pthread_mutex_t mu;
+    pthread_cond_t done;
+    eval_runner_fn runner; /* evaluator_set_runner; NULL: OpenMP threads here */
+    void *runner_ctx;
 };
 
 static void lock(evaluator *e)
 {
-#ifdef _OPENMP
-    omp_set_lock(&e->lock);
-#else
-    (void)e;
-#endif
+    pthread_mutex_lock(&e->mu);
 }
 
 static void unlock(evaluator *e)
 {
-#ifdef _OPENMP
-    omp_unset_lock(&e->lock);
-#else
-    (void)e;
-#endif
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* The cost of one simulation of m: its warp instructions (at least 1). */
+static double sim_cost(const sim_metrics *m)
+{
+    double v = m->warp_insts;
+    return isfinite(v) && v >= 1 ? v : 1;
+}
+
+static void note_cost(evaluator *e, size_t w, const sim_metrics *m)
+{
+    e->cost_sum[w] += sim_cost(m);
+    e->cost_n[w]++;
 }
 
 static double now(void)
@@ -179,7 +195,9 @@ static eval_entry *memo_insert(evaluator *e, uint64_t key)
         eval_entry **c = realloc(e->chunks, (e->nchunks + 1) * sizeof *c);
         if (!c) return NULL;
         e->chunks = c;
-        e->chunks[e->nchunks] = calloc(CHUNK, sizeof(eval_entry));
+        /* entries start on cache lines of their own: threads finishing simulations side by
+         * side do not write to one line */
+        e->chunks[e->nchunks] = aligned_alloc(_Alignof(eval_entry), CHUNK * sizeof(eval_entry));
         if (!e->chunks[e->nchunks]) return NULL;
         e->nchunks++;
         e->chunk_used = 0;
@@ -192,12 +210,22 @@ static eval_entry *memo_insert(evaluator *e, uint64_t key)
     return en;
 }
 
+/* The workload of a journal record, by its label (for the cost estimate only). */
+static size_t workload_of_label(const evaluator *e, const char *label)
+{
+    for (size_t w = 0; w < e->nw; w++)
+        if (e->s->workloads[w].label && !strcmp(e->s->workloads[w].label, label)) return w;
+    return e->nw;
+}
+
 static void replay_record(void *ctx, const journal_record *r)
 {
     evaluator *e = ctx;
     eval_entry *en = memo_find(e, r->key);
     if (!en) en = memo_insert(e, r->key);
-    if (!en) return;
+    if (!en || en->state == EV_DONE) return; /* a simulation in two journals counts once */
+    size_t w = workload_of_label(e, r->label);
+    if (w < e->nw) note_cost(e, w, &r->m);
     en->state = EV_DONE;
     en->status = r->status;
     en->from_journal = 1;
@@ -216,8 +244,9 @@ evaluator *evaluator_new(const space *s, const char *journal_path, int threads, 
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->done, NULL);
 #ifdef _OPENMP
-    omp_init_lock(&e->lock);
     e->threads = threads > 0 ? threads : omp_get_max_threads();
 #else
     (void)threads;
@@ -228,7 +257,9 @@ evaluator *evaluator_new(const space *s, const char *journal_path, int threads, 
     e->wl = calloc(e->nw, sizeof *e->wl);
     e->wid = calloc(e->nw, sizeof *e->wid);
     e->tr = calloc(e->nw, sizeof *e->tr);
-    if (!e->wl || !e->wid || !e->tr) {
+    e->cost_sum = calloc(e->nw ? e->nw : 1, sizeof *e->cost_sum);
+    e->cost_n = calloc(e->nw ? e->nw : 1, sizeof *e->cost_n);
+    if (!e->wl || !e->wid || !e->tr || !e->cost_sum || !e->cost_n) {
         snprintf(err, errlen, "out of memory");
         goto bad;
     }
@@ -262,6 +293,16 @@ bad:
     return NULL;
 }
 
+int evaluator_replay(evaluator *e, const char *path, char *err, size_t errlen)
+{
+    journal_stats st;
+    journal *j = journal_open(path, replay_record, e, &st, err, errlen);
+    if (!j) return -1;
+    journal_close(j);
+    e->counts.torn += st.skipped + (size_t)st.truncated;
+    return 0;
+}
+
 void evaluator_free(evaluator *e)
 {
     if (!e) return;
@@ -277,10 +318,17 @@ void evaluator_free(evaluator *e)
         free(e->chunks[i]);
     free(e->chunks);
     free(e->table);
-#ifdef _OPENMP
-    omp_destroy_lock(&e->lock);
-#endif
+    free(e->cost_sum);
+    free(e->cost_n);
+    free(e->shard_cost);
+    pthread_mutex_destroy(&e->mu);
+    pthread_cond_destroy(&e->done);
     free(e);
+}
+
+size_t evaluator_workloads(const evaluator *e)
+{
+    return e->nw;
 }
 
 int evaluator_threads(const evaluator *e)
@@ -316,35 +364,65 @@ static void note_progress(evaluator *e)
     if (e->prog) progress_update(e->prog, e->progress_done, e->counts.failed);
 }
 
-static void simulate(evaluator *e, eval_entry *en, const param_set *cfg, size_t w)
+sim_status evaluator_simulate(const evaluator *e, const param_set *cfg, size_t w, sim_metrics *m,
+                              char *msg, size_t msglen)
 {
-    if (evaluator_stopped(e)) {
-        lock(e);
-        en->state = EV_SKIPPED;
-        e->counts.skipped++;
-        unlock(e);
-        return;
-    }
-    sim_metrics m;
-    memset(&m, 0, sizeof m);
-    char msg[256] = "";
-    sim_status st =
-        e->tr[w] ? sim_run_source(cfg, trace_isource_factory, e->tr[w], NULL, &m, msg, sizeof msg)
-                 : sim_run(cfg, e->wl[w], NULL, &m, msg, sizeof msg);
+    memset(m, 0, sizeof *m);
+    msg[0] = '\0';
+    return e->tr[w] ? sim_run_source(cfg, trace_isource_factory, e->tr[w], NULL, m, msg, msglen)
+                    : sim_run(cfg, e->wl[w], NULL, m, msg, msglen);
+}
+
+void evaluator_skip(evaluator *e, const eval_job *job)
+{
+    eval_entry *en = job->entry;
     lock(e);
-    en->m = m;
+    en->state = EV_SKIPPED;
+    e->counts.skipped++;
+    pthread_cond_broadcast(&e->done);
+    unlock(e);
+}
+
+void evaluator_finish(evaluator *e, const eval_job *job, sim_status st, const sim_metrics *m,
+                      const char *msg)
+{
+    eval_entry *en = job->entry;
+    size_t w = job->w;
+    lock(e);
+    en->m = *m;
     en->status = st;
     snprintf(en->error, sizeof en->error, "%s", st == SIM_OK ? "" : msg);
     en->state = EV_DONE;
+    note_cost(e, w, m);
     e->counts.simulated++;
     if (st != SIM_OK) e->counts.failed++;
     if (e->j) {
-        journal_record r = {en->key, st, e->s->workloads[w].label, m, en->error};
+        journal_record r = {en->key, st, e->s->workloads[w].label, *m, en->error};
         if (journal_append(e->j, &r) != 0)
             fprintf(stderr, "warptune: warning: cannot append to the journal\n");
     }
     note_progress(e);
+    pthread_cond_broadcast(&e->done);
     unlock(e);
+}
+
+static void simulate(evaluator *e, eval_entry *en, const param_set *cfg, size_t w)
+{
+    eval_job job = {cfg, w, en};
+    if (evaluator_stopped(e)) {
+        evaluator_skip(e, &job);
+        return;
+    }
+    sim_metrics m;
+    char msg[256];
+    sim_status st = evaluator_simulate(e, cfg, w, &m, msg, sizeof msg);
+    evaluator_finish(e, &job, st, &m, msg);
+}
+
+void evaluator_set_runner(evaluator *e, eval_runner_fn fn, void *ctx)
+{
+    e->runner = fn;
+    e->runner_ctx = ctx;
 }
 
 /* Finds the entry of key or claims it (returns 1 in *claimed: the caller simulates it). */
@@ -367,19 +445,16 @@ static eval_entry *lookup_or_claim(evaluator *e, uint64_t key, int *claimed)
     return en;
 }
 
+/* Waits (asleep) until en is no longer pending. Only called once the caller's own claimed
+ * simulations are done, so the one it waits for is running on another thread. */
 static int wait_entry(evaluator *e, const eval_entry *en)
 {
-    for (;;) {
-        lock(e);
-        int st = en->state;
-        unlock(e);
-        if (st != EV_PENDING) return st;
-#ifdef _OPENMP
-#pragma omp taskyield
-#endif
-        struct timespec ts = {0, 200000};
-        nanosleep(&ts, NULL);
-    }
+    lock(e);
+    while (en->state == EV_PENDING)
+        pthread_cond_wait(&e->done, &e->mu);
+    int st = en->state;
+    unlock(e);
+    return st;
 }
 
 int evaluator_point(evaluator *e, const param_set *cfg, const eval_entry **out)
@@ -398,7 +473,16 @@ int evaluator_point(evaluator *e, const param_set *cfg, const eval_entry **out)
         out[w] = en;
         cl[w] = c ? en : NULL;
     }
-    for (size_t w = 0; w < e->nw; w++) {
+    if (e->runner) {
+        eval_job jobs[64];
+        eval_job *j = e->nw <= 64 ? jobs : malloc(e->nw * sizeof *j);
+        size_t nj = 0;
+        for (size_t w = 0; w < e->nw; w++)
+            if (cl[w] && j) j[nj++] = (eval_job){cfg, w, cl[w]};
+        if (j) e->runner(e->runner_ctx, e, j, nj);
+        if (j != jobs) free(j);
+    }
+    for (size_t w = 0; w < e->nw && !e->runner; w++) {
         eval_entry *en = cl[w];
         if (!en) continue;
 #ifdef _OPENMP
@@ -416,43 +500,168 @@ int evaluator_point(evaluator *e, const param_set *cfg, const eval_entry **out)
     return skipped;
 }
 
+/* One simulation of a batch: the claimed entry, its configuration and workload, its place in
+ * the batch and its estimated cost. */
+typedef struct batch_task {
+    eval_entry *en;
+    size_t i, w, k;
+    double cost;
+} batch_task;
+
+/* Longest first; equal costs in batch order. */
+static int cmp_task(const void *a, const void *b)
+{
+    const batch_task *x = a, *y = b;
+    if (x->cost != y->cost) return x->cost > y->cost ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+static int cmp_key_index(const void *a, const void *b)
+{
+    const batch_task *x = a, *y = b;
+    if (x->en->key != y->en->key) return x->en->key < y->en->key ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+/* Marks in mine[k] the batch's simulations that fall to this shard: the distinct simulations
+ * of the batch (the first of each key), longest first by the shard's fixed costs, each given
+ * to the shard with the least cost so far. Every shard computes the same partition. */
+static int shard_partition(const evaluator *e, const eval_entry *const *out, size_t total,
+                           unsigned char *mine)
+{
+    batch_task *t = malloc((total ? total : 1) * sizeof *t);
+    double *load = calloc((size_t)e->shard_n, sizeof *load);
+    if (!t || !load) {
+        free(t);
+        free(load);
+        return -1;
+    }
+    for (size_t k = 0; k < total; k++)
+        t[k] = (batch_task){(eval_entry *)(uintptr_t)out[k], 0, k % e->nw, k,
+                            e->shard_cost[k % e->nw]};
+    qsort(t, total, sizeof *t, cmp_key_index);
+    size_t n = 0;
+    for (size_t k = 0; k < total; k++)
+        if (k == 0 || t[k].en->key != t[k - 1].en->key) t[n++] = t[k];
+    qsort(t, n, sizeof *t, cmp_task);
+    memset(mine, 0, total);
+    for (size_t j = 0; j < n; j++) {
+        int best = 0;
+        for (int s = 1; s < e->shard_n; s++)
+            if (load[s] < load[best]) best = s;
+        load[best] += t[j].cost;
+        mine[t[j].k] = best == e->shard_k;
+    }
+    free(t);
+    free(load);
+    return 0;
+}
+
+int evaluator_set_shard(evaluator *e, int k, int n, const param_set *base)
+{
+    free(e->shard_cost);
+    e->shard_cost = NULL;
+    e->shard_n = 0;
+    if (n <= 1) return 0;
+    e->shard_cost = malloc((e->nw ? e->nw : 1) * sizeof *e->shard_cost);
+    if (!e->shard_cost) return -1;
+    for (size_t w = 0; w < e->nw; w++) {
+        const eval_entry *en = base ? evaluator_peek(e, base, w) : NULL;
+        e->shard_cost[w] = en && en->status == SIM_OK ? sim_cost(&en->m) : 1;
+    }
+    e->shard_k = k;
+    e->shard_n = n;
+    return 0;
+}
+
 size_t evaluator_batch(evaluator *e, param_set *const *cfgs, size_t n, const eval_entry **out)
 {
     size_t total = n * e->nw;
-    eval_entry **cl = calloc(total ? total : 1, sizeof *cl); /* claimed entries, else NULL */
-    if (!cl) return n;
+    batch_task *tasks = malloc((total ? total : 1) * sizeof *tasks);
+    unsigned char *mine = e->shard_n ? malloc(total ? total : 1) : NULL;
+    if (!tasks || (e->shard_n && !mine)) {
+        free(tasks);
+        free(mine);
+        return n;
+    }
+    size_t nt = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t h = u64_bytes(WT_FNV_INIT, param_set_hash(cfgs[i]));
         for (size_t w = 0; w < e->nw; w++) {
             int c;
             eval_entry *en = lookup_or_claim(e, u64_bytes(h, e->wid[w]), &c);
             out[i * e->nw + w] = en;
-            cl[i * e->nw + w] = c ? en : NULL;
+            if (c) tasks[nt++] = (batch_task){en, i, w, i * e->nw + w, 0};
         }
     }
+    for (size_t k = 0; k < total; k++)
+        if (!out[k]) {
+            free(tasks);
+            free(mine);
+            return n; /* out of memory: nothing claimed simulates, which the waits below see */
+        }
+    if (mine && shard_partition(e, out, total, mine) != 0) {
+        free(tasks);
+        free(mine);
+        return n;
+    }
+    /* the cost estimate, and this shard's share: another shard's simulations are left out */
+    lock(e);
+    size_t kept = 0;
+    for (size_t t = 0; t < nt; t++) {
+        batch_task *bt = &tasks[t];
+        if (mine && !mine[bt->k]) {
+            bt->en->state = EV_SKIPPED;
+            continue;
+        }
+        size_t w = bt->w;
+        bt->cost = e->cost_n[w] ? e->cost_sum[w] / (double)e->cost_n[w] : 1;
+        tasks[kept++] = *bt;
+    }
+    pthread_cond_broadcast(&e->done);
+    unlock(e);
+    nt = kept;
+    qsort(tasks, nt, sizeof *tasks, cmp_task);
+    if (e->runner) { /* elsewhere, longest first */
+        eval_job *jobs = malloc((nt ? nt : 1) * sizeof *jobs);
+        for (size_t t = 0; t < nt && jobs; t++)
+            jobs[t] = (eval_job){cfgs[tasks[t].i], tasks[t].w, tasks[t].en};
+        if (jobs)
+            e->runner(e->runner_ctx, e, jobs, nt);
+        else
+            for (size_t t = 0; t < nt; t++)
+                evaluator_skip(e, &(eval_job){cfgs[tasks[t].i], tasks[t].w, tasks[t].en});
+        free(jobs);
+        nt = 0;
+    }
+    /* every thread takes the next longest simulation until none is left: no thread waits
+     * while work remains, and the longest do not start last */
+    struct {
+        _Alignas(64) size_t next;
+        char pad[64 - sizeof(size_t)];
+    } q = {0, {0}};
 #ifdef _OPENMP
-#pragma omp parallel num_threads(e->threads) default(none) shared(e, cfgs, cl, total)
-#pragma omp single
+    int nthreads = (size_t)e->threads < nt ? e->threads : (int)(nt ? nt : 1);
+#pragma omp parallel num_threads(nthreads) default(none) shared(e, cfgs, tasks, nt, q)
 #endif
-    for (size_t k = 0; k < total; k++) {
-        eval_entry *en = cl[k];
-        if (!en) continue;
-        size_t i = k / e->nw, w = k % e->nw;
+    for (;;) {
+        size_t t;
 #ifdef _OPENMP
-#pragma omp task firstprivate(en, i, w) shared(e, cfgs) default(none)
+#pragma omp atomic capture
 #endif
-        simulate(e, en, cfgs[i], w);
+        t = q.next++;
+        if (t >= nt) break;
+        simulate(e, tasks[t].en, cfgs[tasks[t].i], tasks[t].w);
     }
     size_t skipped = 0;
     for (size_t i = 0; i < n; i++) {
         int any = 0;
-        for (size_t w = 0; w < e->nw; w++) {
-            const eval_entry *en = out[i * e->nw + w];
-            any |= !en || wait_entry(e, en) != EV_DONE;
-        }
+        for (size_t w = 0; w < e->nw; w++)
+            any |= wait_entry(e, out[i * e->nw + w]) != EV_DONE;
         skipped += (size_t)any;
     }
-    free(cl);
+    free(tasks);
+    free(mine);
     return skipped;
 }
 

@@ -7,7 +7,10 @@
  *
  * Determinism: a simulation's result depends only on its configuration and workload, never on
  * which thread ran it or when, so whatever the thread count every lookup sees the same
- * values. Two requests for the same key at once share one simulation: the second waits. */
+ * values. Two requests for the same key at once share one simulation: the second waits,
+ * asleep. A batch runs its simulations longest first by a cost estimate (the mean warp
+ * instructions of the workload's simulations so far, the journal's included), which changes
+ * only the order of the work. */
 #ifndef WT_EVALUATOR_H
 #define WT_EVALUATOR_H
 
@@ -24,8 +27,10 @@ extern volatile sig_atomic_t wt_stop_requested;
 
 typedef enum eval_state { EV_PENDING, EV_DONE, EV_SKIPPED } eval_state;
 
+/* Entries are aligned to cache lines, so that threads recording results side by side do not
+ * share one. */
 typedef struct eval_entry {
-    uint64_t key;
+    _Alignas(64) uint64_t key;
     int state;  /* eval_state; read and written under the evaluator's lock */
     int status; /* sim_status when done */
     int from_journal;
@@ -50,6 +55,9 @@ typedef struct evaluator evaluator;
 evaluator *evaluator_new(const space *s, const char *journal_path, int threads, char *err,
                          size_t errlen);
 void evaluator_free(evaluator *e);
+/* Replays another journal into the memo (a shard's, explorer/shard.h), as the evaluator's own
+ * was; later simulations still go to the evaluator's own journal. Returns 0 or -1 with err. */
+int evaluator_replay(evaluator *e, const char *path, char *err, size_t errlen);
 
 int evaluator_threads(const evaluator *e);
 /* Stops starting simulations after this wall-clock time (omp_get_wtime seconds; 0: never). */
@@ -73,6 +81,35 @@ int evaluator_point(evaluator *e, const param_set *cfg, const eval_entry **out);
  * threads. out has n * workloads slots, row-major by configuration. Returns the number of
  * configurations with a skipped result. */
 size_t evaluator_batch(evaluator *e, param_set *const *cfgs, size_t n, const eval_entry **out);
+
+/* Shard k of n (n <= 1: no sharding): from now on a batch simulates only its share of the
+ * distinct simulations it asks for, balanced by a cost fixed now (per workload: the warp
+ * instructions of base's simulation, which must be done; 1 if it is not), so that every shard
+ * computes the same partition. The other shards' simulations read as skipped. Returns 0 or -1
+ * (out of memory). */
+int evaluator_set_shard(evaluator *e, int k, int n, const param_set *base);
+
+/* Simulations run elsewhere (other processes): a runner is handed the simulations a batch
+ * or a point needs, longest first, and calls evaluator_finish (or evaluator_skip) for every one
+ * of them before it returns, from the calling thread. With a runner the evaluator runs no
+ * OpenMP threads of its own. */
+typedef struct eval_job {
+    const param_set *cfg;
+    size_t w;    /* the workload */
+    void *entry; /* the evaluator's */
+} eval_job;
+typedef void (*eval_runner_fn)(void *ctx, evaluator *e, const eval_job *jobs, size_t n);
+void evaluator_set_runner(evaluator *e, eval_runner_fn fn, void *ctx);
+/* Records a job's result: the memo, the journal (appended and flushed), the progress. */
+void evaluator_finish(evaluator *e, const eval_job *job, sim_status st, const sim_metrics *m,
+                      const char *msg);
+/* Records a job as not run (the study stopped). */
+void evaluator_skip(evaluator *e, const eval_job *job);
+/* Simulates cfg on workload w here, touching nothing of the evaluator's (a worker's part). */
+sim_status evaluator_simulate(const evaluator *e, const param_set *cfg, size_t w, sim_metrics *m,
+                              char *msg, size_t msglen);
+/* The number of workloads. */
+size_t evaluator_workloads(const evaluator *e);
 
 /* The memo entry of cfg on workload w if it is done, else NULL (never simulates). */
 const eval_entry *evaluator_peek(evaluator *e, const param_set *cfg, size_t w);

@@ -16,7 +16,9 @@
 
 #include "core/preset.h"
 #include "core/util/textfile.h"
+#include "explorer/mpi_eval.h"
 #include "explorer/progress.h"
+#include "explorer/shard.h"
 
 static double wall_now(void)
 {
@@ -267,14 +269,20 @@ static explore_status study_open(study *st, char *err, size_t errlen)
     if (mkdirs(s->output, err, errlen) != 0) return EXPLORE_BAD_INPUT;
     char path[2048];
     join(path, sizeof path, s->output, "journal");
+    if (o->shard_n && shard_prepare(s, (const char *const *)st->ss.v, st->ss.n, o->shard_k,
+                                    o->shard_n, path, sizeof path, err, errlen) != 0)
+        return EXPLORE_BAD_INPUT;
     struct stat sb;
-    if (o->resume && stat(path, &sb) != 0) {
+    if (o->resume && stat(path, &sb) != 0 && !shard_journals(s->output)) {
         snprintf(err, errlen, "%s: nothing to resume (no journal)", s->output);
         return EXPLORE_BAD_INPUT;
     }
-    int threads = o->threads > 0 ? o->threads : s->search.threads;
+    int threads = o->mpi ? 1 : o->threads > 0 ? o->threads : s->search.threads;
     st->ev = evaluator_new(s, path, threads, err, errlen);
     if (!st->ev) return EXPLORE_BAD_INPUT;
+    if (o->mpi && mpi_eval_attach(st->ev, err, errlen) != 0) return EXPLORE_BAD_INPUT;
+    /* the shards' journals, once they have run: a run over the whole study merges them */
+    if (!o->shard_n && shard_merge(st->ev, s->output, err, errlen) != 0) return EXPLORE_BAD_INPUT;
     join(path, sizeof path, s->output, "study.json");
     if (explore_write_study(s, (const char *const *)st->ss.v, st->ss.n, path, err, errlen) != 0)
         return EXPLORE_FAILED;
@@ -294,6 +302,11 @@ static explore_status study_open(study *st, char *err, size_t errlen)
 static explore_status study_search(study *st, eval_counts *counts, char *err, size_t errlen)
 {
     explore_reference(st->s, st->ev, st->ref);
+    if (st->o->shard_n &&
+        evaluator_set_shard(st->ev, st->o->shard_k - 1, st->o->shard_n, st->s->base) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return EXPLORE_FAILED;
+    }
     if (search_run(st->s, st->ev, st->ref, &st->props, &st->info, err, errlen) != 0)
         return EXPLORE_FAILED;
     *counts = evaluator_counts(st->ev);
@@ -351,10 +364,25 @@ explore_status explore_main(const explore_options *o, char *err, size_t errlen)
         study_free(&st);
         return rc;
     }
+    if (rc == EXPLORE_OK && o->mpi && o->mpi_rank > 0) { /* an MPI worker */
+        rc = mpi_eval_work(st.s, err, errlen) == 0 ? EXPLORE_OK : EXPLORE_FAILED;
+        study_free(&st);
+        return rc;
+    }
     if (rc == EXPLORE_OK) rc = study_open(&st, err, errlen);
     eval_counts counts = {0};
     if (rc == EXPLORE_OK) rc = study_search(&st, &counts, err, errlen);
-    if (rc == EXPLORE_OK) {
+    if (rc == EXPLORE_OK && o->shard_n) { /* a shard writes its journal only */
+        if (!o->quiet)
+            printf("%s: shard %d of %d: %zu simulated, %zu from the journal; journal in "
+                   "%s/journal.%d-of-%d\n",
+                   st.s->name, o->shard_k, o->shard_n, counts.simulated, counts.replayed,
+                   st.s->output, o->shard_k, o->shard_n);
+        if (wt_stop_requested) {
+            snprintf(err, errlen, "interrupted; rerun the shard to continue");
+            rc = EXPLORE_INTERRUPTED;
+        }
+    } else if (rc == EXPLORE_OK) {
         run_facts facts = {wall_now() - st.t0, evaluator_threads(st.ev), wt_stop_requested != 0,
                            counts, &st.info};
         rc = study_write(&st, &facts, err, errlen);
@@ -367,6 +395,7 @@ explore_status explore_main(const explore_options *o, char *err, size_t errlen)
             rc = EXPLORE_INTERRUPTED;
         }
     }
+    if (o->mpi && o->mpi_rank == 0) mpi_eval_release();
     study_free(&st);
     return rc;
 }

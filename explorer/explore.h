@@ -76,7 +76,9 @@ typedef struct explore_options {
     int threads;       /* 0: the space's, or every core */
     int resume;
     int quiet;
-    int validate; /* check the space (and the bundled ones when space is NULL) and stop */
+    int validate;         /* check the space (and the bundled ones when space is NULL) and stop */
+    int shard_k, shard_n; /* shard K of N (explorer/shard.h); shard_n 0: the whole study */
+    int mpi, mpi_rank;    /* simulations on MPI workers (explorer/mpi_eval.h), MPI started */
     const char *const *sets;
     size_t nsets;
     explore_warn_fn warn; /* NULL: warnings are dropped */

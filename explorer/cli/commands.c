@@ -31,6 +31,10 @@ static const cli_option explore_options[] = {
                   "search.scalarisations, output"},
     {"--quiet", "no progress and no report"},
     {"--validate", "check the space (every bundled space when none is named)"},
+    {"--shard K/N", "simulate only shard K of N of a grid, random or lhs study into "
+                    "journal.K-of-N; a later --resume merges the shards (docs/cluster.md)"},
+    {"--mpi", "under mpirun -n P: rank 0 runs the study, the other ranks simulate (a build "
+              "with WT_MPI)"},
     {NULL, NULL}};
 
 static const cli_option sim_options[] = {
@@ -75,7 +79,8 @@ static const cli_option params_options[] = {
 
 const cli_command cli_commands[] = {
     {.name = "explore",
-     .args = "[SPACE] [--resume] [--threads N] [--out DIR] [--set k=v]... [--quiet] [--validate]",
+     .args = "[SPACE] [--resume] [--threads N] [--out DIR] [--set k=v]... [--quiet] [--validate] "
+             "[--shard K/N] [--mpi]",
      .summary = "run a study (default: the built-in default space)",
      .options = explore_options,
      .run = cli_explore},

@@ -7,6 +7,8 @@
 #include "explorer/cli/cli.h"
 #include "explorer/cli/commands.h"
 #include "explorer/explore.h"
+#include "explorer/mpi_eval.h"
+#include "explorer/shard.h"
 
 #define MAX_SETS 256
 
@@ -63,6 +65,14 @@ int cli_explore(int argc, char **argv)
                 return WT_EXIT_BAD_INPUT;
             }
             o.threads = (int)n;
+        } else if (!strcmp(a, "--shard") && has) {
+            if (shard_parse(argv[++i], &o.shard_k, &o.shard_n) != 0) {
+                fprintf(stderr, "warptune explore: --shard %s: expected K/N with 1 <= K <= N\n",
+                        argv[i]);
+                return WT_EXIT_BAD_INPUT;
+            }
+        } else if (!strcmp(a, "--mpi")) {
+            o.mpi = 1;
         } else if (!strcmp(a, "--out") && has) {
             o.out = argv[++i];
         } else if (!strcmp(a, "--set") && has) {
@@ -84,6 +94,19 @@ int cli_explore(int argc, char **argv)
     }
     o.sets = sets;
     o.nsets = nsets;
+    if (o.mpi && o.shard_n) {
+        fprintf(stderr, "warptune explore: --mpi and --shard: choose one (docs/cluster.md)\n");
+        return WT_EXIT_BAD_INPUT;
+    }
+    if (o.mpi && !o.validate) {
+        char msg[256];
+        int size;
+        if (mpi_eval_init(&o.mpi_rank, &size, msg, sizeof msg) != 0) {
+            fprintf(stderr, "warptune explore: %s\n", msg);
+            return WT_EXIT_BAD_INPUT;
+        }
+        if (o.mpi_rank > 0) o.quiet = 1;
+    }
     o.warn = on_warning;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
@@ -94,6 +117,7 @@ int cli_explore(int argc, char **argv)
     char err[16384];
     explore_status st = explore_main(&o, err, sizeof err);
     sigaction(SIGINT, &old, NULL);
+    if (o.mpi && !o.validate) mpi_eval_finalize();
     if (st != EXPLORE_OK) print_lines(err);
     switch (st) {
     case EXPLORE_OK:

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Sharded studies (docs/cluster.md): N shards run one after another, then merged with --resume,
+# give the outputs of one run on one machine, byte for byte (summary.json but for the fields
+# that describe the run rather than the study); the Slurm scripts do the same with the job
+# array's environment (a stand-in sbatch runs each task here); an adaptive search, a folder of
+# another study or another shard count, and a malformed K/N are refused with exit 2.
+set -u
+. "$(dirname "$0")/lib/harness.sh" "$@"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+
+cat >"$tmp/small.json" <<'JSON'
+{
+  "name": "small",
+  "settings": {"gpu.sms": 1, "l2.partitions": 2},
+  "parameters": {
+    "sched.policy": ["lrr", "gto"],
+    "l1d.ways": {"min": 1, "max": 8, "log": true},
+    "sm.max_ctas": [1, 4]
+  },
+  "constraints": ["l1d.ways >= sm.max_ctas || sched.policy == 'gto'"],
+  "workloads": [
+    {"name": "kmeans", "params": {"npoints": 128}},
+    {"name": "stream", "params": {"n": 1024}, "weight": 2}
+  ],
+  "objectives": ["ipc", "mpki"]
+}
+JSON
+
+# summary.json without what describes the run rather than the study: how many simulations
+# this process ran, replayed or found in its memo, its threads, wall time and rate
+study_summary() {
+    grep -vE '"(simulated|replayed|memo_hits|threads|wall_seconds|simulations_per_second)"' "$1"
+}
+same_study() { # same_study DIR1 DIR2 WHAT
+    for f in points.csv pareto.csv evaluations.csv front.svg; do
+        same "$1/$f" "$2/$f" "$3: $f"
+    done
+    if diff <(study_summary "$1/summary.json") <(study_summary "$2/summary.json") >/dev/null; then
+        ok
+    else
+        bad "$3: summary.json differs beyond the run's own fields"
+        diff <(study_summary "$1/summary.json") <(study_summary "$2/summary.json") | head -5
+    fi
+}
+
+expect 0 "results in" -- "$WT" explore "$tmp/small.json" --out "$tmp/plain" --threads 2
+
+# 1. three shards one after another, then the merge
+for k in 1 2 3; do
+    expect 0 "shard $k of 3: [0-9]+ simulated" -- \
+        "$WT" explore "$tmp/small.json" --out "$tmp/sh" --shard "$k/3" --threads 1
+done
+for k in 1 2 3; do check "[ -s '$tmp/sh/journal.$k-of-3' ]" "no journal.$k-of-3"; done
+check "[ ! -e '$tmp/sh/points.csv' ]" "a shard wrote the study's outputs"
+expect 0 " 0 simulated" -- "$WT" explore --resume --out "$tmp/sh" --threads 2
+same_study "$tmp/plain" "$tmp/sh" "3 shards merged"
+# every simulation of the study ran in exactly one shard (the reference in each)
+sims=$(cat "$tmp/sh"/journal.*-of-3 | grep -vc '^#')
+plain=$(grep -vc '^#' "$tmp/plain/journal")
+check "[ '$sims' = $((plain + 2 * 2)) ]" "shards simulated $sims, expected $plain + the reference twice more"
+# longest first (one thread: the journal's order is the run's): after the reference's two
+# records, every kmeans simulation (the longer workload here) before every stream one
+for k in 1 2 3; do
+    order=$(grep -v '^#' "$tmp/sh/journal.$k-of-3" | tail -n +3 | cut -f3 | uniq | tr '\n' ' ')
+    check "[ '$order' = 'kmeans stream ' ] || [ '$order' = 'kmeans ' ]" \
+        "shard $k: not longest first: $order"
+done
+# a shard run again simulates nothing: its journal has it all
+expect 0 "shard 2 of 3: 0 simulated" -- \
+    "$WT" explore "$tmp/small.json" --out "$tmp/sh" --shard 2/3 --threads 1
+
+# 2. refusals, exit 2 with the reason
+expect 2 "adaptive.*grid, random or lhs" -- "$WT" explore "$tmp/small.json" --out "$tmp/sh" \
+    --shard 1/3 --set search.strategy=CRS2-LM
+expect 2 "split into 3 shards, not 2" -- "$WT" explore "$tmp/small.json" --out "$tmp/sh" --shard 1/2
+expect 2 "journals of another study" -- "$WT" explore "$tmp/small.json" --out "$tmp/sh" \
+    --shard 1/3 --set l1d.ways=2
+for bad in 0/3 4/3 3 a/b 1/0 1/3x; do
+    expect 2 "--shard $bad: expected K/N" -- "$WT" explore "$tmp/small.json" --shard "$bad"
+done
+
+# 3. the Slurm scripts: a stand-in sbatch runs each task of the array with the variables Slurm
+# sets, then the merge once the dependency names the array
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/sbatch" <<'SH'
+#!/bin/bash
+set -eu
+array= dep=
+while [[ $1 == --* ]]; do
+    case $1 in
+    --array=*) array=${1#--array=} ;;
+    --dependency=*) dep=${1#--dependency=} ;;
+    esac
+    shift
+done
+if [ -n "$array" ]; then
+    lo=${array%-*} hi=${array#*-}
+    for ((i = lo; i <= hi; i++)); do
+        SLURM_ARRAY_JOB_ID=100 SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_MIN=$lo \
+            SLURM_ARRAY_TASK_MAX=$hi SLURM_ARRAY_TASK_COUNT=$((hi - lo + 1)) \
+            SLURM_CPUS_PER_TASK=1 bash "$@" >>"$SBATCH_LOG" 2>&1
+    done
+    echo 100
+else
+    [ "$dep" = afterok:100 ] || { echo "sbatch: unexpected dependency '$dep'" >&2; exit 1; }
+    SLURM_JOB_ID=101 SLURM_CPUS_PER_TASK=2 bash "$@" >>"$SBATCH_LOG" 2>&1
+    echo 101
+fi
+SH
+chmod +x "$tmp/bin/sbatch"
+expect 0 "shards: job 100 \(array 1-2\); merge: job 101" -- env PATH="$tmp/bin:$PATH" \
+    WARPTUNE="$WT" SBATCH_LOG="$tmp/sbatch.log" \
+    bash "$root/scripts/slurm/submit.sh" "$tmp/small.json" "$tmp/slurm" 2
+check "[ -s '$tmp/slurm/journal.1-of-2' ] && [ -s '$tmp/slurm/journal.2-of-2' ]" \
+    "the array did not write both shard journals: $(cat "$tmp/sbatch.log")"
+same_study "$tmp/plain" "$tmp/slurm" "the Slurm array merged"
+# outside an array the shard script says so
+expect 2 "job array" -- bash "$root/scripts/slurm/explore-array.sbatch" "$tmp/small.json" "$tmp/x"
+finish
