@@ -28,8 +28,8 @@ typedef struct archive_point {
     unsigned run;
     point_status status;
     double violation;
-    /* the aggregated objectives in natural units (NaN when infeasible), and normalised by the
-     * reference, all minimised */
+    /* the aggregated objectives in natural units (NaN when infeasible or failed), and normalised by
+     * the reference, all minimised */
     double obj[SPACE_MAX_OBJECTIVES];
     double norm[SPACE_MAX_OBJECTIVES];
     unsigned char on_front;

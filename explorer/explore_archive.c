@@ -129,8 +129,12 @@ int archive_build(const space *s, evaluator *ev, proposal_list *props, const dou
                 continue;
             }
             p->status = search_objectives(s, p->res, p->obj) ? PS_FAILED : PS_OK;
-            for (size_t k = 0; k < m && p->status == PS_OK; k++)
-                p->norm[k] = search_normalised(s, k, p->obj[k], a->ref[k]);
+            for (size_t k = 0; k < m; k++) /* a failed run's numbers (a cycle cap) are not
+                                            * the configuration's: NaN, as when infeasible */
+                if (p->status == PS_OK)
+                    p->norm[k] = search_normalised(s, k, p->obj[k], a->ref[k]);
+                else
+                    p->obj[k] = NAN;
         }
         p->cfg = pr->cfg;
         pr->cfg = NULL;
