@@ -318,6 +318,13 @@ static explore_status study_write(study *st, run_facts *facts, char *err, size_t
     if (s->nobjectives == 2 || s->nobjectives == 3) {
         join(path, sizeof path, s->output, "front.svg");
         if (explore_write_plot(s, a, path, err, errlen) != 0) return EXPLORE_FAILED;
+    } else { /* no plot of this study: an earlier study's would be taken for it */
+        join(path, sizeof path, s->output, "front.svg");
+        if (remove(path) != 0 && errno != ENOENT) {
+            snprintf(err, errlen, "%s: cannot remove the earlier study's plot: %s", path,
+                     strerror(errno));
+            return EXPLORE_FAILED;
+        }
     }
     facts->wall = wall_now() - st->t0;
     join(path, sizeof path, s->output, "summary.json");

@@ -32,4 +32,13 @@ check "grep -q ',failed,' '$tmp/capped/points.csv'" "capped: no failed point"
 check "! grep ',failed,' '$tmp/capped/points.csv' | grep -qvE '^([^,]*,){6}nan,nan,failed,'" \
     "capped: a failed point has numbers: $(grep ',failed,' "$tmp/capped/points.csv" | head -2)"
 
+# no stale plot: a single-objective study into a folder that holds a two-objective front.svg
+expect 0 "results in" -- "$WT" explore "$tmp/small.json" --out "$tmp/plot" \
+    --set search.strategy=random --set search.evaluations=2
+check "[ -s '$tmp/plot/front.svg' ]" "plot: no front.svg for two objectives"
+sed 's/"objectives": \["ipc", "mpki"\]/"objectives": ["ipc"]/' "$tmp/small.json" >"$tmp/one.json"
+expect 0 "results in" -- "$WT" explore "$tmp/one.json" --out "$tmp/plot" \
+    --set search.strategy=random --set search.evaluations=2
+check "[ ! -e '$tmp/plot/front.svg' ]" "plot: a single-objective study left the old front.svg"
+
 finish
