@@ -41,4 +41,17 @@ expect 0 "results in" -- "$WT" explore "$tmp/one.json" --out "$tmp/plot" \
     --set search.strategy=random --set search.evaluations=2
 check "[ ! -e '$tmp/plot/front.svg' ]" "plot: a single-objective study left the old front.svg"
 
+# every command answers --help with its usage and exit 0
+for c in explore sim front characterize export-trace params workloads presets policies version man; do
+    expect 0 "^usage: warptune $c" -- "$WT" $c --help
+done
+expect 0 "^usage: warptune sim" -- "$WT" sim --workload stream -h
+# sim without a workload says what it runs
+expect 0 "no --workload or --trace given: simulating kmeans" -- "$WT" sim --set gpu.sms=1 \
+    --wparam npoints=64
+# an output that cannot be written is named as given, never as its temporary
+printf 'a,b\n1,2\n' >"$tmp/t.csv"
+expect 1 "^warptune front: $tmp/none/f.csv: write failed: No such file or directory\$" -- \
+    "$WT" front "$tmp/t.csv" --objective a:min --objective b:min --out "$tmp/none/f.csv"
+
 finish
