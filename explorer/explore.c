@@ -15,6 +15,7 @@
 #endif
 
 #include "core/preset.h"
+#include "core/util/kv.h"
 #include "core/util/textfile.h"
 #include "explorer/progress.h"
 
@@ -76,6 +77,35 @@ static int sets_add(study_sets *ss, const char *kv)
     size_t l = strlen(kv) + 1;
     if (!(ss->v[ss->n] = malloc(l))) return -1;
     memcpy(ss->v[ss->n++], kv, l);
+    return 0;
+}
+
+/* The name of a --set name=value into key (empty when there is no '='). */
+static void set_name(const char *kv, char *key, size_t n)
+{
+    const char *val;
+    if (wt_split_kv(kv, key, n, &val) != 0) key[0] = '\0';
+}
+
+/* A parameter set twice on the command line is a mistake, as a key twice in a space file:
+ * which value was meant? Returns 0, or -1 with err naming both. */
+static int sets_check_repeats(const char *const *sets, size_t n, char *err, size_t errlen)
+{
+    for (size_t i = 1; i < n; i++) {
+        char ki[256];
+        set_name(sets[i], ki, sizeof ki);
+        for (size_t k = 0; ki[0] && k < i; k++) {
+            char kk[256];
+            set_name(sets[k], kk, sizeof kk);
+            if (!strcmp(ki, kk)) {
+                snprintf(err, errlen,
+                         "--set %s: %s is already set by --set %s (expected each "
+                         "parameter once)",
+                         sets[i], ki, sets[k]);
+                return -1;
+            }
+        }
+    }
     return 0;
 }
 
@@ -239,6 +269,7 @@ static explore_status study_space(study *st, char *err, size_t errlen)
     else
         st->s = space_load(o->space ? o->space : "default", err, errlen);
     if (!st->s) return EXPLORE_BAD_INPUT;
+    if (sets_check_repeats(o->sets, o->nsets, err, errlen) != 0) return EXPLORE_BAD_INPUT;
     for (size_t i = 0; i < o->nsets; i++)
         if (sets_add(&st->ss, o->sets[i]) != 0) {
             snprintf(err, errlen, "out of memory");
@@ -366,6 +397,15 @@ explore_status explore_main(const explore_options *o, char *err, size_t errlen)
                            counts, &st.info};
         rc = study_write(&st, &facts, err, errlen);
         if (rc == EXPLORE_OK && !o->quiet) study_report(&st, &facts);
+        /* nothing feasible: the study measured nothing (as --validate's error) */
+        if (rc == EXPLORE_OK && !facts.interrupted && st.s->nconstraints &&
+            st.a.ninfeasible == st.a.n) {
+            snprintf(err, errlen,
+                     "%s: constraints: no point the search found satisfies them (%zu "
+                     "infeasible; expected at least one feasible configuration)",
+                     st.s->file, st.a.n);
+            rc = EXPLORE_BAD_INPUT;
+        }
         if (rc == EXPLORE_OK && facts.interrupted) {
             snprintf(err, errlen,
                      "interrupted; the outputs describe the %zu points that finished (rerun "

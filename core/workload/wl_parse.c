@@ -363,6 +363,7 @@ void workload_free(workload *w)
     free(w->image);
     free(w->host);
     free(w->name);
+    free(w->file);
     free(w);
 }
 
@@ -410,9 +411,10 @@ int workload_parse(const char *text, const char *filename, const char *basedir,
     P->w = w;
     P->ov_used = calloc(nov + 1, 1);
     w->name = base_name(filename);
+    w->file = strdup(filename);
     size_t linecap = 256;
     line = malloc(linecap);
-    int rc = (!P->ov_used || !w->name || !line) ? wl_error(P, "out of memory") : 0;
+    int rc = (!P->ov_used || !w->name || !w->file || !line) ? wl_error(P, "out of memory") : 0;
     for (size_t i = 0; i < nov && rc == 0; i++)
         if (!ov[i].name) rc = wl_error(P, "override without a name");
     const char *s = text ? text : "";

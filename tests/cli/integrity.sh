@@ -54,4 +54,37 @@ printf 'a,b\n1,2\n' >"$tmp/t.csv"
 expect 1 "^warptune front: $tmp/none/f.csv: write failed: No such file or directory\$" -- \
     "$WT" front "$tmp/t.csv" --objective a:min --objective b:min --out "$tmp/none/f.csv"
 
+# input that was accepted silently
+# a study where every point breaks the constraints: exit 2, as --validate
+sed 's/"workloads"/"constraints": ["l1d.ways > 100"],\n  "workloads"/' "$tmp/small.json" >"$tmp/none.json"
+expect 2 "none.json: constraints: no point the search found satisfies them" -- \
+    "$WT" explore "$tmp/none.json" --out "$tmp/none" --set search.strategy=random \
+    --set search.evaluations=2
+expect 2 "none.json: constraints: no point the search found satisfies them \(16 infeasible" -- \
+    "$WT" explore "$tmp/none.json" --out "$tmp/none"
+# a parameter set twice on the command line
+expect 2 "^warptune explore: --set l1d.ways=4: l1d.ways is already set by --set l1d.ways=2" -- \
+    "$WT" explore "$tmp/small.json" --validate --set l1d.ways=2 --set l1d.ways=4
+expect 2 "^warptune sim: --set gpu.sms=2: gpu.sms is already set by --set gpu.sms=1" -- \
+    "$WT" sim --workload stream --set gpu.sms=1 --set gpu.sms=2
+# front: infinities, a repeated column, a million-digit number
+printf 'a,b\n1,2\ninf,1\n' >"$tmp/inf.csv"
+expect 2 "inf.csv:3: column 1 \(a\): 'inf' is not a finite number" -- \
+    "$WT" front "$tmp/inf.csv" --objective a:min --objective b:min
+printf 'a,b\n1,2\n1e999,1\n' >"$tmp/big.csv"
+expect 2 "big.csv:3: column 1 \(a\): '1e999' is not a finite number" -- \
+    "$WT" front "$tmp/big.csv" --objective a:min --objective b:min
+printf 'a,b,a\n1,2,3\n' >"$tmp/dup.csv"
+expect 2 "dup.csv:1: column 'a' appears twice \(columns 1 and 3\)" -- \
+    "$WT" front "$tmp/dup.csv" --objective a:min --objective b:min
+{ printf 'a,b\n1,2\n'; head -c 1000000 /dev/zero | tr '\0' 1; printf ',1\n'; } >"$tmp/long.csv"
+expect 2 "long.csv:3: column 1 \(a\): '1{64}\.\.\.' is longer than 64 characters" -- \
+    "$WT" front "$tmp/long.csv" --objective a:min --objective b:min
+
+# a bar on a divergent path: the simulation fails naming the workload's file and line
+printf '.kernel k block=64\n        mov     r0, %%tid\n        setp.lt p0, r0, 16\n    @p0 bra     skip\n        bar\nskip:   exit\n.host\n        launch k grid=1\n' >"$tmp/div.wl"
+expect 1 "$tmp/div.wl:5: bar on a divergent path" -- "$WT" sim --workload "$tmp/div.wl"
+printf '.kernel k block=64\n        mov     r0, %%tid\n        setp.lt p0, r0, 16\n    @p0 bar\n        exit\n.host\n        launch k grid=1\n' >"$tmp/div2.wl"
+expect 1 "$tmp/div2.wl:4: bar on a divergent path" -- "$WT" sim --workload "$tmp/div2.wl"
+
 finish
