@@ -327,6 +327,17 @@ static explore_status study_search(study *st, eval_counts *counts, char *err, si
     explore_reference(st->s, st->ev, st->ref);
     if (search_run(st->s, st->ev, st->ref, &st->props, &st->info, err, errlen) != 0)
         return EXPLORE_FAILED;
+    /* the reference configuration is point 0 of the study: a front it dominates is no front
+     * (it breaks the constraints like any point, and is then infeasible) */
+    param_set *refcfg = param_set_clone(st->s->base);
+    double v = refcfg ? space_violation(st->s, refcfg, NULL) : 0;
+    if (!refcfg || proposal_add(&st->props, refcfg, 0, v > 0 ? v : 0) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return EXPLORE_FAILED;
+    }
+    proposal first = st->props.p[st->props.n - 1];
+    memmove(st->props.p + 1, st->props.p, (st->props.n - 1) * sizeof *st->props.p);
+    st->props.p[0] = first;
     *counts = evaluator_counts(st->ev);
     if (st->prog) progress_finish(st->prog, counts->simulated + counts->memo_hits, counts->failed);
     if (archive_build(st->s, st->ev, &st->props, st->ref, &st->a, err, errlen) != 0)
@@ -398,12 +409,13 @@ explore_status explore_main(const explore_options *o, char *err, size_t errlen)
         rc = study_write(&st, &facts, err, errlen);
         if (rc == EXPLORE_OK && !o->quiet) study_report(&st, &facts);
         /* nothing feasible: the study measured nothing (as --validate's error) */
+        size_t ref_feasible = st.a.n > 0 && st.a.p[0].status != PS_INFEASIBLE;
         if (rc == EXPLORE_OK && !facts.interrupted && st.s->nconstraints &&
-            st.a.ninfeasible == st.a.n) {
+            st.a.ninfeasible + ref_feasible == st.a.n) {
             snprintf(err, errlen,
                      "%s: constraints: no point the search found satisfies them (%zu "
                      "infeasible; expected at least one feasible configuration)",
-                     st.s->file, st.a.n);
+                     st.s->file, st.a.ninfeasible);
             rc = EXPLORE_BAD_INPUT;
         }
         if (rc == EXPLORE_OK && facts.interrupted) {

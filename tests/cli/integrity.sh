@@ -26,7 +26,7 @@ cat >"$tmp/small.json" <<'JSON'
 JSON
 
 # failed points carry no numbers: a run cut by the cycle cap has nan objectives
-expect 0 "2 failed" -- "$WT" explore "$tmp/small.json" --out "$tmp/capped" \
+expect 0 "3 points \(0 on the front, 0 infeasible, 3 failed\)" -- "$WT" explore "$tmp/small.json" --out "$tmp/capped" \
     --set sim.max_cycles=1000 --set search.strategy=random --set search.evaluations=2
 check "grep -q ',failed,' '$tmp/capped/points.csv'" "capped: no failed point"
 check "! grep ',failed,' '$tmp/capped/points.csv' | grep -qvE '^([^,]*,){6}nan,nan,failed,'" \
@@ -60,7 +60,7 @@ sed 's/"workloads"/"constraints": ["l1d.ways > 100"],\n  "workloads"/' "$tmp/sma
 expect 2 "none.json: constraints: no point the search found satisfies them" -- \
     "$WT" explore "$tmp/none.json" --out "$tmp/none" --set search.strategy=random \
     --set search.evaluations=2
-expect 2 "none.json: constraints: no point the search found satisfies them \(16 infeasible" -- \
+expect 2 "none.json: constraints: no point the search found satisfies them \(17 infeasible" -- \
     "$WT" explore "$tmp/none.json" --out "$tmp/none"
 # a parameter set twice on the command line
 expect 2 "^warptune explore: --set l1d.ways=4: l1d.ways is already set by --set l1d.ways=2" -- \
@@ -86,5 +86,22 @@ printf '.kernel k block=64\n        mov     r0, %%tid\n        setp.lt p0, r0, 1
 expect 1 "$tmp/div.wl:5: bar on a divergent path" -- "$WT" sim --workload "$tmp/div.wl"
 printf '.kernel k block=64\n        mov     r0, %%tid\n        setp.lt p0, r0, 16\n    @p0 bar\n        exit\n.host\n        launch k grid=1\n' >"$tmp/div2.wl"
 expect 1 "$tmp/div2.wl:4: bar on a divergent path" -- "$WT" sim --workload "$tmp/div2.wl"
+
+# the reference configuration is point 0 of the study: a front it dominates is no front
+cat >"$tmp/worse.json" <<'JSON'
+{
+  "name": "worse",
+  "settings": {"gpu.sms": 1, "l2.partitions": 2, "l1d.sets": 16},
+  "parameters": {"l1d.ways": [1, 2]},
+  "workloads": [{"name": "kmeans", "params": {"npoints": 256}}],
+  "objectives": ["ipc", "mpki"]
+}
+JSON
+expect 0 "worse: 3 points \(1 on the front" -- "$WT" explore "$tmp/worse.json" --out "$tmp/worse"
+# point 0: the reference, l1d.ways at its default (16)
+check "[ \"\$(sed -n 2p '$tmp/worse/points.csv' | cut -d, -f1,4,7)\" = 0,16,ok ]" \
+    "worse: point 0 is not the reference: $(sed -n 2p "$tmp/worse/points.csv")"
+check "[ \"\$(cut -d, -f1 '$tmp/worse/pareto.csv' | tail -n +2)\" = 0 ]" \
+    "worse: the front is not the reference alone: $(cat "$tmp/worse/pareto.csv")"
 
 finish
