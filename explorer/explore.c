@@ -5,11 +5,13 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -53,6 +55,59 @@ static int mkdirs(const char *path, char *err, size_t errlen)
 static void join(char *out, size_t n, const char *dir, const char *file)
 {
     snprintf(out, n, "%s/%s", dir, file);
+}
+
+/* ---------------------------------------------------------------- the folder's lock */
+
+/* The output folder belongs to one run at a time: a POSIX write lock on folder/lock, held while
+ * the study runs. The system releases it when the process ends however it ends, so a lock left
+ * by a killed run is no lock: the next run takes it. The file holds the holder's pid, for
+ * people; the pid in a refusal comes from the system (F_GETLK). Returns the open descriptor,
+ * or -1 with err. */
+static int folder_lock(const char *folder, char *err, size_t errlen)
+{
+    char path[2048];
+    join(path, sizeof path, folder, "lock");
+    int fd = open(path, O_RDWR | O_CREAT, 0666);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot open the folder's lock: %s", path, strerror(errno));
+        return -1;
+    }
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (fcntl(fd, F_SETLK, &fl) != 0) {
+        int e = errno;
+        struct flock who;
+        memset(&who, 0, sizeof who);
+        who.l_type = F_WRLCK;
+        who.l_whence = SEEK_SET;
+        if ((e == EACCES || e == EAGAIN) && fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK)
+            snprintf(err, errlen,
+                     "%s: in use by another run of the study (pid %ld); wait for it to end "
+                     "(expected one run per output folder)",
+                     folder, (long)who.l_pid);
+        else
+            snprintf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
+        close(fd);
+        return -1;
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || write(fd, pid, (size_t)n) != n) {
+        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Ends the run's hold on the folder. The file stays, with the pid of the run that last held
+ * it: removing it would let a run that opened it just before lock a file no later run sees. */
+static void folder_unlock(int fd)
+{
+    if (fd >= 0) close(fd);
 }
 
 /* ---------------------------------------------------------------- the study */
@@ -157,6 +212,88 @@ static space *load_saved(const char *folder, study_sets *ss, char *err, size_t e
     return s;
 }
 
+/* ---------------------------------------------------------------- the study's identity */
+
+/* The --set list as the study applies it: for each name the last value, sorted by name, one
+ * "name=value" a line. NULL when out of memory. */
+static char *sets_effective(const study_sets *ss)
+{
+    char **v = calloc(ss->n ? ss->n : 1, sizeof *v);
+    size_t n = 0, len = 1;
+    if (!v) return NULL;
+    for (size_t i = ss->n; i-- > 0;) { /* from the last: a later value overrides */
+        char ki[256];
+        set_name(ss->v[i], ki, sizeof ki);
+        int seen = 0;
+        for (size_t k = 0; k < n && !seen; k++) {
+            char kk[256];
+            set_name(v[k], kk, sizeof kk);
+            seen = !strcmp(ki, kk);
+        }
+        if (!seen) {
+            v[n++] = ss->v[i];
+            len += strlen(ss->v[i]) + 2;
+        }
+    }
+    for (size_t i = 1; i < n; i++) /* insertion sort: a few dozen at most */
+        for (size_t k = i; k > 0 && strcmp(v[k - 1], v[k]) > 0; k--) {
+            char *t = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = t;
+        }
+    char *out = malloc(len);
+    if (out) {
+        out[0] = '\0';
+        for (size_t i = 0; i < n; i++) {
+            if (i) strcat(out, ", ");
+            strcat(out, v[i]);
+        }
+    }
+    free(v);
+    return out;
+}
+
+/* --resume continues the study the folder holds, and only that one: the space (as parsed) and
+ * the --set list in force must be those of its study.json. Returns EXPLORE_OK, or
+ * EXPLORE_BAD_INPUT with err saying what differs and how to go on. */
+static explore_status check_identity(const space *s, const study_sets *ss, char *err, size_t errlen)
+{
+    char path[2048];
+    join(path, sizeof path, s->output, "study.json");
+    struct stat sb;
+    if (stat(path, &sb) != 0) return EXPLORE_OK; /* none: the journal decides (study_open) */
+    study_sets saved = {0};
+    space *old = load_saved(s->output, &saved, err, errlen);
+    if (!old) {
+        sets_free(&saved);
+        return EXPLORE_BAD_INPUT;
+    }
+    char *was = sets_effective(&saved), *now = sets_effective(ss);
+    explore_status rc = EXPLORE_OK;
+    if (!was || !now) {
+        snprintf(err, errlen, "out of memory");
+        rc = EXPLORE_FAILED;
+    } else if (strcmp(old->canonical, s->canonical) != 0 || strcmp(was, now) != 0) {
+        char what[1024];
+        if (strcmp(old->canonical, s->canonical) != 0)
+            snprintf(what, sizeof what, "the space differs from the study's (%s)", old->file);
+        else
+            snprintf(what, sizeof what,
+                     "the --set list differs: the study has [%.400s], this run [%.400s]", was, now);
+        snprintf(err, errlen,
+                 "%s: --resume: not the study in %s: %s; resume with the study's own space and "
+                 "--set (or none, to take them from study.json), or start the changed study "
+                 "there with --resume --force (the journal's simulations are kept)",
+                 s->output, path, what);
+        rc = EXPLORE_BAD_INPUT;
+    }
+    free(was);
+    free(now);
+    space_free(old);
+    sets_free(&saved);
+    return rc;
+}
+
 /* Grid points checked against the constraints by --validate: every one up to this many. */
 #define VALIDATE_MAX_POINTS 100000
 
@@ -247,6 +384,7 @@ typedef struct study {
     proposal_list props;
     search_info info;
     archive a;
+    int lock_fd; /* the output folder's lock (-1: none) */
 } study;
 
 static void study_free(study *st)
@@ -257,6 +395,7 @@ static void study_free(study *st)
     evaluator_free(st->ev);
     space_free(st->s);
     sets_free(&st->ss);
+    folder_unlock(st->lock_fd);
 }
 
 /* The space: the one named, or with --resume and none named, the output folder's own; then
@@ -286,6 +425,11 @@ static explore_status study_space(study *st, char *err, size_t errlen)
         free(st->s->output);
         st->s->output = out;
     }
+    if (o->force && !o->resume) {
+        snprintf(err, errlen, "--force: expected with --resume (a run without it starts anew)");
+        return EXPLORE_BAD_INPUT;
+    }
+    if (o->resume && !o->force && !o->validate) return check_identity(st->s, &st->ss, err, errlen);
     return EXPLORE_OK;
 }
 
@@ -296,6 +440,7 @@ static explore_status study_open(study *st, char *err, size_t errlen)
     const explore_options *o = st->o;
     space *s = st->s;
     if (mkdirs(s->output, err, errlen) != 0) return EXPLORE_BAD_INPUT;
+    if ((st->lock_fd = folder_lock(s->output, err, errlen)) < 0) return EXPLORE_BAD_INPUT;
     char path[2048];
     join(path, sizeof path, s->output, "journal");
     struct stat sb;
@@ -393,6 +538,7 @@ explore_status explore_main(const explore_options *o, char *err, size_t errlen)
     study st;
     memset(&st, 0, sizeof st);
     st.o = o;
+    st.lock_fd = -1;
     st.t0 = wall_now();
     explore_status rc = study_space(&st, err, errlen);
     if (rc == EXPLORE_OK && o->validate) {

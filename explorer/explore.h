@@ -75,6 +75,7 @@ typedef struct explore_options {
     const char *out;   /* overrides the space's output folder */
     int threads;       /* 0: the space's, or every core */
     int resume;
+    int force; /* with resume: a changed study is started in the folder, its journal kept */
     int quiet;
     int validate; /* check the space (and the bundled ones when space is NULL) and stop */
     const char *const *sets;

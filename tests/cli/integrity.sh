@@ -104,4 +104,47 @@ check "[ \"\$(sed -n 2p '$tmp/worse/points.csv' | cut -d, -f1,4,7)\" = 0,16,ok ]
 check "[ \"\$(cut -d, -f1 '$tmp/worse/pareto.csv' | tail -n +2)\" = 0 ]" \
     "worse: the front is not the reference alone: $(cat "$tmp/worse/pareto.csv")"
 
+# an output folder has one owner: a second run at once is refused naming the first's pid
+cat >"$tmp/slow.json" <<'JSON'
+{
+  "name": "slow",
+  "settings": {"gpu.sms": 1, "l2.partitions": 2},
+  "parameters": {"l1d.ways": {"min": 1, "max": 16}, "sm.max_ctas": [1, 2, 4]},
+  "workloads": [{"name": "kmeans", "params": {"npoints": 256}}],
+  "objectives": ["ipc", "mpki"]
+}
+JSON
+"$WT" explore "$tmp/slow.json" --threads 1 --quiet --out "$tmp/owned" &
+pid=$!
+for _ in $(seq 1 600); do [ -s "$tmp/owned/journal" ] && break; sleep 0.05; done
+expect 2 "owned: in use by another run of the study \(pid $pid\)" -- \
+    "$WT" explore "$tmp/slow.json" --threads 1 --quiet --out "$tmp/owned"
+kill -KILL $pid 2>/dev/null
+wait $pid 2>/dev/null
+# the killed run's lock is no lock: the next run takes the folder over
+expect 0 "results in $tmp/owned" -- "$WT" explore --resume --threads 2 --out "$tmp/owned"
+dups=$(cut -f1 "$tmp/owned/journal" | sort | uniq -d | wc -l)
+check "[ $dups = 0 ]" "owned: the journal holds $dups simulations twice"
+
+# --resume continues only the same study
+"$WT" explore "$tmp/small.json" --quiet --out "$tmp/same" --set search.strategy=random \
+    --set search.evaluations=3
+expect 0 "0 simulated" -- "$WT" explore --resume --out "$tmp/same"
+expect 0 "0 simulated" -- "$WT" explore "$tmp/small.json" --resume --out "$tmp/same" \
+    --set search.evaluations=3 --set search.strategy=random
+cp "$tmp/same/study.json" "$tmp/study.before"
+expect 2 "same: --resume: not the study in .*study.json: the --set list differs: the study has \[search.evaluations=3, search.strategy=random\], this run \[\]" -- \
+    "$WT" explore "$tmp/small.json" --resume --out "$tmp/same"
+expect 2 "same: --resume: not the study .*: the space differs" -- \
+    "$WT" explore "$tmp/one.json" --resume --out "$tmp/same" --set search.strategy=random \
+    --set search.evaluations=3
+expect 2 "the --set list differs: .* this run \[search.evaluations=4, search.strategy=random\]" -- \
+    "$WT" explore --resume --out "$tmp/same" --set search.evaluations=4
+same "$tmp/same/study.json" "$tmp/study.before" "a refused resume left study.json"
+expect 2 "^warptune explore: --force: expected with --resume" -- \
+    "$WT" explore "$tmp/small.json" --force --out "$tmp/same"
+# --force starts the changed study there and keeps the journal's simulations
+expect 0 " [1-9][0-9]* from the journal" -- \
+    "$WT" explore "$tmp/small.json" --resume --force --out "$tmp/same"
+
 finish
