@@ -4,8 +4,10 @@
 #include "explorer/explore_internal.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #endif
 
 #include "core/preset.h"
+#include "core/util/hash.h"
 #include "core/util/kv.h"
 #include "core/util/textfile.h"
 #include "explorer/progress.h"
@@ -108,6 +111,40 @@ static int folder_lock(const char *folder, char *err, size_t errlen)
 static void folder_unlock(int fd)
 {
     if (fd >= 0) close(fd);
+}
+
+/* The pid a temporary output's name ends with (NAME.tmp.PID), or 0 when it is none. */
+static long temporary_pid(const char *name)
+{
+    const char *t = strstr(name, ".tmp.");
+    while (t && strstr(t + 1, ".tmp."))
+        t = strstr(t + 1, ".tmp.");
+    if (!t || t == name || !t[5]) return 0;
+    long pid = 0;
+    for (const char *c = t + 5; *c; c++) {
+        if (*c < '0' || *c > '9' || pid > 99999999) return 0;
+        pid = pid * 10 + (*c - '0');
+    }
+    return pid;
+}
+
+/* Removes the temporaries (NAME.tmp.PID) that runs killed while writing left in the folder:
+ * those whose process is gone. A live process's are its own business. Called with the folder's
+ * lock held, so no run of a study in it is writing. */
+static void remove_orphans(const char *folder)
+{
+    DIR *d = opendir(folder);
+    if (!d) return;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        long pid = temporary_pid(de->d_name);
+        if (pid <= 0 || pid == (long)getpid()) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        char path[2048];
+        join(path, sizeof path, folder, de->d_name);
+        remove(path);
+    }
+    closedir(d);
 }
 
 /* ---------------------------------------------------------------- the study */
@@ -441,6 +478,7 @@ static explore_status study_open(study *st, char *err, size_t errlen)
     space *s = st->s;
     if (mkdirs(s->output, err, errlen) != 0) return EXPLORE_BAD_INPUT;
     if ((st->lock_fd = folder_lock(s->output, err, errlen)) < 0) return EXPLORE_BAD_INPUT;
+    remove_orphans(s->output);
     char path[2048];
     join(path, sizeof path, s->output, "journal");
     struct stat sb;
@@ -490,21 +528,56 @@ static explore_status study_search(study *st, eval_counts *counts, char *err, si
     return EXPLORE_OK;
 }
 
-/* The output files; summary.json last, with the wall time up to it. */
+/* Records the size and FNV-1a hash of the output just written at path, for summary.json. */
+static explore_status note_output(run_facts *facts, const char *name, const char *path, char *err,
+                                  size_t errlen)
+{
+    size_t len = 0;
+    char *text = wt_read_file(path, &len);
+    if (!text) {
+        snprintf(err, errlen, "%s: cannot read back: %s", path, strerror(errno));
+        return EXPLORE_FAILED;
+    }
+    output_file *f = &facts->files[facts->nfiles++];
+    f->name = name;
+    f->bytes = len;
+    f->fnv1a = wt_fnv1a(WT_FNV_INIT, text, len);
+    free(text);
+    return EXPLORE_OK;
+}
+
+/* The output files as one set: the earlier summary.json is removed first (a reader finding
+ * none knows the set is being written, or was cut short by a kill), then the others are
+ * written, and summary.json last, naming the size and hash of every file of its set: a reader
+ * that finds it, and files that match it, has one run's outputs, never a mix of two. */
 static explore_status study_write(study *st, run_facts *facts, char *err, size_t errlen)
 {
     const space *s = st->s;
     const archive *a = &st->a;
     char path[2048];
+    join(path, sizeof path, s->output, "summary.json");
+    if (remove(path) != 0 && errno != ENOENT) {
+        snprintf(err, errlen, "%s: cannot remove the earlier summary: %s", path, strerror(errno));
+        return EXPLORE_FAILED;
+    }
+    facts->nfiles = 0;
     join(path, sizeof path, s->output, "evaluations.csv");
-    if (explore_write_evaluations(s, a, path, err, errlen) != 0) return EXPLORE_FAILED;
+    if (explore_write_evaluations(s, a, path, err, errlen) != 0 ||
+        note_output(facts, "evaluations.csv", path, err, errlen) != EXPLORE_OK)
+        return EXPLORE_FAILED;
     join(path, sizeof path, s->output, "points.csv");
-    if (explore_write_points(s, a, path, 0, err, errlen) != 0) return EXPLORE_FAILED;
+    if (explore_write_points(s, a, path, 0, err, errlen) != 0 ||
+        note_output(facts, "points.csv", path, err, errlen) != EXPLORE_OK)
+        return EXPLORE_FAILED;
     join(path, sizeof path, s->output, "pareto.csv");
-    if (explore_write_points(s, a, path, 1, err, errlen) != 0) return EXPLORE_FAILED;
+    if (explore_write_points(s, a, path, 1, err, errlen) != 0 ||
+        note_output(facts, "pareto.csv", path, err, errlen) != EXPLORE_OK)
+        return EXPLORE_FAILED;
     if (s->nobjectives == 2 || s->nobjectives == 3) {
         join(path, sizeof path, s->output, "front.svg");
-        if (explore_write_plot(s, a, path, err, errlen) != 0) return EXPLORE_FAILED;
+        if (explore_write_plot(s, a, path, err, errlen) != 0 ||
+            note_output(facts, "front.svg", path, err, errlen) != EXPLORE_OK)
+            return EXPLORE_FAILED;
     } else { /* no plot of this study: an earlier study's would be taken for it */
         join(path, sizeof path, s->output, "front.svg");
         if (remove(path) != 0 && errno != ENOENT) {
@@ -550,8 +623,11 @@ explore_status explore_main(const explore_options *o, char *err, size_t errlen)
     eval_counts counts = {0};
     if (rc == EXPLORE_OK) rc = study_search(&st, &counts, err, errlen);
     if (rc == EXPLORE_OK) {
-        run_facts facts = {wall_now() - st.t0, evaluator_threads(st.ev), wt_stop_requested != 0,
-                           counts, &st.info};
+        run_facts facts = {.wall = wall_now() - st.t0,
+                           .threads = evaluator_threads(st.ev),
+                           .interrupted = wt_stop_requested != 0,
+                           .counts = counts,
+                           .info = &st.info};
         rc = study_write(&st, &facts, err, errlen);
         if (rc == EXPLORE_OK && !o->quiet) study_report(&st, &facts);
         /* nothing feasible: the study measured nothing (as --validate's error) */

@@ -255,6 +255,14 @@ int explore_write_summary(const space *s, const archive *a, const run_facts *f, 
     add_number(root, "simulations_per_second",
                f->wall > 0 ? (double)f->counts.simulated / f->wall : NAN);
     cJSON_AddBoolToObject(root, "interrupted", f->interrupted);
+    /* the set this summary closes: a file that does not match is another run's */
+    cJSON *files = cJSON_AddObjectToObject(root, "files");
+    for (size_t i = 0; i < f->nfiles; i++) {
+        cJSON *fo = cJSON_AddObjectToObject(files, f->files[i].name);
+        cJSON_AddNumberToObject(fo, "bytes", (double)f->files[i].bytes);
+        snprintf(buf, sizeof buf, "%016llx", (unsigned long long)f->files[i].fnv1a);
+        cJSON_AddStringToObject(fo, "fnv1a64", buf);
+    }
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text) {

@@ -147,4 +147,26 @@ expect 2 "^warptune explore: --force: expected with --resume" -- \
 expect 0 " [1-9][0-9]* from the journal" -- \
     "$WT" explore "$tmp/small.json" --resume --force --out "$tmp/same"
 
+# orphan temporaries of a killed run are removed by the next run; a live process's are kept
+mkdir -p "$tmp/orph"
+printf 'x' >"$tmp/orph/points.csv.tmp.999999999"
+printf 'x' >"$tmp/orph/summary.json.tmp.99999999"
+printf 'y' >"$tmp/orph/mine.tmp.$$"
+expect 0 "results in" -- "$WT" explore "$tmp/small.json" --out "$tmp/orph" \
+    --set search.strategy=random --set search.evaluations=2
+check "[ ! -e '$tmp/orph/points.csv.tmp.999999999' ] && [ ! -e '$tmp/orph/summary.json.tmp.99999999' ]" \
+    "orphans: a dead run's temporary was left: $(ls "$tmp/orph")"
+check "[ -e '$tmp/orph/mine.tmp.$$' ]" "orphans: a live process's temporary was removed"
+# summary.json, written last, names the size and FNV-1a hash of every file of its set
+fnv() { # fnv FILE: FNV-1a 64 of the file's bytes, as 16 hex digits
+    local h=$((0xcbf29ce484222325)) b
+    for b in $(od -An -v -tu1 "$1"); do h=$(((h ^ b) * 0x100000001b3)); done
+    printf '%016x' "$h"
+}
+for f in evaluations.csv points.csv pareto.csv front.svg; do
+    want=$(tr -d '\n\t ' <"$tmp/orph/summary.json" | grep -o "\"$f\":{\"bytes\":[0-9]*,\"fnv1a64\":\"[0-9a-f]*\"")
+    got="\"$f\":{\"bytes\":$(wc -c <"$tmp/orph/$f"),\"fnv1a64\":\"$(fnv "$tmp/orph/$f")\""
+    check "[ '$want' = '$got' ]" "summary.json: $f is [$want], the file [$got]"
+done
+
 finish
