@@ -497,8 +497,16 @@ static explore_status study_open(study *st, char *err, size_t errlen)
         evaluator_set_deadline(st->ev, omp_get_wtime() + s->search.max_seconds);
 #endif
     }
+    /* the points to simulate: a grid's feasible ones (every grid point checked up to
+     * VALIDATE_MAX_POINTS), the budget otherwise; and the reference configuration */
     size_t expected =
         s->search.kind == SEARCH_GRID ? space_grid_size(s) : s->search.max_evaluations;
+    size_t tried = 0, feasible = 0;
+    char msg[256];
+    if (s->search.kind == SEARCH_GRID && s->nconstraints &&
+        space_count_feasible(s, VALIDATE_MAX_POINTS, &tried, &feasible, msg, sizeof msg) == 0 &&
+        tried == expected)
+        expected = feasible;
     st->prog = progress_new(s->name, (expected + 1) * s->nworkloads, o->quiet);
     evaluator_set_progress(st->ev, st->prog);
     return EXPLORE_OK;
@@ -522,7 +530,12 @@ static explore_status study_search(study *st, eval_counts *counts, char *err, si
     memmove(st->props.p + 1, st->props.p, (st->props.n - 1) * sizeof *st->props.p);
     st->props.p[0] = first;
     *counts = evaluator_counts(st->ev);
-    if (st->prog) progress_finish(st->prog, counts->simulated + counts->memo_hits, counts->failed);
+    /* done: every simulation the study ran or took from the journal; a search that finished
+     * asked for all it was going to, so that is the total (repeats and infeasible points never
+     * counted in it) */
+    size_t done = counts->simulated + counts->replayed;
+    if (st->prog && !evaluator_stopped(st->ev)) progress_set_total(st->prog, done);
+    if (st->prog) progress_finish(st->prog, done, counts->failed);
     if (archive_build(st->s, st->ev, &st->props, st->ref, &st->a, err, errlen) != 0)
         return EXPLORE_FAILED;
     return EXPLORE_OK;

@@ -221,6 +221,7 @@ int explore_write_summary(const space *s, const archive *a, const run_facts *f, 
     cJSON_AddNumberToObject(counts, "simulated", (double)f->counts.simulated);
     cJSON_AddNumberToObject(counts, "failed_simulations", (double)f->counts.failed);
     cJSON_AddNumberToObject(counts, "replayed", (double)f->counts.replayed);
+    cJSON_AddNumberToObject(counts, "journal_records", (double)f->counts.journal_records);
     cJSON_AddNumberToObject(counts, "memo_hits", (double)f->counts.memo_hits);
     cJSON_AddNumberToObject(counts, "skipped", (double)f->counts.skipped);
     cJSON_AddNumberToObject(counts, "journal_lines_ignored", (double)f->counts.torn);

@@ -169,4 +169,28 @@ for f in evaluations.csv points.csv pareto.csv front.svg; do
     check "[ '$want' = '$got' ]" "summary.json: $f is [$want], the file [$got]"
 done
 
+# counts that are true
+field() { # field SUMMARY NAME: a number from summary.json
+    grep -o "\"$2\":[[:space:]]*[0-9.e+-]*" "$1" | head -1 | sed 's/.*:[[:space:]]*//'
+}
+# memo hits do not depend on timing: CRS2-LM at 2 threads, three times
+for k in 1 2 3; do
+    "$WT" explore "$tmp/small.json" --quiet --threads 2 --out "$tmp/crs$k" \
+        --set search.strategy=CRS2-LM --set search.evaluations=12
+done
+h1=$(field "$tmp/crs1/summary.json" memo_hits)
+h2=$(field "$tmp/crs2/summary.json" memo_hits)
+h3=$(field "$tmp/crs3/summary.json" memo_hits)
+check "[ '$h1' = '$h2' ] && [ '$h2' = '$h3' ]" "memo_hits varies between runs: $h1, $h2, $h3"
+# replayed counts the journal's simulations the study used, not the lines it read
+"$WT" explore "$tmp/small.json" --quiet --out "$tmp/used"
+"$WT" explore "$tmp/small.json" --quiet --out "$tmp/used" --set search.strategy=random \
+    --set search.evaluations=2
+check "[ '$(field "$tmp/used/summary.json" replayed)' = 6 ] && [ '$(field "$tmp/used/summary.json" simulated)' = 0 ] && [ '$(field "$tmp/used/summary.json" journal_records)' = 34 ]" \
+    "replayed: $(grep -E '"(replayed|simulated|journal_records)"' "$tmp/used/summary.json" | tr -d '\n\t')"
+# the progress ends at its total: infeasible points are not in it
+sed 's/"workloads"/"constraints": ["l1d.ways >= sm.max_ctas || sched.policy == '"'"'gto'"'"'"],\n  "workloads"/' \
+    "$tmp/small.json" >"$tmp/cons.json"
+expect 0 "finished ([0-9]+)/\1 \(100%\)" -- "$WT" explore "$tmp/cons.json" --out "$tmp/cons"
+
 finish
