@@ -12,9 +12,10 @@
 #include "core/rng.h"
 #include "explorer/search.h"
 
-#define RHO          0.05 /* augmentation of the Chebyshev scalarisation */
-#define MAX_RESTARTS 200
-#define MAX_IDLE     3
+#define RHO            0.05 /* augmentation of the Chebyshev scalarisation */
+#define MAX_RESTARTS   200
+#define MAX_IDLE       3
+#define MAX_TOPUP_RUNS 8 /* runs after the first ones, to make up for their repeats */
 
 typedef struct nl_run {
     const space *s;
@@ -22,9 +23,11 @@ typedef struct nl_run {
     const double *ref;
     unsigned index;
     double w[SPACE_MAX_OBJECTIVES];
-    size_t budget;  /* distinct configurations this run may propose */
-    uint64_t *seen; /* their hashes, in order */
+    size_t budget;  /* distinct feasible configurations this run may propose */
+    uint64_t *seen; /* the hashes of the configurations it proposed, in order (a run that
+                     * tops the study up starts with every earlier run's: see search_nlopt) */
     size_t nseen, capseen;
+    size_t nfeasible; /* of its own proposals, the feasible ones */
     proposal_list props;
     double worst; /* largest feasible scalarised value so far: the base of penalties */
     int stop;     /* budget reached, stopped or out of memory */
@@ -101,7 +104,7 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
     uint64_t h = param_set_hash(cfg);
     double v = space_violation(s, cfg, NULL);
     if (!seen_has(r, h)) {
-        if (r->nseen >= r->budget) {
+        if (r->nfeasible >= r->budget) {
             halt(r);
             return penalty(r, 0);
         }
@@ -112,6 +115,7 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
             halt(r);
             return penalty(r, 0);
         }
+        r->nfeasible += !(v > 0);
     }
     if (v > 0) return penalty(r, v);
     if (evaluator_point(r->ev, cfg, r->res) != 0) {
@@ -189,7 +193,7 @@ static void run_one(nl_run *r)
     }
     r->worst = 1;
     size_t idle = 0;
-    for (size_t restart = 0; restart < MAX_RESTARTS && !r->stop && r->nseen < r->budget;
+    for (size_t restart = 0; restart < MAX_RESTARTS && !r->stop && r->nfeasible < r->budget;
          restart++) {
         size_t before = r->nseen;
         r->opt = nlopt_create(alg, n);
@@ -246,6 +250,43 @@ out:
     r->cfg = NULL;
     free(r->res);
     r->res = NULL;
+}
+
+/* Proposes up to `need` new feasible configurations drawn uniformly (the run's own seeded
+ * generator), none of r->seen, and evaluates them at once. Returns 0, or -1 out of memory. */
+static int random_fill(const space *s, evaluator *ev, nl_run *r, size_t need)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, s->search.seed * 0x9e3779b97f4a7c15ULL ^ (0x2545f4914f6cdd1dULL + r->index));
+    double x[64];
+    char err[256];
+    for (size_t tries = 0; r->nfeasible < need && tries < 100 * need + 1000; tries++) {
+        for (size_t d = 0; d < s->ndims; d++)
+            x[d] = wt_rng_unit(&rng);
+        param_set *cfg = param_set_clone(s->base);
+        if (!cfg) return -1;
+        if (space_decode(s, x, cfg, err, sizeof err) != 0 || seen_has(r, param_set_hash(cfg)) ||
+            space_violation(s, cfg, NULL) > 0) {
+            param_set_free(cfg);
+            continue;
+        }
+        if (seen_add(r, param_set_hash(cfg)) != 0 || proposal_add(&r->props, cfg, r->index, 0) != 0)
+            return -1;
+        r->nfeasible++;
+    }
+    param_set **cfgs = malloc((r->props.n ? r->props.n : 1) * sizeof *cfgs);
+    const eval_entry **res = malloc((r->props.n ? r->props.n : 1) * s->nworkloads * sizeof *res);
+    if (!cfgs || !res) {
+        free(cfgs);
+        free(res);
+        return -1;
+    }
+    for (size_t i = 0; i < r->props.n; i++)
+        cfgs[i] = r->props.p[i].cfg;
+    evaluator_batch(ev, cfgs, r->props.n, res);
+    free(cfgs);
+    free(res);
+    return 0;
 }
 
 /* Weight vectors: for two objectives evenly spaced from (1,0) to (0,1); otherwise the equal
@@ -324,9 +365,77 @@ int search_nlopt(const space *s, evaluator *ev, const double *ref, proposal_list
 #endif
         run_one(&r[i]);
     }
+    /* The runs are independent (so their results do not depend on timing) and each proposes a
+     * configuration once, but two runs may propose the same one: the study then holds fewer
+     * distinct feasible configurations than its budget. Further runs make up the difference,
+     * one at a time (so deterministically), each knowing every configuration proposed before
+     * and counting only new feasible ones, until the budget is met, a run finds nothing new (the
+     * space holds no more) or the study stops. */
+    size_t total = runs, distinct = 0;
+    uint64_t *all = NULL;
+    size_t nall = 0;
+    nl_run *more = NULL;
+    for (;;) {
+        free(all);
+        all = NULL;
+        nall = 0;
+        size_t cap = 0;
+        for (size_t i = 0; i < total; i++)
+            cap += r[i].props.n;
+        all = malloc((cap ? cap : 1) * sizeof *all);
+        if (!all) break;
+        distinct = 0;
+        for (size_t i = 0; i < total; i++)
+            for (size_t k = 0; k < r[i].props.n; k++) {
+                uint64_t h = r[i].props.p[k].hash;
+                int dup = 0;
+                for (size_t j = 0; j < nall && !dup; j++)
+                    dup = all[j] == h;
+                if (dup) continue;
+                all[nall++] = h;
+                distinct += !(r[i].props.p[k].violation > 0);
+            }
+        if (distinct >= budget || evaluator_stopped(ev) || total >= runs + MAX_TOPUP_RUNS) break;
+        if (total > runs && r[total - 1].nfeasible == 0) break; /* nothing new left to find */
+        if (direct) break; /* DIRECT samples the same points from any start */
+        more = realloc(r, (total + 1) * sizeof *r);
+        if (!more) break;
+        r = more;
+        nl_run *t = &r[total];
+        memset(t, 0, sizeof *t);
+        t->s = s;
+        t->ev = ev;
+        t->ref = ref;
+        t->index = (unsigned)total;
+        memcpy(t->w, w + (total % runs) * s->nobjectives, s->nobjectives * sizeof *w);
+        t->budget = budget - distinct;
+        t->seen = all; /* every configuration proposed so far counts as seen */
+        t->nseen = t->capseen = nall;
+        all = NULL;
+        total++;
+        run_one(t);
+    }
+    /* What the runs could not find, seeded random sampling finds: a last run of new feasible
+     * configurations drawn uniformly, evaluated together. */
+    if (all && distinct < budget && !evaluator_stopped(ev)) {
+        more = realloc(r, (total + 1) * sizeof *r);
+        if (more) {
+            r = more;
+            nl_run *t = &r[total];
+            memset(t, 0, sizeof *t);
+            t->index = (unsigned)total;
+            memcpy(t->w, w, s->nobjectives * sizeof *w);
+            t->seen = all;
+            t->nseen = t->capseen = nall;
+            all = NULL;
+            total++;
+            if (random_fill(s, ev, t, budget - distinct) != 0) t->oom = 1;
+        }
+    }
+    free(all);
     int rc = 0;
-    info->runs = runs;
-    for (size_t i = 0; i < runs; i++) {
+    info->runs = total;
+    for (size_t i = 0; i < total; i++) {
         info->restarts += r[i].restarts;
         if (i * s->nobjectives + s->nobjectives <= sizeof info->weights / sizeof(double))
             memcpy(info->weights + i * s->nobjectives, r[i].w, s->nobjectives * sizeof(double));

@@ -193,4 +193,32 @@ sed 's/"workloads"/"constraints": ["l1d.ways >= sm.max_ctas || sched.policy == '
     "$tmp/small.json" >"$tmp/cons.json"
 expect 0 "finished ([0-9]+)/\1 \(100%\)" -- "$WT" explore "$tmp/cons.json" --out "$tmp/cons"
 
+# a budget of N is N distinct feasible configurations, whatever the strategy: 37 points with
+# the reference (a 48-point space, the reference off its grid)
+cat >"$tmp/budget.json" <<'JSON'
+{
+  "name": "budget",
+  "settings": {"gpu.sms": 1, "l2.partitions": 2},
+  "parameters": {"l1d.ways": {"min": 1, "max": 8}, "sm.max_ctas": [1, 2, 4],
+                 "sched.policy": ["lrr", "gto"]},
+  "workloads": [{"name": "stream", "params": {"n": 512}}],
+  "objectives": ["ipc", "mpki"]
+}
+JSON
+for strat in lhs random MLSL-LDS CRS2-LM; do
+    expect 0 "budget: 37 points" -- "$WT" explore "$tmp/budget.json" --out "$tmp/budget-$strat" \
+        --set search.strategy=$strat --set search.evaluations=36
+done
+expect 0 "budget: 16 points" -- "$WT" explore "$tmp/budget.json" --out "$tmp/budget-lhs15" \
+    --set search.strategy=lhs --set search.evaluations=15
+# with constraints, infeasible proposals do not count against it
+sed 's/"workloads"/"constraints": ["l1d.ways >= sm.max_ctas"],\n  "workloads"/' \
+    "$tmp/budget.json" >"$tmp/budgetc.json"
+for strat in lhs CRS2-LM; do
+    "$WT" explore "$tmp/budgetc.json" --quiet --out "$tmp/budgetc-$strat" \
+        --set search.strategy=$strat --set search.evaluations=20
+    n=$(grep -c ',ok,' "$tmp/budgetc-$strat/points.csv")
+    check "[ $n = 21 ]" "budget with constraints ($strat): $n feasible points, expected 20 and the reference"
+done
+
 finish
