@@ -47,6 +47,11 @@ typedef struct archive {
      * normalised */
     double hv;
     double hv_point[SPACE_MAX_OBJECTIVES];
+    /* the hypervolume in the objectives' own units, comparable across studies: against each
+     * objective's hv_reference, else 0 for a maximised one (NaN: a minimised objective
+     * without one, which has no fixed bound); hv_abs is NaN when any is NaN or m > 3 */
+    double hv_abs;
+    double hv_abs_point[SPACE_MAX_OBJECTIVES];
 } archive;
 
 /* Builds the archive from a search's proposals (taking their configurations): unique

@@ -221,4 +221,25 @@ for strat in lhs CRS2-LM; do
     check "[ $n = 21 ]" "budget with constraints ($strat): $n feasible points, expected 20 and the reference"
 done
 
+# hypervolume across studies: also against a point fixed by the space, in the objectives' units
+expect 0 "results in" -- "$WT" explore "$tmp/one.json" --out "$tmp/hv1" \
+    --set search.strategy=random --set search.evaluations=4
+abs1=$(tr -d '\n\t ' <"$tmp/hv1/summary.json" | grep -o '"absolute":{"value":[0-9.e+-]*' | sed 's/.*://')
+best1=$(tr -d '\n\t ' <"$tmp/hv1/summary.json" | grep -o '"best":{"ipc":{"point":[0-9]*,"value":[0-9.e+-]*' | sed 's/.*://')
+check "[ -n '$abs1' ] && [ '$abs1' = '$best1' ]" "one objective: absolute hypervolume $abs1, best ipc $best1"
+sed 's/"objectives": \["ipc", "mpki"\]/"objectives": ["ipc", {"metric": "mpki", "hv_reference": 100000}]/' \
+    "$tmp/small.json" >"$tmp/hvref.json"
+expect 0 "results in" -- "$WT" explore "$tmp/hvref.json" --out "$tmp/hv2" \
+    --set search.strategy=random --set search.evaluations=4
+check "tr -d '\n\t ' <'$tmp/hv2/summary.json' | grep -qE '\"absolute\":\\{\"value\":[1-9][0-9.e+-]*,\"reference_point\":\\[0,100000\\]'" \
+    "two objectives: $(tr -d '\n\t ' <"$tmp/hv2/summary.json" | grep -o '"absolute":{[^}]*')"
+# the study's space is named relative to the output folder (or as given), never absolute
+check "grep -q '^	\"space\":	\"../hvref.json\",' '$tmp/hv2/summary.json'" \
+    "space: $(grep -m1 '"space"' "$tmp/hv2/summary.json")"
+wt_abs=$(cd "$(dirname "$WT")" && pwd)/$(basename "$WT")
+(cd "$tmp" && "$wt_abs" explore hvref.json --quiet --out rel --set search.strategy=random \
+    --set search.evaluations=2)
+check "grep -q '^	\"space\":	\"hvref.json\",' '$tmp/rel/summary.json'" \
+    "space as given: $(grep -m1 '"space"' "$tmp/rel/summary.json")"
+
 finish
