@@ -242,4 +242,39 @@ wt_abs=$(cd "$(dirname "$WT")" && pwd)/$(basename "$WT")
 check "grep -q '^	\"space\":	\"hvref.json\",' '$tmp/rel/summary.json'" \
     "space as given: $(grep -m1 '"space"' "$tmp/rel/summary.json")"
 
+# the host program launches conditionally on a parameter: one file, two variants
+cat >"$tmp/variant.wl" <<'WL'
+.param tiled 0
+.param n 64
+.array a f32 [n] zero
+.kernel naive block=32
+        exit
+.kernel tiled block=32
+        exit
+.host
+    if tiled
+        launch tiled grid=2
+    else
+        launch naive grid=1
+    end
+    if n >= 64
+        launch naive grid=4
+    end
+    if n < 64
+        launch tiled grid=8
+    end
+WL
+expect 0 '"ctas":[[:space:]]*5,' -- "$WT" sim --workload "$tmp/variant.wl" --json
+expect 0 '"ctas":[[:space:]]*6,' -- "$WT" sim --workload "$tmp/variant.wl" --wparam tiled=1 --json
+expect 0 '"ctas":[[:space:]]*10,' -- "$WT" sim --workload "$tmp/variant.wl" --wparam tiled=1 \
+    --wparam n=32 --json
+printf '.kernel k block=32\n        exit\n.host\n    else\n        launch k grid=1\n' >"$tmp/else.wl"
+expect 2 "else.wl:4: else without a matching if" -- "$WT" sim --workload "$tmp/else.wl"
+printf '.kernel k block=32\n        exit\n.host\n    if 1\n        launch k grid=1\n' >"$tmp/noend.wl"
+expect 2 "noend.wl:4: if without a matching end" -- "$WT" sim --workload "$tmp/noend.wl"
+printf '.kernel k block=32\n        exit\n.host\n    if 1\n    do max=2\n    end\n    while x[0] != 0\n' >"$tmp/cross.wl"
+expect 2 "cross.wl:6: end inside a do ... while loop" -- "$WT" sim --workload "$tmp/cross.wl"
+printf '.kernel k block=32\n        exit\n.host\n    if 0\n        launch nope grid=1\n    end\n    launch k grid=1\n    if 1 2\n    end\n' >"$tmp/junk.wl"
+expect 2 "junk.wl:8: unexpected" -- "$WT" sim --workload "$tmp/junk.wl"
+
 finish
