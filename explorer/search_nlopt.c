@@ -37,7 +37,23 @@ typedef struct nl_run {
     const eval_entry **res;
     size_t restarts;
     nlopt_result last;
+    /* MLSL-LDS draws its points from a Sobol sequence NLopt does not seed: the run shifts the
+     * cube by a seeded vector (modulo 1, a Cranley-Patterson rotation) so that the study's seed
+     * chooses the points as with every other strategy; 0 for the other algorithms */
+    int shifted;
+    double shift[64];
 } nl_run;
+
+/* The point of the space the optimiser's x stands for (the rotation of MLSL-LDS). */
+static const double *run_x(const nl_run *r, const double *x, double *buf)
+{
+    if (!r->shifted) return x;
+    for (size_t d = 0; d < r->s->ndims; d++) {
+        double v = x[d] + r->shift[d];
+        buf[d] = v >= 1 ? v - 1 : v;
+    }
+    return buf;
+}
 
 typedef struct nl_con {
     nl_run *run;
@@ -100,7 +116,8 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
     }
     param_set *cfg = r->cfg;
     char err[256];
-    if (space_decode(s, x, cfg, err, sizeof err) != 0) return penalty(r, 1);
+    double xb[64];
+    if (space_decode(s, run_x(r, x, xb), cfg, err, sizeof err) != 0) return penalty(r, 1);
     uint64_t h = param_set_hash(cfg);
     double v = space_violation(s, cfg, NULL);
     if (!seen_has(r, h)) {
@@ -137,7 +154,8 @@ static double constraint(unsigned n, const double *x, double *grad, void *data)
     nl_con *c = data;
     char err[256];
     nl_run *r = c->run;
-    if (space_decode(r->s, x, r->cfg, err, sizeof err) != 0) return 1;
+    double xb[64];
+    if (space_decode(r->s, run_x(r, x, xb), r->cfg, err, sizeof err) != 0) return 1;
     double *g = malloc(r->s->nconstraints * sizeof *g);
     if (!g) return 1;
     space_violation(r->s, r->cfg, g);
@@ -186,10 +204,15 @@ static void run_one(nl_run *r)
         r->oom = 1;
         goto out;
     }
+    r->shifted = alg == NLOPT_G_MLSL_LDS;
     for (unsigned d = 0; d < n; d++) {
         lb[d] = 0;
         ub[d] = 1;
         x[d] = space_dim_coord(&s->dims[d], param_get_shown(s->base, s->dims[d].param));
+        if (r->shifted) { /* run 0 still starts from the reference configuration */
+            r->shift[d] = wt_rng_unit(&rng);
+            x[d] = x[d] >= r->shift[d] ? x[d] - r->shift[d] : x[d] - r->shift[d] + 1;
+        }
     }
     r->worst = 1;
     size_t idle = 0;

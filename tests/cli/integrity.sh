@@ -277,4 +277,13 @@ expect 2 "cross.wl:6: end inside a do ... while loop" -- "$WT" sim --workload "$
 printf '.kernel k block=32\n        exit\n.host\n    if 0\n        launch nope grid=1\n    end\n    launch k grid=1\n    if 1 2\n    end\n' >"$tmp/junk.wl"
 expect 2 "junk.wl:8: unexpected" -- "$WT" sim --workload "$tmp/junk.wl"
 
+# the seed chooses MLSL-LDS's points too (one objective: one run, from the reference)
+sed 's/"objectives": \["ipc", "mpki"\]/"objectives": ["ipc"]/' "$tmp/budget.json" >"$tmp/budget1.json"
+for sd in 1 2; do
+    "$WT" explore "$tmp/budget1.json" --quiet --out "$tmp/lds$sd" --set search.strategy=MLSL-LDS \
+        --set search.evaluations=10 --set search.seed=$sd
+    cut -d, -f3 "$tmp/lds$sd/points.csv" | sort >"$tmp/lds$sd.set"
+done
+check "! cmp -s '$tmp/lds1.set' '$tmp/lds2.set'" "MLSL-LDS: seeds 1 and 2 evaluate the same points"
+
 finish
