@@ -286,4 +286,14 @@ for sd in 1 2; do
 done
 check "! cmp -s '$tmp/lds1.set' '$tmp/lds2.set'" "MLSL-LDS: seeds 1 and 2 evaluate the same points"
 
+# cross-parameter limits of the params docs are checked when a configuration is built
+tiny=(--workload stream --wparam n=256 --set gpu.sms=1)
+expect 2 "dip.duel_sets = 3 exceeds l1d.sets/4 = 2 \(l1d.sets = 8; expected at most 2\)" -- \
+    "$WT" sim "${tiny[@]}" --set l1d.policy=dip --set dip.duel_sets=3
+expect 2 "rrip.duel_sets = 5 exceeds l1d.sets/4 = 4" -- \
+    "$WT" sim "${tiny[@]}" --set l1d.policy=rrip --set l1d.sets=16 --set rrip.duel_sets=5
+expect 2 "dacache.wmax = 60 exceeds sm.max_warps = 48" -- \
+    "$WT" sim "${tiny[@]}" --set l1d.policy=dacache --set dacache.wmax=60
+expect 0 "^ipc " -- "$WT" sim "${tiny[@]}" --set l1d.policy=dip --set dip.duel_sets=2
+
 finish
