@@ -231,7 +231,7 @@ static void replay_record(void *ctx, const journal_record *r)
     en->from_journal = 1;
     en->m = r->m;
     snprintf(en->error, sizeof en->error, "%s", r->error);
-    e->counts.replayed++;
+    e->counts.journal_records++;
 }
 
 /* ---------------------------------------------------------------- life cycle */
@@ -434,10 +434,13 @@ static eval_entry *lookup_or_claim(evaluator *e, uint64_t key, int *claimed)
     if (!en) {
         en = memo_insert(e, key);
         *claimed = en != NULL;
-    } else if (en->state == EV_DONE) {
+    } else {
+        /* done or still running in another thread: not simulated again either way, so the
+         * count does not depend on timing */
         e->counts.memo_hits++;
-        if (en->from_journal == 1) {
-            en->from_journal = 2; /* counted once as progress */
+        if (en->state == EV_DONE && en->from_journal == 1) {
+            en->from_journal = 2; /* counted once as progress, and as replayed */
+            e->counts.replayed++;
             note_progress(e);
         }
     }

@@ -39,12 +39,13 @@ typedef struct eval_entry {
 } eval_entry;
 
 typedef struct eval_counts {
-    size_t simulated; /* simulations this process ran */
-    size_t failed;    /* of them, failed (SIM_FAILED or SIM_BAD_CONFIG) */
-    size_t replayed;  /* records read back from the journal */
-    size_t memo_hits; /* requests answered from the memo */
-    size_t skipped;   /* requests not run: interrupted or out of time */
-    size_t torn;      /* journal lines ignored */
+    size_t simulated;       /* simulations this process ran */
+    size_t failed;          /* of them, failed (SIM_FAILED or SIM_BAD_CONFIG) */
+    size_t replayed;        /* simulations of the journal the study used (each counted once) */
+    size_t memo_hits;       /* requests for a simulation already in the memo, done or running */
+    size_t journal_records; /* records read back from the journal, used or not */
+    size_t skipped;         /* requests not run: interrupted or out of time */
+    size_t torn;            /* journal lines ignored */
 } eval_counts;
 
 typedef struct progress progress;

@@ -4,17 +4,23 @@
 #include "explorer/explore_internal.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 #include "core/preset.h"
+#include "core/util/hash.h"
+#include "core/util/kv.h"
 #include "core/util/textfile.h"
 #include "explorer/mpi_eval.h"
 #include "explorer/progress.h"
@@ -56,6 +62,155 @@ static void join(char *out, size_t n, const char *dir, const char *file)
     snprintf(out, n, "%s/%s", dir, file);
 }
 
+/* ---------------------------------------------------------------- the folder's lock */
+
+/* The output folder belongs to one run at a time: a POSIX write lock on folder/lock, held while
+ * the study runs. The system releases it when the process ends however it ends, so a lock left
+ * by a killed run is no lock: the next run takes it. The file holds the holder's pid, for
+ * people; the pid in a refusal comes from the system (F_GETLK).
+ *
+ * The shards of a study (--shard K/N, a Slurm job array) run at the same time, each into its own
+ * journal: shard K locks folder/lock.K-of-N instead, so that one shard cannot run twice, and
+ * neither a shard nor a run of the whole study (the merge) starts while the other kind holds
+ * the folder. */
+
+/* The pid holding a write lock on the file at path, 0 when none does (or it cannot be read). */
+static long lock_holder(const char *path)
+{
+    int fd = open(path, O_RDWR);
+    if (fd < 0) return 0;
+    struct flock who;
+    memset(&who, 0, sizeof who);
+    who.l_type = F_WRLCK;
+    who.l_whence = SEEK_SET;
+    long pid = fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK ? (long)who.l_pid : 0;
+    close(fd);
+    return pid;
+}
+
+/* A running shard of the study in the folder: its lock file's name into name, its pid; 0 when
+ * no shard runs. */
+static long running_shard(const char *folder, char *name, size_t namelen)
+{
+    DIR *d = opendir(folder);
+    if (!d) return 0;
+    long pid = 0;
+    struct dirent *de;
+    while (!pid && (de = readdir(d)) != NULL) {
+        int k, n, used = 0;
+        if (sscanf(de->d_name, "lock.%d-of-%d%n", &k, &n, &used) != 2 || de->d_name[used]) continue;
+        char path[2048];
+        join(path, sizeof path, folder, de->d_name);
+        if ((pid = lock_holder(path)) != 0) snprintf(name, namelen, "%d of %d", k, n);
+    }
+    closedir(d);
+    return pid;
+}
+
+/* Locks the folder for a run of the whole study (shard_n 0) or for shard K of N. Returns the
+ * open descriptor, or -1 with err. */
+static int folder_lock(const char *folder, int shard_k, int shard_n, char *err, size_t errlen)
+{
+    char path[2048], name[64] = "lock";
+    if (shard_n) snprintf(name, sizeof name, "lock.%d-of-%d", shard_k, shard_n);
+    join(path, sizeof path, folder, name);
+    int fd = open(path, O_RDWR | O_CREAT, 0666);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot open the folder's lock: %s", path, strerror(errno));
+        return -1;
+    }
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (fcntl(fd, F_SETLK, &fl) != 0) {
+        int e = errno;
+        long pid = e == EACCES || e == EAGAIN ? lock_holder(path) : 0;
+        if (pid && shard_n)
+            snprintf(err, errlen,
+                     "%s: shard %d of %d is already running (pid %ld); wait for it to end "
+                     "(expected one run of each shard)",
+                     folder, shard_k, shard_n, pid);
+        else if (pid)
+            snprintf(err, errlen,
+                     "%s: in use by another run of the study (pid %ld); wait for it to end "
+                     "(expected one run per output folder)",
+                     folder, pid);
+        else
+            snprintf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
+        close(fd);
+        return -1;
+    }
+    /* the other kind of run: a shard while the whole study runs, or the merge while a shard
+     * runs */
+    char other[64], whole[2048];
+    join(whole, sizeof whole, folder, "lock");
+    long pid = shard_n ? lock_holder(whole) : running_shard(folder, other, sizeof other);
+    if (pid) {
+        if (shard_n)
+            snprintf(err, errlen,
+                     "%s: in use by a run of the whole study (pid %ld); wait for it to end "
+                     "(expected the shards before the merge)",
+                     folder, pid);
+        else
+            snprintf(err, errlen,
+                     "%s: shard %s of the study is still running (pid %ld); wait for every "
+                     "shard to end before the merge",
+                     folder, other, pid);
+        close(fd);
+        return -1;
+    }
+    char pidtext[32];
+    int n = snprintf(pidtext, sizeof pidtext, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || write(fd, pidtext, (size_t)n) != n) {
+        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Ends the run's hold on the folder. The file stays, with the pid of the run that last held
+ * it: removing it would let a run that opened it just before lock a file no later run sees. */
+static void folder_unlock(int fd)
+{
+    if (fd >= 0) close(fd);
+}
+
+/* The pid a temporary output's name ends with (NAME.tmp.PID), or 0 when it is none. */
+static long temporary_pid(const char *name)
+{
+    const char *t = strstr(name, ".tmp.");
+    while (t && strstr(t + 1, ".tmp."))
+        t = strstr(t + 1, ".tmp.");
+    if (!t || t == name || !t[5]) return 0;
+    long pid = 0;
+    for (const char *c = t + 5; *c; c++) {
+        if (*c < '0' || *c > '9' || pid > 99999999) return 0;
+        pid = pid * 10 + (*c - '0');
+    }
+    return pid;
+}
+
+/* Removes the temporaries (NAME.tmp.PID) that runs killed while writing left in the folder:
+ * those whose process is gone. A live process's are its own business. Called with the folder's
+ * lock held and no shard running, so no run of a study in it is writing. */
+static void remove_orphans(const char *folder)
+{
+    DIR *d = opendir(folder);
+    if (!d) return;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        long pid = temporary_pid(de->d_name);
+        if (pid <= 0 || pid == (long)getpid()) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        char path[2048];
+        join(path, sizeof path, folder, de->d_name);
+        remove(path);
+    }
+    closedir(d);
+}
+
 /* ---------------------------------------------------------------- the study */
 
 typedef struct study_sets {
@@ -78,6 +233,35 @@ static int sets_add(study_sets *ss, const char *kv)
     size_t l = strlen(kv) + 1;
     if (!(ss->v[ss->n] = malloc(l))) return -1;
     memcpy(ss->v[ss->n++], kv, l);
+    return 0;
+}
+
+/* The name of a --set name=value into key (empty when there is no '='). */
+static void set_name(const char *kv, char *key, size_t n)
+{
+    const char *val;
+    if (wt_split_kv(kv, key, n, &val) != 0) key[0] = '\0';
+}
+
+/* A parameter set twice on the command line is a mistake, as a key twice in a space file:
+ * which value was meant? Returns 0, or -1 with err naming both. */
+static int sets_check_repeats(const char *const *sets, size_t n, char *err, size_t errlen)
+{
+    for (size_t i = 1; i < n; i++) {
+        char ki[256];
+        set_name(sets[i], ki, sizeof ki);
+        for (size_t k = 0; ki[0] && k < i; k++) {
+            char kk[256];
+            set_name(sets[k], kk, sizeof kk);
+            if (!strcmp(ki, kk)) {
+                snprintf(err, errlen,
+                         "--set %s: %s is already set by --set %s (expected each "
+                         "parameter once)",
+                         sets[i], ki, sets[k]);
+                return -1;
+            }
+        }
+    }
     return 0;
 }
 
@@ -127,6 +311,88 @@ static space *load_saved(const char *folder, study_sets *ss, char *err, size_t e
         }
     cJSON_Delete(root);
     return s;
+}
+
+/* ---------------------------------------------------------------- the study's identity */
+
+/* The --set list as the study applies it: for each name the last value, sorted by name, one
+ * "name=value" a line. NULL when out of memory. */
+static char *sets_effective(const study_sets *ss)
+{
+    char **v = calloc(ss->n ? ss->n : 1, sizeof *v);
+    size_t n = 0, len = 1;
+    if (!v) return NULL;
+    for (size_t i = ss->n; i-- > 0;) { /* from the last: a later value overrides */
+        char ki[256];
+        set_name(ss->v[i], ki, sizeof ki);
+        int seen = 0;
+        for (size_t k = 0; k < n && !seen; k++) {
+            char kk[256];
+            set_name(v[k], kk, sizeof kk);
+            seen = !strcmp(ki, kk);
+        }
+        if (!seen) {
+            v[n++] = ss->v[i];
+            len += strlen(ss->v[i]) + 2;
+        }
+    }
+    for (size_t i = 1; i < n; i++) /* insertion sort: a few dozen at most */
+        for (size_t k = i; k > 0 && strcmp(v[k - 1], v[k]) > 0; k--) {
+            char *t = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = t;
+        }
+    char *out = malloc(len);
+    if (out) {
+        out[0] = '\0';
+        for (size_t i = 0; i < n; i++) {
+            if (i) strcat(out, ", ");
+            strcat(out, v[i]);
+        }
+    }
+    free(v);
+    return out;
+}
+
+/* --resume continues the study the folder holds, and only that one: the space (as parsed) and
+ * the --set list in force must be those of its study.json. Returns EXPLORE_OK, or
+ * EXPLORE_BAD_INPUT with err saying what differs and how to go on. */
+static explore_status check_identity(const space *s, const study_sets *ss, char *err, size_t errlen)
+{
+    char path[2048];
+    join(path, sizeof path, s->output, "study.json");
+    struct stat sb;
+    if (stat(path, &sb) != 0) return EXPLORE_OK; /* none: the journal decides (study_open) */
+    study_sets saved = {0};
+    space *old = load_saved(s->output, &saved, err, errlen);
+    if (!old) {
+        sets_free(&saved);
+        return EXPLORE_BAD_INPUT;
+    }
+    char *was = sets_effective(&saved), *now = sets_effective(ss);
+    explore_status rc = EXPLORE_OK;
+    if (!was || !now) {
+        snprintf(err, errlen, "out of memory");
+        rc = EXPLORE_FAILED;
+    } else if (strcmp(old->canonical, s->canonical) != 0 || strcmp(was, now) != 0) {
+        char what[1024];
+        if (strcmp(old->canonical, s->canonical) != 0)
+            snprintf(what, sizeof what, "the space differs from the study's (%s)", old->file);
+        else
+            snprintf(what, sizeof what,
+                     "the --set list differs: the study has [%.400s], this run [%.400s]", was, now);
+        snprintf(err, errlen,
+                 "%s: --resume: not the study in %s: %s; resume with the study's own space and "
+                 "--set (or none, to take them from study.json), or start the changed study "
+                 "there with --resume --force (the journal's simulations are kept)",
+                 s->output, path, what);
+        rc = EXPLORE_BAD_INPUT;
+    }
+    free(was);
+    free(now);
+    space_free(old);
+    sets_free(&saved);
+    return rc;
 }
 
 /* Grid points checked against the constraints by --validate: every one up to this many. */
@@ -219,6 +485,7 @@ typedef struct study {
     proposal_list props;
     search_info info;
     archive a;
+    int lock_fd; /* the output folder's lock (-1: none) */
 } study;
 
 static void study_free(study *st)
@@ -229,6 +496,7 @@ static void study_free(study *st)
     evaluator_free(st->ev);
     space_free(st->s);
     sets_free(&st->ss);
+    folder_unlock(st->lock_fd);
 }
 
 /* The space: the one named, or with --resume and none named, the output folder's own; then
@@ -241,6 +509,7 @@ static explore_status study_space(study *st, char *err, size_t errlen)
     else
         st->s = space_load(o->space ? o->space : "default", err, errlen);
     if (!st->s) return EXPLORE_BAD_INPUT;
+    if (sets_check_repeats(o->sets, o->nsets, err, errlen) != 0) return EXPLORE_BAD_INPUT;
     for (size_t i = 0; i < o->nsets; i++)
         if (sets_add(&st->ss, o->sets[i]) != 0) {
             snprintf(err, errlen, "out of memory");
@@ -257,6 +526,11 @@ static explore_status study_space(study *st, char *err, size_t errlen)
         free(st->s->output);
         st->s->output = out;
     }
+    if (o->force && !o->resume) {
+        snprintf(err, errlen, "--force: expected with --resume (a run without it starts anew)");
+        return EXPLORE_BAD_INPUT;
+    }
+    if (o->resume && !o->force && !o->validate) return check_identity(st->s, &st->ss, err, errlen);
     return EXPLORE_OK;
 }
 
@@ -267,6 +541,10 @@ static explore_status study_open(study *st, char *err, size_t errlen)
     const explore_options *o = st->o;
     space *s = st->s;
     if (mkdirs(s->output, err, errlen) != 0) return EXPLORE_BAD_INPUT;
+    if ((st->lock_fd = folder_lock(s->output, o->shard_k, o->shard_n, err, errlen)) < 0)
+        return EXPLORE_BAD_INPUT;
+    /* only a run of the whole study, which no shard runs beside, clears the folder */
+    if (!o->shard_n) remove_orphans(s->output);
     char path[2048];
     join(path, sizeof path, s->output, "journal");
     if (o->shard_n && shard_prepare(s, (const char *const *)st->ss.v, st->ss.n, o->shard_k,
@@ -291,8 +569,16 @@ static explore_status study_open(study *st, char *err, size_t errlen)
         evaluator_set_deadline(st->ev, omp_get_wtime() + s->search.max_seconds);
 #endif
     }
+    /* the points to simulate: a grid's feasible ones (every grid point checked up to
+     * VALIDATE_MAX_POINTS), the budget otherwise; and the reference configuration */
     size_t expected =
         s->search.kind == SEARCH_GRID ? space_grid_size(s) : s->search.max_evaluations;
+    size_t tried = 0, feasible = 0;
+    char msg[256];
+    if (s->search.kind == SEARCH_GRID && s->nconstraints &&
+        space_count_feasible(s, VALIDATE_MAX_POINTS, &tried, &feasible, msg, sizeof msg) == 0 &&
+        tried == expected)
+        expected = feasible;
     st->prog = progress_new(s->name, (expected + 1) * s->nworkloads, o->quiet);
     evaluator_set_progress(st->ev, st->prog);
     return EXPLORE_OK;
@@ -309,28 +595,86 @@ static explore_status study_search(study *st, eval_counts *counts, char *err, si
     }
     if (search_run(st->s, st->ev, st->ref, &st->props, &st->info, err, errlen) != 0)
         return EXPLORE_FAILED;
+    /* the reference configuration is point 0 of the study: a front it dominates is no front
+     * (it breaks the constraints like any point, and is then infeasible) */
+    param_set *refcfg = param_set_clone(st->s->base);
+    double v = refcfg ? space_violation(st->s, refcfg, NULL) : 0;
+    if (!refcfg || proposal_add(&st->props, refcfg, 0, v > 0 ? v : 0) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return EXPLORE_FAILED;
+    }
+    proposal first = st->props.p[st->props.n - 1];
+    memmove(st->props.p + 1, st->props.p, (st->props.n - 1) * sizeof *st->props.p);
+    st->props.p[0] = first;
     *counts = evaluator_counts(st->ev);
-    if (st->prog) progress_finish(st->prog, counts->simulated + counts->memo_hits, counts->failed);
+    /* done: every simulation the study ran or took from the journal; a search that finished
+     * asked for all it was going to, so that is the total (repeats and infeasible points never
+     * counted in it) */
+    size_t done = counts->simulated + counts->replayed;
+    if (st->prog && !evaluator_stopped(st->ev)) progress_set_total(st->prog, done);
+    if (st->prog) progress_finish(st->prog, done, counts->failed);
     if (archive_build(st->s, st->ev, &st->props, st->ref, &st->a, err, errlen) != 0)
         return EXPLORE_FAILED;
     return EXPLORE_OK;
 }
 
-/* The output files; summary.json last, with the wall time up to it. */
+/* Records the size and FNV-1a hash of the output just written at path, for summary.json. */
+static explore_status note_output(run_facts *facts, const char *name, const char *path, char *err,
+                                  size_t errlen)
+{
+    size_t len = 0;
+    char *text = wt_read_file(path, &len);
+    if (!text) {
+        snprintf(err, errlen, "%s: cannot read back: %s", path, strerror(errno));
+        return EXPLORE_FAILED;
+    }
+    output_file *f = &facts->files[facts->nfiles++];
+    f->name = name;
+    f->bytes = len;
+    f->fnv1a = wt_fnv1a(WT_FNV_INIT, text, len);
+    free(text);
+    return EXPLORE_OK;
+}
+
+/* The output files as one set: the earlier summary.json is removed first (a reader finding
+ * none knows the set is being written, or was cut short by a kill), then the others are
+ * written, and summary.json last, naming the size and hash of every file of its set: a reader
+ * that finds it, and files that match it, has one run's outputs, never a mix of two. */
 static explore_status study_write(study *st, run_facts *facts, char *err, size_t errlen)
 {
     const space *s = st->s;
     const archive *a = &st->a;
     char path[2048];
+    join(path, sizeof path, s->output, "summary.json");
+    if (remove(path) != 0 && errno != ENOENT) {
+        snprintf(err, errlen, "%s: cannot remove the earlier summary: %s", path, strerror(errno));
+        return EXPLORE_FAILED;
+    }
+    facts->nfiles = 0;
     join(path, sizeof path, s->output, "evaluations.csv");
-    if (explore_write_evaluations(s, a, path, err, errlen) != 0) return EXPLORE_FAILED;
+    if (explore_write_evaluations(s, a, path, err, errlen) != 0 ||
+        note_output(facts, "evaluations.csv", path, err, errlen) != EXPLORE_OK)
+        return EXPLORE_FAILED;
     join(path, sizeof path, s->output, "points.csv");
-    if (explore_write_points(s, a, path, 0, err, errlen) != 0) return EXPLORE_FAILED;
+    if (explore_write_points(s, a, path, 0, err, errlen) != 0 ||
+        note_output(facts, "points.csv", path, err, errlen) != EXPLORE_OK)
+        return EXPLORE_FAILED;
     join(path, sizeof path, s->output, "pareto.csv");
-    if (explore_write_points(s, a, path, 1, err, errlen) != 0) return EXPLORE_FAILED;
+    if (explore_write_points(s, a, path, 1, err, errlen) != 0 ||
+        note_output(facts, "pareto.csv", path, err, errlen) != EXPLORE_OK)
+        return EXPLORE_FAILED;
     if (s->nobjectives == 2 || s->nobjectives == 3) {
         join(path, sizeof path, s->output, "front.svg");
-        if (explore_write_plot(s, a, path, err, errlen) != 0) return EXPLORE_FAILED;
+        if (explore_write_plot(s, a, path, err, errlen) != 0 ||
+            note_output(facts, "front.svg", path, err, errlen) != EXPLORE_OK)
+            return EXPLORE_FAILED;
+    } else { /* no plot of this study: an earlier study's would be taken for it */
+        join(path, sizeof path, s->output, "front.svg");
+        if (remove(path) != 0 && errno != ENOENT) {
+            snprintf(err, errlen, "%s: cannot remove the earlier study's plot: %s", path,
+                     strerror(errno));
+            return EXPLORE_FAILED;
+        }
     }
     facts->wall = wall_now() - st->t0;
     join(path, sizeof path, s->output, "summary.json");
@@ -357,6 +701,7 @@ explore_status explore_main(const explore_options *o, char *err, size_t errlen)
     study st;
     memset(&st, 0, sizeof st);
     st.o = o;
+    st.lock_fd = -1;
     st.t0 = wall_now();
     explore_status rc = study_space(&st, err, errlen);
     if (rc == EXPLORE_OK && o->validate) {
@@ -383,10 +728,23 @@ explore_status explore_main(const explore_options *o, char *err, size_t errlen)
             rc = EXPLORE_INTERRUPTED;
         }
     } else if (rc == EXPLORE_OK) {
-        run_facts facts = {wall_now() - st.t0, evaluator_threads(st.ev), wt_stop_requested != 0,
-                           counts, &st.info};
+        run_facts facts = {.wall = wall_now() - st.t0,
+                           .threads = evaluator_threads(st.ev),
+                           .interrupted = wt_stop_requested != 0,
+                           .counts = counts,
+                           .info = &st.info};
         rc = study_write(&st, &facts, err, errlen);
         if (rc == EXPLORE_OK && !o->quiet) study_report(&st, &facts);
+        /* nothing feasible: the study measured nothing (as --validate's error) */
+        size_t ref_feasible = st.a.n > 0 && st.a.p[0].status != PS_INFEASIBLE;
+        if (rc == EXPLORE_OK && !facts.interrupted && st.s->nconstraints &&
+            st.a.ninfeasible + ref_feasible == st.a.n) {
+            snprintf(err, errlen,
+                     "%s: constraints: no point the search found satisfies them (%zu "
+                     "infeasible; expected at least one feasible configuration)",
+                     st.s->file, st.a.ninfeasible);
+            rc = EXPLORE_BAD_INPUT;
+        }
         if (rc == EXPLORE_OK && facts.interrupted) {
             snprintf(err, errlen,
                      "interrupted; the outputs describe the %zu points that finished (rerun "

@@ -28,8 +28,8 @@ typedef struct archive_point {
     unsigned run;
     point_status status;
     double violation;
-    /* the aggregated objectives in natural units (NaN when infeasible), and normalised by the
-     * reference, all minimised */
+    /* the aggregated objectives in natural units (NaN when infeasible or failed), and normalised by
+     * the reference, all minimised */
     double obj[SPACE_MAX_OBJECTIVES];
     double norm[SPACE_MAX_OBJECTIVES];
     unsigned char on_front;
@@ -47,6 +47,11 @@ typedef struct archive {
      * normalised */
     double hv;
     double hv_point[SPACE_MAX_OBJECTIVES];
+    /* the hypervolume in the objectives' own units, comparable across studies: against each
+     * objective's hv_reference, else 0 for a maximised one (NaN: a minimised objective
+     * without one, which has no fixed bound); hv_abs is NaN when any is NaN or m > 3 */
+    double hv_abs;
+    double hv_abs_point[SPACE_MAX_OBJECTIVES];
 } archive;
 
 /* Builds the archive from a search's proposals (taking their configurations): unique
@@ -75,6 +80,7 @@ typedef struct explore_options {
     const char *out;   /* overrides the space's output folder */
     int threads;       /* 0: the space's, or every core */
     int resume;
+    int force; /* with resume: a changed study is started in the folder, its journal kept */
     int quiet;
     int validate;         /* check the space (and the bundled ones when space is NULL) and stop */
     int shard_k, shard_n; /* shard K of N (explorer/shard.h); shard_n 0: the whole study */

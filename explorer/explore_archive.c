@@ -75,6 +75,34 @@ double archive_hypervolume(const space *s, const archive *a, size_t k, const dou
     return hv;
 }
 
+/* The hypervolume in the objectives' own units (see archive.hv_abs): maximised objectives
+ * negated, so that every one is minimised. */
+static void archive_hv_absolute(const space *s, archive *a)
+{
+    size_t m = s->nobjectives;
+    double point[SPACE_MAX_OBJECTIVES];
+    int usable = m <= 3;
+    for (size_t i = 0; i < m; i++) {
+        const space_objective *o = &s->objectives[i];
+        a->hv_abs_point[i] = o->has_hv_ref ? o->hv_ref : o->maximise ? 0 : NAN;
+        point[i] = o->maximise ? -a->hv_abs_point[i] : a->hv_abs_point[i];
+        usable &= isfinite(point[i]);
+    }
+    a->hv_abs = NAN;
+    if (!usable) return;
+    double *rows = malloc((a->n ? a->n : 1) * m * sizeof *rows);
+    if (!rows) return;
+    size_t n = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        if (a->p[i].status != PS_OK) continue;
+        for (size_t k = 0; k < m; k++)
+            rows[n * m + k] = s->objectives[k].maximise ? -a->p[i].obj[k] : a->p[i].obj[k];
+        n++;
+    }
+    a->hv_abs = front_hypervolume(rows, n, m, point);
+    free(rows);
+}
+
 int archive_build(const space *s, evaluator *ev, proposal_list *props, const double *ref,
                   archive *a, char *err, size_t errlen)
 {
@@ -129,8 +157,12 @@ int archive_build(const space *s, evaluator *ev, proposal_list *props, const dou
                 continue;
             }
             p->status = search_objectives(s, p->res, p->obj) ? PS_FAILED : PS_OK;
-            for (size_t k = 0; k < m && p->status == PS_OK; k++)
-                p->norm[k] = search_normalised(s, k, p->obj[k], a->ref[k]);
+            for (size_t k = 0; k < m; k++) /* a failed run's numbers (a cycle cap) are not
+                                            * the configuration's: NaN, as when infeasible */
+                if (p->status == PS_OK)
+                    p->norm[k] = search_normalised(s, k, p->obj[k], a->ref[k]);
+                else
+                    p->obj[k] = NAN;
         }
         p->cfg = pr->cfg;
         pr->cfg = NULL;
@@ -158,5 +190,6 @@ int archive_build(const space *s, evaluator *ev, proposal_list *props, const dou
     free(on);
     archive_hv_point(s, a, a->hv_point);
     a->hv = archive_hypervolume(s, a, a->n, a->hv_point);
+    archive_hv_absolute(s, a);
     return 0;
 }

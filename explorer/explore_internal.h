@@ -4,8 +4,16 @@
 #define WT_EXPLORE_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "explorer/explore.h"
+
+/* An output written before summary.json: its name, size and FNV-1a hash. */
+typedef struct output_file {
+    const char *name;
+    size_t bytes;
+    uint64_t fnv1a;
+} output_file;
 
 /* What summary.json says about the run besides the archive. */
 typedef struct run_facts {
@@ -14,6 +22,8 @@ typedef struct run_facts {
     int interrupted;
     eval_counts counts;
     const search_info *info;
+    output_file files[4]; /* the outputs of the set summary.json closes */
+    size_t nfiles;
 } run_facts;
 
 /* Each writes one output file at path and returns 0, or -1 with the message in err. */

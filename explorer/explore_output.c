@@ -1,5 +1,6 @@
 /* The outputs of a study: evaluations.csv, points.csv and pareto.csv, summary.json, front.svg
  * and study.json, each written through a temporary file renamed into place. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "explorer/explore_internal.h"
 
 #include <cjson/cJSON.h>
@@ -169,12 +170,46 @@ static void add_number(cJSON *o, const char *k, double v)
         cJSON_AddNullToObject(o, k);
 }
 
+/* The space file as summary.json names it: as given when that is relative (or a built-in
+ * name); an absolute path, relative to the output folder, so that a folder moved with its
+ * space, or read on another machine, names no path of this one. */
+static const char *space_shown_path(const space *s, char *buf, size_t n)
+{
+    if (s->file[0] != '/') return s->file;
+    char *to = realpath(s->file, NULL), *from = realpath(s->output, NULL);
+    const char *shown = NULL;
+    if (to && from) {
+        /* the common leading folders, then one ".." per folder of `from` left */
+        size_t i = 0, common = 0;
+        while (from[i] && to[i] && from[i] == to[i]) {
+            i++;
+            if (to[i] == '/' && (from[i] == '/' || !from[i])) common = i;
+        }
+        if (!from[i] && to[i] == '/') common = i;
+        size_t used = 0;
+        buf[0] = '\0';
+        for (const char *c = from + common; *c; c++)
+            if (*c == '/' && used + 4 < n) used += (size_t)snprintf(buf + used, n - used, "../");
+        if (used + strlen(to + common + 1) < n) {
+            snprintf(buf + used, n - used, "%s", to + common + 1);
+            shown = buf;
+        }
+    }
+    free(to);
+    free(from);
+    if (shown) return shown;
+    /* gone, or too long: the file's name alone, never an absolute path */
+    const char *slash = strrchr(s->file, '/');
+    return slash ? slash + 1 : s->file;
+}
+
 int explore_write_summary(const space *s, const archive *a, const run_facts *f, const char *path,
                           char *err, size_t errlen)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "study", s->name);
-    cJSON_AddStringToObject(root, "space", s->file);
+    char spath[4096];
+    cJSON_AddStringToObject(root, "space", space_shown_path(s, spath, sizeof spath));
     cJSON_AddStringToObject(root, "description", s->description);
     cJSON_AddStringToObject(root, "version", wt_version());
     int maj, min, fix;
@@ -221,6 +256,7 @@ int explore_write_summary(const space *s, const archive *a, const run_facts *f, 
     cJSON_AddNumberToObject(counts, "simulated", (double)f->counts.simulated);
     cJSON_AddNumberToObject(counts, "failed_simulations", (double)f->counts.failed);
     cJSON_AddNumberToObject(counts, "replayed", (double)f->counts.replayed);
+    cJSON_AddNumberToObject(counts, "journal_records", (double)f->counts.journal_records);
     cJSON_AddNumberToObject(counts, "memo_hits", (double)f->counts.memo_hits);
     cJSON_AddNumberToObject(counts, "skipped", (double)f->counts.skipped);
     cJSON_AddNumberToObject(counts, "journal_lines_ignored", (double)f->counts.torn);
@@ -231,6 +267,20 @@ int explore_write_summary(const space *s, const archive *a, const run_facts *f, 
     cJSON_AddStringToObject(hv, "space",
                             "objectives normalised by the reference configuration (value/ref "
                             "for min, ref/value for max), all minimised");
+    /* the same front against a point fixed by the space, in the objectives' units: comparable
+     * across studies whose reference configurations differ */
+    cJSON *abs = cJSON_AddObjectToObject(hv, "absolute");
+    add_number(abs, "value", a->hv_abs);
+    cJSON *ap = cJSON_AddArrayToObject(abs, "reference_point");
+    for (size_t k = 0; k < s->nobjectives; k++)
+        cJSON_AddItemToArray(ap, isfinite(a->hv_abs_point[k])
+                                     ? cJSON_CreateNumber(a->hv_abs_point[k])
+                                     : cJSON_CreateNull());
+    cJSON_AddStringToObject(abs, "space",
+                            "objectives in their own units, against each objective's "
+                            "hv_reference, else 0 for a maximised one; null when a minimised "
+                            "objective has no hv_reference (no fixed bound) or there are more "
+                            "than 3 objectives");
     cJSON *best = cJSON_AddObjectToObject(root, "best");
     for (size_t k = 0; k < s->nobjectives; k++) {
         const space_objective *o = &s->objectives[k];
@@ -255,6 +305,14 @@ int explore_write_summary(const space *s, const archive *a, const run_facts *f, 
     add_number(root, "simulations_per_second",
                f->wall > 0 ? (double)f->counts.simulated / f->wall : NAN);
     cJSON_AddBoolToObject(root, "interrupted", f->interrupted);
+    /* the set this summary closes: a file that does not match is another run's */
+    cJSON *files = cJSON_AddObjectToObject(root, "files");
+    for (size_t i = 0; i < f->nfiles; i++) {
+        cJSON *fo = cJSON_AddObjectToObject(files, f->files[i].name);
+        cJSON_AddNumberToObject(fo, "bytes", (double)f->files[i].bytes);
+        snprintf(buf, sizeof buf, "%016llx", (unsigned long long)f->files[i].fnv1a);
+        cJSON_AddStringToObject(fo, "fnv1a64", buf);
+    }
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text) {

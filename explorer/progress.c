@@ -149,6 +149,11 @@ void progress_finish(progress *p, size_t done, size_t failed)
     p->last = t;
 }
 
+void progress_set_total(progress *p, size_t total)
+{
+    if (p) p->total = total;
+}
+
 void progress_free(progress *p)
 {
     free(p);

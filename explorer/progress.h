@@ -12,6 +12,8 @@ progress *progress_new(const char *label, size_t total, int quiet);
 /* done simulations so far, of which `failed` failed. Rate-limited: cheap to call often. */
 void progress_update(progress *p, size_t done, size_t failed);
 void progress_finish(progress *p, size_t done, size_t failed);
+/* The total, once it is known better (a search that finished asked for fewer). */
+void progress_set_total(progress *p, size_t total);
 void progress_free(progress *p);
 
 #endif

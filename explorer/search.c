@@ -197,24 +197,32 @@ static int search_lhs(const space *s, proposal_list *out, char *err, size_t errl
         rc = -1;
         goto out;
     }
-    for (size_t d = 0; d < s->ndims; d++) {
-        size_t *p = perm + d * n;
-        for (size_t i = 0; i < n; i++)
-            p[i] = i;
-        for (size_t i = n; i > 1; i--) {
-            size_t j = (size_t)wt_rng_below(&r, i);
-            size_t t = p[i - 1];
-            p[i - 1] = p[j];
-            p[j] = t;
+    /* Rounds of n-point Latin hypercubes until n distinct feasible configurations were found:
+     * cells that round to a configuration already proposed, or break the constraints, do not
+     * count. The space may hold fewer: a bounded number of tries, as random search. */
+    size_t found = 0, tries = 0;
+    while (found < n && tries < 100 * n + 1000) {
+        for (size_t d = 0; d < s->ndims; d++) {
+            size_t *p = perm + d * n;
+            for (size_t i = 0; i < n; i++)
+                p[i] = i;
+            for (size_t i = n; i > 1; i--) {
+                size_t j = (size_t)wt_rng_below(&r, i);
+                size_t t = p[i - 1];
+                p[i - 1] = p[j];
+                p[j] = t;
+            }
         }
-    }
-    for (size_t i = 0; i < n; i++) {
-        for (size_t d = 0; d < s->ndims; d++)
-            x[d] = ((double)perm[d * n + i] + wt_rng_unit(&r)) / (double)n;
-        int added;
-        if (decode_add(s, out, x, 1, &seen, &nseen, &capseen, &added, err, errlen)) {
-            rc = -1;
-            goto out;
+        for (size_t i = 0; i < n && found < n; i++, tries++) {
+            for (size_t d = 0; d < s->ndims; d++)
+                x[d] = ((double)perm[d * n + i] + wt_rng_unit(&r)) / (double)n;
+            int added;
+            size_t before = out->n;
+            if (decode_add(s, out, x, 1, &seen, &nseen, &capseen, &added, err, errlen)) {
+                rc = -1;
+                goto out;
+            }
+            found += (size_t)(added && !(out->p[before].violation > 0));
         }
     }
 out:

@@ -12,9 +12,10 @@
 #include "core/rng.h"
 #include "explorer/search.h"
 
-#define RHO          0.05 /* augmentation of the Chebyshev scalarisation */
-#define MAX_RESTARTS 200
-#define MAX_IDLE     3
+#define RHO            0.05 /* augmentation of the Chebyshev scalarisation */
+#define MAX_RESTARTS   200
+#define MAX_IDLE       3
+#define MAX_TOPUP_RUNS 8 /* runs after the first ones, to make up for their repeats */
 
 typedef struct nl_run {
     const space *s;
@@ -22,9 +23,11 @@ typedef struct nl_run {
     const double *ref;
     unsigned index;
     double w[SPACE_MAX_OBJECTIVES];
-    size_t budget;  /* distinct configurations this run may propose */
-    uint64_t *seen; /* their hashes, in order */
+    size_t budget;  /* distinct feasible configurations this run may propose */
+    uint64_t *seen; /* the hashes of the configurations it proposed, in order (a run that
+                     * tops the study up starts with every earlier run's: see search_nlopt) */
     size_t nseen, capseen;
+    size_t nfeasible; /* of its own proposals, the feasible ones */
     proposal_list props;
     double worst; /* largest feasible scalarised value so far: the base of penalties */
     int stop;     /* budget reached, stopped or out of memory */
@@ -34,7 +37,23 @@ typedef struct nl_run {
     const eval_entry **res;
     size_t restarts;
     nlopt_result last;
+    /* MLSL-LDS draws its points from a Sobol sequence NLopt does not seed: the run shifts the
+     * cube by a seeded vector (modulo 1, a Cranley-Patterson rotation) so that the study's seed
+     * chooses the points as with every other strategy; 0 for the other algorithms */
+    int shifted;
+    double shift[64];
 } nl_run;
+
+/* The point of the space the optimiser's x stands for (the rotation of MLSL-LDS). */
+static const double *run_x(const nl_run *r, const double *x, double *buf)
+{
+    if (!r->shifted) return x;
+    for (size_t d = 0; d < r->s->ndims; d++) {
+        double v = x[d] + r->shift[d];
+        buf[d] = v >= 1 ? v - 1 : v;
+    }
+    return buf;
+}
 
 typedef struct nl_con {
     nl_run *run;
@@ -97,11 +116,12 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
     }
     param_set *cfg = r->cfg;
     char err[256];
-    if (space_decode(s, x, cfg, err, sizeof err) != 0) return penalty(r, 1);
+    double xb[64];
+    if (space_decode(s, run_x(r, x, xb), cfg, err, sizeof err) != 0) return penalty(r, 1);
     uint64_t h = param_set_hash(cfg);
     double v = space_violation(s, cfg, NULL);
     if (!seen_has(r, h)) {
-        if (r->nseen >= r->budget) {
+        if (r->nfeasible >= r->budget) {
             halt(r);
             return penalty(r, 0);
         }
@@ -112,6 +132,7 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
             halt(r);
             return penalty(r, 0);
         }
+        r->nfeasible += !(v > 0);
     }
     if (v > 0) return penalty(r, v);
     if (evaluator_point(r->ev, cfg, r->res) != 0) {
@@ -133,7 +154,8 @@ static double constraint(unsigned n, const double *x, double *grad, void *data)
     nl_con *c = data;
     char err[256];
     nl_run *r = c->run;
-    if (space_decode(r->s, x, r->cfg, err, sizeof err) != 0) return 1;
+    double xb[64];
+    if (space_decode(r->s, run_x(r, x, xb), r->cfg, err, sizeof err) != 0) return 1;
     double *g = malloc(r->s->nconstraints * sizeof *g);
     if (!g) return 1;
     space_violation(r->s, r->cfg, g);
@@ -182,14 +204,19 @@ static void run_one(nl_run *r)
         r->oom = 1;
         goto out;
     }
+    r->shifted = alg == NLOPT_G_MLSL_LDS;
     for (unsigned d = 0; d < n; d++) {
         lb[d] = 0;
         ub[d] = 1;
         x[d] = space_dim_coord(&s->dims[d], param_get_shown(s->base, s->dims[d].param));
+        if (r->shifted) { /* run 0 still starts from the reference configuration */
+            r->shift[d] = wt_rng_unit(&rng);
+            x[d] = x[d] >= r->shift[d] ? x[d] - r->shift[d] : x[d] - r->shift[d] + 1;
+        }
     }
     r->worst = 1;
     size_t idle = 0;
-    for (size_t restart = 0; restart < MAX_RESTARTS && !r->stop && r->nseen < r->budget;
+    for (size_t restart = 0; restart < MAX_RESTARTS && !r->stop && r->nfeasible < r->budget;
          restart++) {
         size_t before = r->nseen;
         r->opt = nlopt_create(alg, n);
@@ -246,6 +273,43 @@ out:
     r->cfg = NULL;
     free(r->res);
     r->res = NULL;
+}
+
+/* Proposes up to `need` new feasible configurations drawn uniformly (the run's own seeded
+ * generator), none of r->seen, and evaluates them at once. Returns 0, or -1 out of memory. */
+static int random_fill(const space *s, evaluator *ev, nl_run *r, size_t need)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, s->search.seed * 0x9e3779b97f4a7c15ULL ^ (0x2545f4914f6cdd1dULL + r->index));
+    double x[64];
+    char err[256];
+    for (size_t tries = 0; r->nfeasible < need && tries < 100 * need + 1000; tries++) {
+        for (size_t d = 0; d < s->ndims; d++)
+            x[d] = wt_rng_unit(&rng);
+        param_set *cfg = param_set_clone(s->base);
+        if (!cfg) return -1;
+        if (space_decode(s, x, cfg, err, sizeof err) != 0 || seen_has(r, param_set_hash(cfg)) ||
+            space_violation(s, cfg, NULL) > 0) {
+            param_set_free(cfg);
+            continue;
+        }
+        if (seen_add(r, param_set_hash(cfg)) != 0 || proposal_add(&r->props, cfg, r->index, 0) != 0)
+            return -1;
+        r->nfeasible++;
+    }
+    param_set **cfgs = malloc((r->props.n ? r->props.n : 1) * sizeof *cfgs);
+    const eval_entry **res = malloc((r->props.n ? r->props.n : 1) * s->nworkloads * sizeof *res);
+    if (!cfgs || !res) {
+        free(cfgs);
+        free(res);
+        return -1;
+    }
+    for (size_t i = 0; i < r->props.n; i++)
+        cfgs[i] = r->props.p[i].cfg;
+    evaluator_batch(ev, cfgs, r->props.n, res);
+    free(cfgs);
+    free(res);
+    return 0;
 }
 
 /* Weight vectors: for two objectives evenly spaced from (1,0) to (0,1); otherwise the equal
@@ -324,9 +388,77 @@ int search_nlopt(const space *s, evaluator *ev, const double *ref, proposal_list
 #endif
         run_one(&r[i]);
     }
+    /* The runs are independent (so their results do not depend on timing) and each proposes a
+     * configuration once, but two runs may propose the same one: the study then holds fewer
+     * distinct feasible configurations than its budget. Further runs make up the difference,
+     * one at a time (so deterministically), each knowing every configuration proposed before
+     * and counting only new feasible ones, until the budget is met, a run finds nothing new (the
+     * space holds no more) or the study stops. */
+    size_t total = runs, distinct = 0;
+    uint64_t *all = NULL;
+    size_t nall = 0;
+    nl_run *more = NULL;
+    for (;;) {
+        free(all);
+        all = NULL;
+        nall = 0;
+        size_t cap = 0;
+        for (size_t i = 0; i < total; i++)
+            cap += r[i].props.n;
+        all = malloc((cap ? cap : 1) * sizeof *all);
+        if (!all) break;
+        distinct = 0;
+        for (size_t i = 0; i < total; i++)
+            for (size_t k = 0; k < r[i].props.n; k++) {
+                uint64_t h = r[i].props.p[k].hash;
+                int dup = 0;
+                for (size_t j = 0; j < nall && !dup; j++)
+                    dup = all[j] == h;
+                if (dup) continue;
+                all[nall++] = h;
+                distinct += !(r[i].props.p[k].violation > 0);
+            }
+        if (distinct >= budget || evaluator_stopped(ev) || total >= runs + MAX_TOPUP_RUNS) break;
+        if (total > runs && r[total - 1].nfeasible == 0) break; /* nothing new left to find */
+        if (direct) break; /* DIRECT samples the same points from any start */
+        more = realloc(r, (total + 1) * sizeof *r);
+        if (!more) break;
+        r = more;
+        nl_run *t = &r[total];
+        memset(t, 0, sizeof *t);
+        t->s = s;
+        t->ev = ev;
+        t->ref = ref;
+        t->index = (unsigned)total;
+        memcpy(t->w, w + (total % runs) * s->nobjectives, s->nobjectives * sizeof *w);
+        t->budget = budget - distinct;
+        t->seen = all; /* every configuration proposed so far counts as seen */
+        t->nseen = t->capseen = nall;
+        all = NULL;
+        total++;
+        run_one(t);
+    }
+    /* What the runs could not find, seeded random sampling finds: a last run of new feasible
+     * configurations drawn uniformly, evaluated together. */
+    if (all && distinct < budget && !evaluator_stopped(ev)) {
+        more = realloc(r, (total + 1) * sizeof *r);
+        if (more) {
+            r = more;
+            nl_run *t = &r[total];
+            memset(t, 0, sizeof *t);
+            t->index = (unsigned)total;
+            memcpy(t->w, w, s->nobjectives * sizeof *w);
+            t->seen = all;
+            t->nseen = t->capseen = nall;
+            all = NULL;
+            total++;
+            if (random_fill(s, ev, t, budget - distinct) != 0) t->oom = 1;
+        }
+    }
+    free(all);
     int rc = 0;
-    info->runs = runs;
-    for (size_t i = 0; i < runs; i++) {
+    info->runs = total;
+    for (size_t i = 0; i < total; i++) {
         info->restarts += r[i].restarts;
         if (i * s->nobjectives + s->nobjectives <= sizeof info->weights / sizeof(double))
             memcpy(info->weights + i * s->nobjectives, r[i].w, s->nobjectives * sizeof(double));

@@ -142,7 +142,7 @@ static int write_atomic(const char *path, writer_fn fn, const void *data, char *
     const char *name = direct ? target : tmp;
     FILE *f = fopen(name, "wb");
     if (!f) {
-        snprintf(err, errlen, "%s: cannot create: %s", name, strerror(errno));
+        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
         free(tmp);
         free(target);
         return -1;
@@ -153,7 +153,7 @@ static int write_atomic(const char *path, writer_fn fn, const void *data, char *
     if (rc == 0 && !direct && fsync(fileno(f)) != 0) rc = -1, saved = errno;
     if (fclose(f) != 0 && rc == 0) rc = -1, saved = errno;
     if (rc != 0) {
-        snprintf(err, errlen, "%s: write failed: %s", name, strerror(saved));
+        snprintf(err, errlen, "%s: write failed: %s", path, strerror(saved));
         if (!direct) remove(tmp);
     } else if (!direct && rename(tmp, target) != 0) {
         snprintf(err, errlen, "%s: cannot rename into place: %s", path, strerror(errno));

@@ -119,7 +119,7 @@ static int flush_ctas(xrec *X)
             if (c->warps[i].len) fwrite(c->warps[i].s, 1, c->warps[i].len, X->f);
         }
         fputs("\n#END_TB\n", X->f);
-        if (ferror(X->f)) return xfail(X, "%s: write error: %s", X->path, strerror(errno));
+        if (ferror(X->f)) return xfail(X, "%s: write failed: %s", X->path, strerror(errno));
         cta_free(c, X->warps_per_cta);
         X->ctas[X->next_flush++] = NULL;
         X->st.blocks++;
@@ -148,7 +148,7 @@ static int end_kernel(xrec *X)
     long size = ftell(X->f);
     if (size > 0) X->st.bytes += (uint64_t)size;
     if (fclose(X->f) != 0 && rc == 0)
-        rc = xfail(X, "%s: write error: %s", X->path, strerror(errno));
+        rc = xfail(X, "%s: write failed: %s", X->path, strerror(errno));
     X->f = NULL;
     if (X->ctas)
         for (uint32_t i = 0; i < X->grid; i++)
@@ -173,7 +173,7 @@ static int begin_kernel(xrec *X, const kernel_launch *kl)
     char tmp[sizeof X->path];
     kernel_path(X->outdir, X->kernel_no, 1, tmp, sizeof tmp);
     X->f = fopen(tmp, "w");
-    if (!X->f) return xfail(X, "%s: cannot write: %s", tmp, strerror(errno));
+    if (!X->f) return xfail(X, "%s: write failed: %s", X->path, strerror(errno));
     FILE *f = X->f;
     fprintf(f, "-kernel name = %s\n", kl->name);
     fprintf(f, "-kernel id = %d\n", X->kernel_no);
@@ -195,7 +195,7 @@ static int begin_kernel(xrec *X, const kernel_launch *kl)
     fprintf(f, "\n#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
                "[reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n");
     X->st.kernels++;
-    return ferror(f) ? xfail(X, "%s: write error: %s", X->path, strerror(errno)) : 0;
+    return ferror(f) ? xfail(X, "%s: write failed: %s", X->path, strerror(errno)) : 0;
 }
 
 /* ---- the recording source ---- */
@@ -373,7 +373,7 @@ int trace_export(const param_set *config, const workload *w, const char *outdir,
     if (rc == 0) {
         FILE *f = fopen(tmp, "w");
         if (!f) {
-            snprintf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+            snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
             rc = -1;
         } else {
             /* the inputs a CUDA program copies to the device before its first launch */
@@ -387,7 +387,7 @@ int trace_export(const param_set *config, const workload *w, const char *outdir,
                 fprintf(f, "kernel-%d.traceg\n", i);
             int bad = ferror(f);
             if (fclose(f) != 0 || bad) {
-                snprintf(err, errlen, "%s: write error: %s", path, strerror(errno));
+                snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
                 rc = -1;
             }
         }

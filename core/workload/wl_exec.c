@@ -622,6 +622,15 @@ int wl_issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, size_
         return exec_branch(I, W, in, pc, mask, act, out, err, errlen);
     } else if (in->op == OP_EXIT) {
         if (exec_exit(k, W, act, out)) return 0;
+    } else if (W->sp > 1 || act != mask) {
+        /* OP_BAR on a path some of the warp's lanes did not take: the lanes of the other path
+         * can never arrive (CUDA leaves it undefined); the workload is wrong, not the model */
+        if (err && errlen)
+            snprintf(err, errlen,
+                     "%s:%d: bar on a divergent path (kernel '%s', pc %u: %d of the warp's "
+                     "lanes at it; expected every lane of the warp)",
+                     I->w->file, in->line, k->name, pc, __builtin_popcount(act));
+        return -1;
     } /* OP_BAR: nothing to execute, the SM holds the warp at the barrier */
     advance(k, W, pc + 1);
     return issue_done(k, W, out);

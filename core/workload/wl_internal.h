@@ -168,6 +168,7 @@ typedef struct wl_hostop {
 
 struct workload {
     char *name;
+    char *file; /* the file it was read from, as named (a built-in's NAME.wl), for messages */
     wl_array *arrays;
     size_t narrays;
     uint32_t *image; /* initial memory image, words from WL_MEM_BASE */

@@ -24,6 +24,14 @@ typedef struct wl_pstate {
     size_t caphost, capkernels;
     launch_ref *launches; /* kernel names of HOST_LAUNCH ops, by host op index */
     int dostack[WL_MAX_NEST], ndo;
+    /* host if ... [else ...] end: the branch not taken is parsed (so its mistakes are found)
+     * and its statements dropped when it closes */
+    struct {
+        size_t mark; /* w->nhost where the open branch began */
+        int ndo;     /* do loops open at the if: a loop may not cross a branch */
+        int cond, in_else, line;
+    } ifstack[WL_MAX_NEST];
+    int nif;
 } wl_pstate;
 
 static int grow(wl_parser *P, void **p, size_t *cap, size_t n, size_t size)
@@ -175,14 +183,88 @@ static int value_bits(wl_parser *P, const wl_array *a, wl_val v, uint32_t *out)
     return 0;
 }
 
+/* `if A [OP B]`: A (or A OP B, OP one of == != < <= > >=) as a constant expression of the
+ * parameters, true when not 0. Returns 0 with the truth in *cond, or -1 after wl_error. */
+static int host_condition(wl_parser *P, wl_cur *c, int *cond)
+{
+    int64_t a, b;
+    const int64_t lim = (int64_t)1 << 62;
+    if (wl_expr_int(P, c, -lim, lim, "the condition", &a)) return -1;
+    wl_skip_ws(c);
+    static const char *const ops[] = {"==", "!=", "<=", ">=", "<", ">"};
+    size_t k = 0;
+    while (k < 6 && strncmp(c->p, ops[k], strlen(ops[k])) != 0)
+        k++;
+    if (k == 6) {
+        *cond = a != 0;
+        return 0;
+    }
+    c->p += strlen(ops[k]);
+    if (wl_expr_int(P, c, -lim, lim, "the condition", &b)) return -1;
+    int r[6] = {a == b, a != b, a <= b, a >= b, a<b, a> b};
+    *cond = r[k];
+    return 0;
+}
+
+/* Closes the open branch of the innermost if: a do ... while may not cross it, and a branch
+ * not taken leaves no statement. */
+static int close_branch(wl_pstate *S, const char *kw)
+{
+    wl_parser *P = &S->P;
+    if (S->nif == 0) return wl_error(P, "%s without a matching if", kw);
+    int top = S->nif - 1;
+    if (S->ndo != S->ifstack[top].ndo)
+        return wl_error(P,
+                        "%s inside a do ... while loop opened in the branch (expected the loop "
+                        "to close before the branch ends)",
+                        kw);
+    int taken = S->ifstack[top].in_else ? !S->ifstack[top].cond : S->ifstack[top].cond;
+    if (!taken) P->w->nhost = S->ifstack[top].mark;
+    return 0;
+}
+
 static int parse_host_line(wl_pstate *S, wl_cur *c)
 {
     wl_parser *P = &S->P;
+    {
+        wl_cur look = *c;
+        char kw0[WL_NAME_MAX], q0[40];
+        if (wl_ident(&look, kw0, 0) &&
+            (!strcmp(kw0, "if") || !strcmp(kw0, "else") || !strcmp(kw0, "end"))) {
+            *c = look;
+            if (!strcmp(kw0, "if")) {
+                if (S->nif == WL_MAX_NEST) return wl_error(P, "if nested too deeply");
+                int cond;
+                if (host_condition(P, c, &cond)) return -1;
+                S->ifstack[S->nif].mark = P->w->nhost;
+                S->ifstack[S->nif].ndo = S->ndo;
+                S->ifstack[S->nif].cond = cond;
+                S->ifstack[S->nif].in_else = 0;
+                S->ifstack[S->nif].line = P->line;
+                S->nif++;
+            } else if (!strcmp(kw0, "else")) {
+                if (close_branch(S, "else")) return -1;
+                if (S->ifstack[S->nif - 1].in_else)
+                    return wl_error(P, "a second else for the if of line %d",
+                                    S->ifstack[S->nif - 1].line);
+                S->ifstack[S->nif - 1].in_else = 1;
+                S->ifstack[S->nif - 1].mark = P->w->nhost;
+            } else {
+                if (close_branch(S, "end")) return -1;
+                S->nif--;
+            }
+            if (!wl_at_end(c))
+                return wl_error(P, "unexpected %s at the end of the statement",
+                                wl_quote(c, q0, sizeof q0));
+            return 0;
+        }
+    }
     workload *w = P->w;
     char kw[WL_NAME_MAX], q[40];
     if (!wl_ident(c, kw, 0))
-        return wl_error(P, "expected a host statement (launch, set, do or while), got %s",
-                        wl_quote(c, q, sizeof q));
+        return wl_error(
+            P, "expected a host statement (launch, set, do, while, if, else or end), got %s",
+            wl_quote(c, q, sizeof q));
     if (grow(P, (void **)&w->host, &S->caphost, w->nhost, sizeof *w->host)) return -1;
     size_t cap = S->caphost;
     launch_ref *lr = realloc(S->launches, cap * sizeof *lr);
@@ -253,7 +335,9 @@ static int parse_host_line(wl_pstate *S, wl_cur *c)
         h->match = (uint32_t)d;
         w->host[d].match = (uint32_t)w->nhost;
     } else {
-        return wl_error(P, "unknown host statement '%s' (expected launch, set, do or while)", kw);
+        return wl_error(
+            P, "unknown host statement '%s' (expected launch, set, do, while, if, else or end)",
+            kw);
     }
     if (!wl_at_end(c))
         return wl_error(P, "unexpected %s at the end of the statement", wl_quote(c, q, sizeof q));
@@ -321,6 +405,10 @@ static int finish(wl_pstate *S, int lastline)
     wl_parser *P = &S->P;
     workload *w = P->w;
     if (close_kernel(S)) return -1;
+    if (S->nif) {
+        P->line = S->ifstack[S->nif - 1].line;
+        return wl_error(P, "if without a matching end");
+    }
     if (S->ndo) {
         P->line = w->host[S->dostack[S->ndo - 1]].line;
         return wl_error(P, "do without a matching while");
@@ -363,6 +451,7 @@ void workload_free(workload *w)
     free(w->image);
     free(w->host);
     free(w->name);
+    free(w->file);
     free(w);
 }
 
@@ -410,9 +499,10 @@ int workload_parse(const char *text, const char *filename, const char *basedir,
     P->w = w;
     P->ov_used = calloc(nov + 1, 1);
     w->name = base_name(filename);
+    w->file = strdup(filename);
     size_t linecap = 256;
     line = malloc(linecap);
-    int rc = (!P->ov_used || !w->name || !line) ? wl_error(P, "out of memory") : 0;
+    int rc = (!P->ov_used || !w->name || !w->file || !line) ? wl_error(P, "out of memory") : 0;
     for (size_t i = 0; i < nov && rc == 0; i++)
         if (!ov[i].name) rc = wl_error(P, "override without a name");
     const char *s = text ? text : "";

@@ -23,7 +23,10 @@ static int run_man(int argc, char **argv);
 
 static const cli_option explore_options[] = {
     {"SPACE", "a space file, or a built-in space name (default: default)"},
-    {"--resume", "continue the study in the output folder (SPACE optional)"},
+    {"--resume", "continue the study in the output folder (SPACE optional; a different space "
+                 "or --set list is refused)"},
+    {"--force", "with --resume: start the changed study in the folder, keeping the journal's "
+                "simulations"},
     {"--threads N", "OpenMP threads (default: the space's, else every core)"},
     {"--out DIR", "output folder (default: the space's output)"},
     {"--set k=v", "fix a parameter, or override search.strategy, search.seed, "
@@ -79,8 +82,8 @@ static const cli_option params_options[] = {
 
 const cli_command cli_commands[] = {
     {.name = "explore",
-     .args = "[SPACE] [--resume] [--threads N] [--out DIR] [--set k=v]... [--quiet] [--validate] "
-             "[--shard K/N] [--mpi]",
+     .args = "[SPACE] [--resume [--force]] [--threads N] [--out DIR] [--set k=v]... [--quiet] "
+             "[--validate] [--shard K/N] [--mpi]",
      .summary = "run a study (default: the built-in default space)",
      .options = explore_options,
      .run = cli_explore},

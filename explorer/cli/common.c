@@ -22,6 +22,17 @@ int cli_apply_config(param_set *p, const char *preset, const char *const *sets, 
             snprintf(err, errlen, "--set %s: expected name=value", sets[i]);
             return -1;
         }
+        for (int k = 0; k < i; k++) { /* once each, as a space file's keys */
+            char prev[256];
+            const char *pv;
+            if (wt_split_kv(sets[k], prev, sizeof prev, &pv) == 0 && !strcmp(prev, name)) {
+                snprintf(err, errlen,
+                         "--set %s: %s is already set by --set %s (expected each parameter "
+                         "once)",
+                         sets[i], name, sets[k]);
+                return -1;
+            }
+        }
         char msg[768];
         if (param_set_parse(p, name, value, msg, sizeof msg) != 0) {
             snprintf(err, errlen, "--set: %s", msg);

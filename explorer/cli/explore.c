@@ -50,6 +50,8 @@ int cli_explore(int argc, char **argv)
         int has = i + 1 < argc;
         if (!strcmp(a, "--resume")) {
             o.resume = 1;
+        } else if (!strcmp(a, "--force")) {
+            o.force = 1;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             o.quiet = 1;
         } else if (!strcmp(a, "--validate") || !strcmp(a, "--dry-run")) {

@@ -262,9 +262,21 @@ static int find_column(const csv_doc *d, const char *name, size_t *col)
     return -1;
 }
 
-/* A whole cell as a number (surrounding blanks allowed; nan and inf too). */
-static int parse_number(const char *s, double *v)
+/* The longest cell read as a number: 17 significant digits, a sign, a point, an exponent and
+ * blanks fit many times over; a longer one is not a number a table of results holds. */
+#define NUMBER_MAX_CHARS 64
+#define WT_STR_(x)       #x
+#define WT_STR(x)        WT_STR_(x)
+
+/* A whole cell as a number (surrounding blanks allowed; nan, a missing value, too). Returns 0,
+ * or -1 with why in *why: not a number, not finite, out of range or too long. */
+static int parse_number(const char *s, double *v, const char **why)
 {
+    *why = "is not a number";
+    if (strlen(s) > NUMBER_MAX_CHARS) {
+        *why = "is longer than " WT_STR(NUMBER_MAX_CHARS) " characters (expected a number)";
+        return -1;
+    }
     char *end;
     errno = 0;
     double x = strtod(s, &end);
@@ -272,6 +284,10 @@ static int parse_number(const char *s, double *v)
     while (*end == ' ' || *end == '\t')
         end++;
     if (*end) return -1;
+    if (isinf(x) || (errno == ERANGE && x != 0)) {
+        *why = "is not a finite number";
+        return -1;
+    }
     *v = x;
     return 0;
 }
@@ -351,10 +367,43 @@ static int parse_objectives(const front_args *a, objective *obj, size_t *m)
     return 0;
 }
 
+typedef struct named_col {
+    const char *name;
+    size_t col;
+} named_col;
+
+static int cmp_name(const void *x, const void *y)
+{
+    const named_col *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->col > b->col) - (a->col < b->col); /* equal names: by position */
+}
+
+/* A name is one column (which would an objective be otherwise?): the header's names sorted,
+ * equal ones side by side. Returns 0, or -1 after naming the first repeated one. */
+static int check_header(const csv_doc *d, const char *file)
+{
+    named_col *names = malloc((d->ncols ? d->ncols : 1) * sizeof *names);
+    if (!names) return 0; /* the objectives' lookup still takes the first of a name */
+    for (size_t c = 0; c < d->ncols; c++)
+        names[c] = (named_col){d->header[c], c};
+    qsort(names, d->ncols, sizeof *names, cmp_name);
+    int rc = 0;
+    for (size_t c = 1; c < d->ncols && rc == 0; c++)
+        if (!strcmp(names[c].name, names[c - 1].name)) {
+            fprintf(stderr, "%s:1: column '%s' appears twice (columns %zu and %zu)\n", file,
+                    names[c].name, names[c - 1].col + 1, names[c].col + 1);
+            rc = -1;
+        }
+    free(names);
+    return rc;
+}
+
 /* Without --objective, the defaults that are columns of the file: ipc (max), mpki and energy_j
  * (min), at least one. Then every objective's column. Returns 0 or an exit status. */
 static int find_objective_columns(const csv_doc *d, const char *file, objective *obj, size_t *m)
 {
+    if (check_header(d, file) != 0) return WT_EXIT_BAD_INPUT;
     if (*m == 0) {
         static const struct {
             const char *name;
@@ -396,9 +445,11 @@ static int objective_values(const csv_doc *d, const char *file, const objective 
         for (size_t k = 0; k < m; k++) {
             size_t cell = i * d->ncols + obj[k].col;
             double v;
-            if (parse_number(d->cells[cell], &v) != 0) {
-                fprintf(stderr, "%s:%zu: column %zu (%s): '%s' is not a number\n", file,
-                        d->cell_line[cell], obj[k].col + 1, obj[k].name, d->cells[cell]);
+            const char *why;
+            if (parse_number(d->cells[cell], &v, &why) != 0) {
+                fprintf(stderr, "%s:%zu: column %zu (%s): '%.*s%s' %s\n", file, d->cell_line[cell],
+                        obj[k].col + 1, obj[k].name, NUMBER_MAX_CHARS, d->cells[cell],
+                        strlen(d->cells[cell]) > NUMBER_MAX_CHARS ? "..." : "", why);
                 return WT_EXIT_BAD_INPUT;
             }
             val[i * m + k] = obj[k].maximise ? -v : v;

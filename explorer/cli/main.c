@@ -13,7 +13,15 @@ static int run_command(int argc, char **argv)
 {
     const char *cmd = argv[1];
     const cli_command *c = cli_command_find(cmd);
-    if (c) return c->run(argc - 1, argv + 1);
+    if (c) {
+        /* every command answers --help (or -h) with its usage, whatever else it was given */
+        for (int i = 2; i < argc; i++)
+            if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+                cli_command_usage(stdout, c->name);
+                return WT_EXIT_OK;
+            }
+        return c->run(argc - 1, argv + 1);
+    }
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         cli_usage(stdout);
         return WT_EXIT_OK;

@@ -75,7 +75,10 @@ static int parse_args(int argc, char **argv, sim_args *a)
             fprintf(stderr, "warptune sim: %s: expected a file name\n", files[k][0]);
             return -1;
         }
-    if (a->nworkloads == 0) a->workloads[a->nworkloads++] = "kmeans";
+    if (a->nworkloads == 0) { /* the default, said so: a run of kmeans is not what was asked */
+        a->workloads[a->nworkloads++] = "kmeans";
+        fprintf(stderr, "warptune sim: no --workload or --trace given: simulating kmeans\n");
+    }
     if ((a->l1_trace || a->cta_trace || a->per_sm) && a->nworkloads > 1) {
         fprintf(stderr,
                 "warptune sim: --l1-trace, --cta-trace and --per-sm record one workload; %d "
@@ -172,7 +175,7 @@ static int side_open(side_file *sf, const char *path, const char *header)
     snprintf(sf->tmp, sizeof sf->tmp, "%s.tmp", sf->target);
     sf->f = fopen(sf->direct ? sf->target : sf->tmp, "w");
     if (!sf->f) {
-        fprintf(stderr, "warptune sim: %s: cannot write it: %s\n", path, strerror(errno));
+        fprintf(stderr, "warptune sim: %s: write failed: %s\n", path, strerror(errno));
         free(sf->target);
         sf->target = NULL;
         return -1;

@@ -29,7 +29,9 @@
  * warp on it after its eviction into the victim cache (FIFO of (line, pc, warp)), records
  * locality for the pc in the CLP (FIFO of pcs); a sampled line that leaves the victim cache
  * without such a re-reference records no locality. A pc with a verdict is no longer sampled. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/isource.h"
 #include "core/policy.h"
@@ -56,7 +58,8 @@ static const param_def dacache_params[] = {
      "(static; DaCache's StaticN is N per scheduler, FCW = N x sm.schedulers)"},
     {"dacache.cmax", PT_INT, 256, 2, 65536, NULL, "", "CNT saturation value Cmax (8-bit CNT)"},
     {"dacache.cnt_start", PT_INT, 128, 0, 65536, NULL, "", "initial CNT"},
-    {"dacache.wmax", PT_INT, 48, 1, 64, NULL, "warps", "largest FCW (at most sm.max_warps)"},
+    {"dacache.wmax", PT_INT, 48, 1, 64, NULL, "warps",
+     "largest FCW, at most sm.max_warps: more is an error, but the default is clamped to it"},
     {"dacache.mru_requests", PT_INT, 5, 0, 32, NULL, "accesses",
      "divergent loads with at most this many line accesses insert at MRU"},
     {"dacache.coherent_accesses", PT_INT, 2, 1, 32, NULL, "accesses",
@@ -120,7 +123,16 @@ typedef struct dacache {
 static int dacache_create(void **self, const l1_env *env, const param_set *p, char *err,
                           size_t errlen)
 {
-    (void)err, (void)errlen;
+    /* at most sm.max_warps: more is an error; the default alone is clamped (below) */
+    int wmax = (int)param_get_int(p, "dacache.wmax");
+    for (size_t i = 0; i < sizeof dacache_params / sizeof dacache_params[0]; i++)
+        if (!strcmp(dacache_params[i].name, "dacache.wmax") && wmax > env->max_warps &&
+            wmax != (int)dacache_params[i].def) {
+            snprintf(err, errlen,
+                     "dacache.wmax = %d exceeds sm.max_warps = %d (expected at most %d)", wmax,
+                     env->max_warps, env->max_warps);
+            return -1;
+        }
     dacache *s = calloc(1, sizeof *s);
     if (!s) return -1;
     s->variant = choice_index(p, "dacache.variant", variant_names);

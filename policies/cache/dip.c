@@ -19,7 +19,8 @@ static const param_def dip_params[] = {
      "with probability dip.epsilon"},
     {"dip.epsilon", PT_REAL, 1.0 / 32, 0, 1, NULL, "", "BIP's probability of an MRU insertion"},
     {"dip.duel_sets", PT_INT, 4, 1, 1024, NULL, "sets",
-     "leader sets per policy (DaCache: 4), at most l1d.sets/4"},
+     "leader sets per policy (DaCache: 4), at most l1d.sets/4 (at least 1): more is an error, "
+     "but the default is clamped to it"},
     {"dip.psel_bits", PT_INT, 10, 1, 16, NULL, "bits", "policy-selection counter width"},
 };
 
@@ -35,7 +36,9 @@ typedef struct dip {
 
 static int dip_create(void **self, const l1_env *env, const param_set *p, char *err, size_t errlen)
 {
-    (void)err, (void)errlen;
+    double def =
+        table_default(dip_params, sizeof dip_params / sizeof dip_params[0], "dip.duel_sets");
+    if (duel_sets_check(p, "dip.duel_sets", def, env->geom.sets, err, errlen)) return -1;
     dip *s = calloc(1, sizeof *s);
     if (!s) return -1;
     s->insertion = choice_index(p, "dip.insertion", insertion_names);

@@ -26,7 +26,8 @@ static const param_def rrip_params[] = {
     {"rrip.epsilon", PT_REAL, 1.0 / 32, 0, 1, NULL, "",
      "BRRIP's probability of a long (2^M-2) insertion"},
     {"rrip.duel_sets", PT_INT, 4, 1, 1024, NULL, "sets",
-     "DRRIP leader sets per policy (DaCache: 4), at most l1d.sets/4"},
+     "DRRIP leader sets per policy (DaCache: 4), at most l1d.sets/4 (at least 1): more is an "
+     "error, but the default is clamped to it"},
     {"rrip.psel_bits", PT_INT, 10, 1, 16, NULL, "bits", "DRRIP policy-selection counter width"},
 };
 
@@ -53,7 +54,9 @@ typedef struct rrip {
 
 static int rrip_create(void **self, const l1_env *env, const param_set *p, char *err, size_t errlen)
 {
-    (void)err, (void)errlen;
+    double def =
+        table_default(rrip_params, sizeof rrip_params / sizeof rrip_params[0], "rrip.duel_sets");
+    if (duel_sets_check(p, "rrip.duel_sets", def, env->geom.sets, err, errlen)) return -1;
     rrip *s = calloc(1, sizeof *s);
     if (!s) return -1;
     s->max = (1 << param_get_int(p, "rrip.bits")) - 1;

@@ -6,6 +6,7 @@
 #define WT_RRIP_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -55,6 +56,27 @@ static inline void sat_dec(uint8_t *c)
  * follow. `per` is clamped to sets / 4 so that at least half the sets follow (at least one
  * leader each when there are two or more sets). */
 enum duel_role { DUEL_FOLLOWER, DUEL_LEADER_A, DUEL_LEADER_B };
+
+/* The default of parameter `name` in a policy's table (0 when it is not there). */
+static inline double table_default(const param_def *t, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(t[i].name, name)) return t[i].def;
+    return 0;
+}
+
+/* The documented limit of a *.duel_sets parameter: at most sets/4 (at least 1). A value above
+ * it is an error naming both; the default alone is clamped to it (duel_leaders), so that the
+ * default configuration of a small L1D runs as it always has. Returns 0, or -1 with err. */
+static inline int duel_sets_check(const param_set *p, const char *name, double def, int sets,
+                                  char *err, size_t errlen)
+{
+    int per = (int)param_get_int(p, name), cap = sets / 4 > 0 ? sets / 4 : 1;
+    if (per <= cap || per == (int)def) return 0;
+    snprintf(err, errlen, "%s = %d exceeds l1d.sets/4 = %d (l1d.sets = %d; expected at most %d)",
+             name, per, cap, sets, cap);
+    return -1;
+}
 
 static inline int duel_leaders(int sets, int per)
 {

@@ -41,7 +41,7 @@ done
 [ -s "$tmp/grid-t1/front.svg" ] && ok || bad "no front.svg"
 grep -q '"hypervolume"' "$tmp/grid-t1/summary.json" && ok || bad "no hypervolume in summary"
 grep -q ',infeasible,' "$tmp/grid-t1/points.csv" && ok || bad "no infeasible point in points.csv"
-[ "$(wc -l <"$tmp/grid-t1/points.csv")" = 17 ] && ok || bad "grid: expected 16 points"
+[ "$(wc -l <"$tmp/grid-t1/points.csv")" = 18 ] && ok || bad "grid: expected 16 points and the reference"
 
 # a rerun simulates nothing: everything comes from the journal
 expect 0 "0 simulated" -- "$WT" explore "$tmp/small.json" --threads 2 --out "$tmp/grid-t1"
@@ -113,7 +113,7 @@ grep -q '"interrupted":[[:space:]]*true' "$tmp/int/summary.json" && ok || bad "S
 ls "$tmp/int" | grep -q tmp && bad "SIGINT: a temporary file was left" || ok
 
 # 4. a failing simulation is recorded with its reason and the study goes on
-expect 0 "2 failed" -- "$WT" explore "$tmp/small.json" --out "$tmp/fail" --threads 2 \
+expect 0 "3 failed" -- "$WT" explore "$tmp/small.json" --out "$tmp/fail" --threads 2 \
     --set sim.max_cycles=1000 --set search.strategy=random --set search.evaluations=2
 grep -q 'failed,.*cycle' "$tmp/fail/evaluations.csv" && ok || bad "no failure reason in evaluations.csv"
 

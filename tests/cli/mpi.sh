@@ -36,7 +36,7 @@ cat >"$tmp/small.json" <<'JSON'
 }
 JSON
 study_summary() {
-    grep -vE '"(simulated|replayed|memo_hits|threads|wall_seconds|simulations_per_second)"' "$1"
+    grep -vE '"(simulated|replayed|journal_records|memo_hits|threads|wall_seconds|simulations_per_second)"' "$1"
 }
 same_study() { # same_study DIR1 DIR2 WHAT
     for f in points.csv pareto.csv evaluations.csv front.svg; do

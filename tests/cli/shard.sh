@@ -27,9 +27,10 @@ cat >"$tmp/small.json" <<'JSON'
 JSON
 
 # summary.json without what describes the run rather than the study: how many simulations
-# this process ran, replayed or found in its memo, its threads, wall time and rate
+# this process ran, replayed, read from journals or found in its memo, its threads, wall time
+# and rate
 study_summary() {
-    grep -vE '"(simulated|replayed|memo_hits|threads|wall_seconds|simulations_per_second)"' "$1"
+    grep -vE '"(simulated|replayed|journal_records|memo_hits|threads|wall_seconds|simulations_per_second)"' "$1"
 }
 same_study() { # same_study DIR1 DIR2 WHAT
     for f in points.csv pareto.csv evaluations.csv front.svg; do
@@ -116,4 +117,29 @@ check "[ -s '$tmp/slurm/journal.1-of-2' ] && [ -s '$tmp/slurm/journal.2-of-2' ]"
 same_study "$tmp/plain" "$tmp/slurm" "the Slurm array merged"
 # outside an array the shard script says so
 expect 2 "job array" -- bash "$root/scripts/slurm/explore-array.sbatch" "$tmp/small.json" "$tmp/x"
+
+# The shards of an array run at the same time: each locks only its own part of the folder.
+# While one runs, the other shard starts, the same shard is refused, and so is the merge.
+sed 's/"npoints": 128/"npoints": 4096/; s/"n": 1024/"n": 65536/' "$tmp/small.json" >"$tmp/big.json"
+"$WT" explore "$tmp/big.json" --out "$tmp/co" --shard 1/2 --threads 1 --quiet >/dev/null 2>&1 &
+bg=$!
+for _ in $(seq 1 200); do
+    [ "$(cat "$tmp/co/lock.1-of-2" 2>/dev/null)" = "$bg" ] && break
+    sleep 0.05
+done
+check "[ \"\$(cat '$tmp/co/lock.1-of-2' 2>/dev/null)\" = $bg ]" "shard 1 of 2 did not take its lock"
+out_same=$("$WT" explore "$tmp/big.json" --out "$tmp/co" --shard 1/2 --threads 1 2>&1)
+rc_same=$?
+out_merge=$("$WT" explore --resume --out "$tmp/co" --threads 1 2>&1)
+rc_merge=$?
+if kill -0 "$bg" 2>/dev/null; then # still running through both tries: both were refused
+    check "[ $rc_same = 2 ] && grep -q 'shard 1 of 2 is already running (pid $bg)' <<<\"\$out_same\"" \
+        "a second run of a running shard: exit $rc_same: $out_same"
+    check "[ $rc_merge = 2 ] && grep -q 'shard 1 of 2 of the study is still running (pid $bg)' <<<\"\$out_merge\"" \
+        "the merge beside a running shard: exit $rc_merge: $out_merge"
+fi
+expect 0 "shard 2 of 2" -- "$WT" explore "$tmp/big.json" --out "$tmp/co" --shard 2/2 --threads 1
+wait "$bg"
+check "[ $? = 0 ]" "shard 1 of 2, run beside shard 2, failed"
+expect 0 " 0 simulated" -- "$WT" explore --resume --out "$tmp/co" --threads 2
 finish
