@@ -35,19 +35,6 @@ cat >"$tmp/small.json" <<'JSON'
   "objectives": ["ipc", "mpki"]
 }
 JSON
-study_summary() {
-    grep -vE '"(simulated|replayed|journal_records|memo_hits|threads|wall_seconds|simulations_per_second)"' "$1"
-}
-same_study() { # same_study DIR1 DIR2 WHAT
-    for f in points.csv pareto.csv evaluations.csv front.svg; do
-        same "$1/$f" "$2/$f" "$3: $f"
-    done
-    if diff <(study_summary "$1/summary.json") <(study_summary "$2/summary.json") >/dev/null; then
-        ok
-    else
-        bad "$3: summary.json differs beyond the run's own fields"
-    fi
-}
 records() { grep -vc '^#' "$1"; } # complete journal records (a torn line has no newline)
 
 expect 0 "results in" -- "$WT" explore "$tmp/small.json" --out "$tmp/omp" --threads 2

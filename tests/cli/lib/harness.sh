@@ -27,6 +27,27 @@ same() {
 # check 'SHELL CONDITION' WHAT
 check() { if eval "$1"; then ok; else bad "$2"; fi; }
 
+# summary.json without what describes the run rather than the study: how many simulations
+# this process ran, replayed, read from journals or found in its memo, its threads, wall time
+# and rate
+study_summary() {
+    grep -vE '"(simulated|replayed|journal_records|memo_hits|threads|wall_seconds|simulations_per_second)"' "$1"
+}
+
+# same_study DIR1 DIR2 WHAT: two output folders describe the same study, byte for byte but for
+# the run's own fields of summary.json (a merged or distributed run against one machine's)
+same_study() {
+    for f in points.csv pareto.csv evaluations.csv front.svg; do
+        same "$1/$f" "$2/$f" "$3: $f"
+    done
+    if diff <(study_summary "$1/summary.json") <(study_summary "$2/summary.json") >/dev/null; then
+        ok
+    else
+        bad "$3: summary.json differs beyond the run's own fields"
+        diff <(study_summary "$1/summary.json") <(study_summary "$2/summary.json") | head -5
+    fi
+}
+
 # the closing line ctest reads, and the exit status
 finish() {
     echo "$passed passed, $failed failed"
