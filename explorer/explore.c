@@ -4,9 +4,7 @@
 #include "explorer/explore_internal.h"
 
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,160 +53,6 @@ static int mkdirs(const char *path, char *err, size_t errlen)
         return -1;
     }
     return 0;
-}
-
-static void join(char *out, size_t n, const char *dir, const char *file)
-{
-    snprintf(out, n, "%s/%s", dir, file);
-}
-
-/* ---------------------------------------------------------------- the folder's lock */
-
-/* The output folder belongs to one run at a time: a POSIX write lock on folder/lock, held while
- * the study runs. The system releases it when the process ends however it ends, so a lock left
- * by a killed run is no lock: the next run takes it. The file holds the holder's pid, for
- * people; the pid in a refusal comes from the system (F_GETLK).
- *
- * The shards of a study (--shard K/N, a Slurm job array) run at the same time, each into its own
- * journal: shard K locks folder/lock.K-of-N instead, so that one shard cannot run twice, and
- * neither a shard nor a run of the whole study (the merge) starts while the other kind holds
- * the folder. */
-
-/* The pid holding a write lock on the file at path, 0 when none does (or it cannot be read). */
-static long lock_holder(const char *path)
-{
-    int fd = open(path, O_RDWR);
-    if (fd < 0) return 0;
-    struct flock who;
-    memset(&who, 0, sizeof who);
-    who.l_type = F_WRLCK;
-    who.l_whence = SEEK_SET;
-    long pid = fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK ? (long)who.l_pid : 0;
-    close(fd);
-    return pid;
-}
-
-/* A running shard of the study in the folder: its lock file's name into name, its pid; 0 when
- * no shard runs. */
-static long running_shard(const char *folder, char *name, size_t namelen)
-{
-    DIR *d = opendir(folder);
-    if (!d) return 0;
-    long pid = 0;
-    struct dirent *de;
-    while (!pid && (de = readdir(d)) != NULL) {
-        int k, n, used = 0;
-        if (sscanf(de->d_name, "lock.%d-of-%d%n", &k, &n, &used) != 2 || de->d_name[used]) continue;
-        char path[2048];
-        join(path, sizeof path, folder, de->d_name);
-        if ((pid = lock_holder(path)) != 0) snprintf(name, namelen, "%d of %d", k, n);
-    }
-    closedir(d);
-    return pid;
-}
-
-/* Locks the folder for a run of the whole study (shard_n 0) or for shard K of N. Returns the
- * open descriptor, or -1 with err. */
-static int folder_lock(const char *folder, int shard_k, int shard_n, char *err, size_t errlen)
-{
-    char path[2048], name[64] = "lock";
-    if (shard_n) snprintf(name, sizeof name, "lock.%d-of-%d", shard_k, shard_n);
-    join(path, sizeof path, folder, name);
-    int fd = open(path, O_RDWR | O_CREAT, 0666);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot open the folder's lock: %s", path, strerror(errno));
-        return -1;
-    }
-    struct flock fl;
-    memset(&fl, 0, sizeof fl);
-    fl.l_type = F_WRLCK;
-    fl.l_whence = SEEK_SET;
-    if (fcntl(fd, F_SETLK, &fl) != 0) {
-        int e = errno;
-        long pid = e == EACCES || e == EAGAIN ? lock_holder(path) : 0;
-        if (pid && shard_n)
-            snprintf(err, errlen,
-                     "%s: shard %d of %d is already running (pid %ld); wait for it to end "
-                     "(expected one run of each shard)",
-                     folder, shard_k, shard_n, pid);
-        else if (pid)
-            snprintf(err, errlen,
-                     "%s: in use by another run of the study (pid %ld); wait for it to end "
-                     "(expected one run per output folder)",
-                     folder, pid);
-        else
-            snprintf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
-        close(fd);
-        return -1;
-    }
-    /* the other kind of run: a shard while the whole study runs, or the merge while a shard
-     * runs */
-    char other[64], whole[2048];
-    join(whole, sizeof whole, folder, "lock");
-    long pid = shard_n ? lock_holder(whole) : running_shard(folder, other, sizeof other);
-    if (pid) {
-        if (shard_n)
-            snprintf(err, errlen,
-                     "%s: in use by a run of the whole study (pid %ld); wait for it to end "
-                     "(expected the shards before the merge)",
-                     folder, pid);
-        else
-            snprintf(err, errlen,
-                     "%s: shard %s of the study is still running (pid %ld); wait for every "
-                     "shard to end before the merge",
-                     folder, other, pid);
-        close(fd);
-        return -1;
-    }
-    char pidtext[32];
-    int n = snprintf(pidtext, sizeof pidtext, "%ld\n", (long)getpid());
-    if (ftruncate(fd, 0) != 0 || write(fd, pidtext, (size_t)n) != n) {
-        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-/* Ends the run's hold on the folder. The file stays, with the pid of the run that last held
- * it: removing it would let a run that opened it just before lock a file no later run sees. */
-static void folder_unlock(int fd)
-{
-    if (fd >= 0) close(fd);
-}
-
-/* The pid a temporary output's name ends with (NAME.tmp.PID), or 0 when it is none. */
-static long temporary_pid(const char *name)
-{
-    const char *t = strstr(name, ".tmp.");
-    while (t && strstr(t + 1, ".tmp."))
-        t = strstr(t + 1, ".tmp.");
-    if (!t || t == name || !t[5]) return 0;
-    long pid = 0;
-    for (const char *c = t + 5; *c; c++) {
-        if (*c < '0' || *c > '9' || pid > 99999999) return 0;
-        pid = pid * 10 + (*c - '0');
-    }
-    return pid;
-}
-
-/* Removes the temporaries (NAME.tmp.PID) that runs killed while writing left in the folder:
- * those whose process is gone. A live process's are its own business. Called with the folder's
- * lock held and no shard running, so no run of a study in it is writing. */
-static void remove_orphans(const char *folder)
-{
-    DIR *d = opendir(folder);
-    if (!d) return;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        long pid = temporary_pid(de->d_name);
-        if (pid <= 0 || pid == (long)getpid()) continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
-        char path[2048];
-        join(path, sizeof path, folder, de->d_name);
-        remove(path);
-    }
-    closedir(d);
 }
 
 /* ---------------------------------------------------------------- the study */
@@ -269,7 +113,7 @@ static int sets_check_repeats(const char *const *sets, size_t n, char *err, size
 static space *load_saved(const char *folder, study_sets *ss, char *err, size_t errlen)
 {
     char path[2048];
-    join(path, sizeof path, folder, "study.json");
+    explore_join(path, sizeof path, folder, "study.json");
     size_t len = 0;
     char *text = wt_read_file_max(path, &len, WT_TEXT_MAX);
     if (!text && errno != ENOENT) { /* a folder, unreadable, or endless (/dev/zero) */
@@ -360,7 +204,7 @@ static char *sets_effective(const study_sets *ss)
 static explore_status check_identity(const space *s, const study_sets *ss, char *err, size_t errlen)
 {
     char path[2048];
-    join(path, sizeof path, s->output, "study.json");
+    explore_join(path, sizeof path, s->output, "study.json");
     struct stat sb;
     if (stat(path, &sb) != 0) return EXPLORE_OK; /* none: the journal decides (study_open) */
     study_sets saved = {0};
@@ -496,7 +340,7 @@ static void study_free(study *st)
     evaluator_free(st->ev);
     space_free(st->s);
     sets_free(&st->ss);
-    folder_unlock(st->lock_fd);
+    explore_folder_unlock(st->lock_fd);
 }
 
 /* The space: the one named, or with --resume and none named, the output folder's own; then
@@ -541,12 +385,12 @@ static explore_status study_open(study *st, char *err, size_t errlen)
     const explore_options *o = st->o;
     space *s = st->s;
     if (mkdirs(s->output, err, errlen) != 0) return EXPLORE_BAD_INPUT;
-    if ((st->lock_fd = folder_lock(s->output, o->shard_k, o->shard_n, err, errlen)) < 0)
+    if ((st->lock_fd = explore_folder_lock(s->output, o->shard_k, o->shard_n, err, errlen)) < 0)
         return EXPLORE_BAD_INPUT;
     /* only a run of the whole study, which no shard runs beside, clears the folder */
-    if (!o->shard_n) remove_orphans(s->output);
+    if (!o->shard_n) explore_remove_orphans(s->output);
     char path[2048];
-    join(path, sizeof path, s->output, "journal");
+    explore_join(path, sizeof path, s->output, "journal");
     if (o->shard_n && shard_prepare(s, (const char *const *)st->ss.v, st->ss.n, o->shard_k,
                                     o->shard_n, path, sizeof path, err, errlen) != 0)
         return EXPLORE_BAD_INPUT;
@@ -561,7 +405,7 @@ static explore_status study_open(study *st, char *err, size_t errlen)
     if (o->mpi && mpi_eval_attach(st->ev, err, errlen) != 0) return EXPLORE_BAD_INPUT;
     /* the shards' journals, once they have run: a run over the whole study merges them */
     if (!o->shard_n && shard_merge(st->ev, s->output, err, errlen) != 0) return EXPLORE_BAD_INPUT;
-    join(path, sizeof path, s->output, "study.json");
+    explore_join(path, sizeof path, s->output, "study.json");
     if (explore_write_study(s, (const char *const *)st->ss.v, st->ss.n, path, err, errlen) != 0)
         return EXPLORE_FAILED;
     if (s->search.max_seconds > 0) {
@@ -645,31 +489,31 @@ static explore_status study_write(study *st, run_facts *facts, char *err, size_t
     const space *s = st->s;
     const archive *a = &st->a;
     char path[2048];
-    join(path, sizeof path, s->output, "summary.json");
+    explore_join(path, sizeof path, s->output, "summary.json");
     if (remove(path) != 0 && errno != ENOENT) {
         snprintf(err, errlen, "%s: cannot remove the earlier summary: %s", path, strerror(errno));
         return EXPLORE_FAILED;
     }
     facts->nfiles = 0;
-    join(path, sizeof path, s->output, "evaluations.csv");
+    explore_join(path, sizeof path, s->output, "evaluations.csv");
     if (explore_write_evaluations(s, a, path, err, errlen) != 0 ||
         note_output(facts, "evaluations.csv", path, err, errlen) != EXPLORE_OK)
         return EXPLORE_FAILED;
-    join(path, sizeof path, s->output, "points.csv");
+    explore_join(path, sizeof path, s->output, "points.csv");
     if (explore_write_points(s, a, path, 0, err, errlen) != 0 ||
         note_output(facts, "points.csv", path, err, errlen) != EXPLORE_OK)
         return EXPLORE_FAILED;
-    join(path, sizeof path, s->output, "pareto.csv");
+    explore_join(path, sizeof path, s->output, "pareto.csv");
     if (explore_write_points(s, a, path, 1, err, errlen) != 0 ||
         note_output(facts, "pareto.csv", path, err, errlen) != EXPLORE_OK)
         return EXPLORE_FAILED;
     if (s->nobjectives == 2 || s->nobjectives == 3) {
-        join(path, sizeof path, s->output, "front.svg");
+        explore_join(path, sizeof path, s->output, "front.svg");
         if (explore_write_plot(s, a, path, err, errlen) != 0 ||
             note_output(facts, "front.svg", path, err, errlen) != EXPLORE_OK)
             return EXPLORE_FAILED;
     } else { /* no plot of this study: an earlier study's would be taken for it */
-        join(path, sizeof path, s->output, "front.svg");
+        explore_join(path, sizeof path, s->output, "front.svg");
         if (remove(path) != 0 && errno != ENOENT) {
             snprintf(err, errlen, "%s: cannot remove the earlier study's plot: %s", path,
                      strerror(errno));
@@ -677,7 +521,7 @@ static explore_status study_write(study *st, run_facts *facts, char *err, size_t
         }
     }
     facts->wall = wall_now() - st->t0;
-    join(path, sizeof path, s->output, "summary.json");
+    explore_join(path, sizeof path, s->output, "summary.json");
     if (explore_write_summary(s, a, facts, path, err, errlen) != 0) return EXPLORE_FAILED;
     return EXPLORE_OK;
 }

@@ -26,6 +26,18 @@ typedef struct run_facts {
     size_t nfiles;
 } run_facts;
 
+/* The path dir/file into out (n bytes). */
+void explore_join(char *out, size_t n, const char *dir, const char *file);
+
+/* The output folder belongs to one run at a time (explore_folder.c): a POSIX write lock on
+ * folder/lock for a run of the whole study (shard_n 0), or on folder/lock.K-of-N for shard K
+ * of N, refused while the other kind of run holds the folder. Returns the open descriptor, or
+ * -1 with err; unlock closes it. */
+int explore_folder_lock(const char *folder, int shard_k, int shard_n, char *err, size_t errlen);
+void explore_folder_unlock(int fd);
+/* Removes the temporaries (NAME.tmp.PID) whose process is gone: call it holding the folder. */
+void explore_remove_orphans(const char *folder);
+
 /* Each writes one output file at path and returns 0, or -1 with the message in err. */
 /* evaluations.csv: a row per feasible point and workload, with every metric. */
 int explore_write_evaluations(const space *s, const archive *a, const char *path, char *err,
