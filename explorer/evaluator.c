@@ -519,10 +519,26 @@ static int cmp_task(const void *a, const void *b)
     return (x->k > y->k) - (x->k < y->k);
 }
 
-static int cmp_key_index(const void *a, const void *b)
+/* A simulation of a batch as the shard partition sees it: its memo key, its place in the
+ * batch and its cost. */
+typedef struct shard_item {
+    uint64_t key;
+    size_t k;
+    double cost;
+} shard_item;
+
+static int cmp_item_key(const void *a, const void *b)
 {
-    const batch_task *x = a, *y = b;
-    if (x->en->key != y->en->key) return x->en->key < y->en->key ? -1 : 1;
+    const shard_item *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+/* Longest first; equal costs in batch order. */
+static int cmp_item_cost(const void *a, const void *b)
+{
+    const shard_item *x = a, *y = b;
+    if (x->cost != y->cost) return x->cost > y->cost ? -1 : 1;
     return (x->k > y->k) - (x->k < y->k);
 }
 
@@ -532,7 +548,7 @@ static int cmp_key_index(const void *a, const void *b)
 static int shard_partition(const evaluator *e, const eval_entry *const *out, size_t total,
                            unsigned char *mine)
 {
-    batch_task *t = malloc((total ? total : 1) * sizeof *t);
+    shard_item *t = malloc((total ? total : 1) * sizeof *t);
     double *load = calloc((size_t)e->shard_n, sizeof *load);
     if (!t || !load) {
         free(t);
@@ -540,13 +556,12 @@ static int shard_partition(const evaluator *e, const eval_entry *const *out, siz
         return -1;
     }
     for (size_t k = 0; k < total; k++)
-        t[k] = (batch_task){(eval_entry *)(uintptr_t)out[k], 0, k % e->nw, k,
-                            e->shard_cost[k % e->nw]};
-    qsort(t, total, sizeof *t, cmp_key_index);
+        t[k] = (shard_item){out[k]->key, k, e->shard_cost[k % e->nw]};
+    qsort(t, total, sizeof *t, cmp_item_key);
     size_t n = 0;
     for (size_t k = 0; k < total; k++)
-        if (k == 0 || t[k].en->key != t[k - 1].en->key) t[n++] = t[k];
-    qsort(t, n, sizeof *t, cmp_task);
+        if (k == 0 || t[k].key != t[k - 1].key) t[n++] = t[k];
+    qsort(t, n, sizeof *t, cmp_item_cost);
     memset(mine, 0, total);
     for (size_t j = 0; j < n; j++) {
         int best = 0;
