@@ -113,12 +113,6 @@ static uint64_t stall_at(const cpl *c, const cpl_warp *w, uint64_t now)
     return w->n_stall + w->pending_stall + wait_in_progress(c, w, now);
 }
 
-/* Every cycle between the warp's instructions so far, for its CPI. */
-static uint64_t gap_at(const cpl *c, const cpl_warp *w, uint64_t now)
-{
-    return w->n_gap + w->pending_gap + wait_in_progress(c, w, now);
-}
-
 /* The lowest instruction count of the warps of a CTA: its most advanced warp. */
 static int64_t cta_min(const cpl *c, int cta_slot)
 {
@@ -138,9 +132,10 @@ static double criticality(const cpl *c, const cpl_warp *w, int64_t lead, uint64_
     int64_t n_inst = w->n_inst - lead;
     /* CPI_avg: the warp's cycles per committed instruction so far, issue cycles and every
      * wait between them; 1 before its first instruction. */
-    uint64_t gap = gap_at(c, w, now);
+    uint64_t wait = wait_in_progress(c, w, now);
+    uint64_t gap = w->n_gap + w->pending_gap + wait;
     double cpi = w->issued ? (double)(w->issued + gap) / (double)w->issued : 1.0;
-    return (double)n_inst * cpi + (double)stall_at(c, w, now);
+    return (double)n_inst * cpi + (double)(w->n_stall + w->pending_stall + wait);
 }
 
 /* Records k identical samples of the current predictions (the counters only change at events,
