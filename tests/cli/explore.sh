@@ -9,24 +9,9 @@ field() { # field SUMMARY NAME: a number from summary.json
     grep -o "\"$2\":[[:space:]]*[0-9.e+-]*" "$1" | head -1 | sed 's/.*:[[:space:]]*//'
 }
 
-# a small study: 2 tiny workloads, 16 configurations, two objectives
-cat >"$tmp/small.json" <<'EOF'
-{
-  "name": "small",
-  "settings": {"gpu.sms": 1, "l2.partitions": 2},
-  "parameters": {
-    "sched.policy": ["lrr", "gto"],
-    "l1d.ways": {"min": 1, "max": 8, "log": true},
-    "sm.max_ctas": [1, 4]
-  },
-  "constraints": ["l1d.ways >= sm.max_ctas || sched.policy == 'gto'"],
-  "workloads": [
-    {"name": "kmeans", "params": {"npoints": 128}},
-    {"name": "stream", "params": {"n": 1024}, "weight": 2}
-  ],
-  "objectives": ["ipc", "mpki"]
-}
-EOF
+# a small study (tests/cli/lib/small.json, shared with shard.sh): 2 tiny workloads, 16
+# configurations, two objectives
+cp "$(dirname "$0")/lib/small.json" "$tmp/small.json"
 
 # 1. byte-identical CSVs with 1 and 2 threads: the grid, and a two-objective NLopt sweep
 for strat in grid CRS2-LM; do

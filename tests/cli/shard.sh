@@ -8,23 +8,7 @@ set -u
 . "$(dirname "$0")/lib/harness.sh" "$@"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
-cat >"$tmp/small.json" <<'JSON'
-{
-  "name": "small",
-  "settings": {"gpu.sms": 1, "l2.partitions": 2},
-  "parameters": {
-    "sched.policy": ["lrr", "gto"],
-    "l1d.ways": {"min": 1, "max": 8, "log": true},
-    "sm.max_ctas": [1, 4]
-  },
-  "constraints": ["l1d.ways >= sm.max_ctas || sched.policy == 'gto'"],
-  "workloads": [
-    {"name": "kmeans", "params": {"npoints": 128}},
-    {"name": "stream", "params": {"n": 1024}, "weight": 2}
-  ],
-  "objectives": ["ipc", "mpki"]
-}
-JSON
+cp "$(dirname "$0")/lib/small.json" "$tmp/small.json"
 
 expect 0 "results in" -- "$WT" explore "$tmp/small.json" --out "$tmp/plain" --threads 2
 
