@@ -1,6 +1,7 @@
 /* warptune sim: one configuration, one or more workloads, every metric. */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,8 +107,14 @@ static void print_table(const sim_args *a, const run_result *r)
     printf("\n");
     for (size_t i = 0; i < metric_count(); i++) {
         printf("%-30s", metric_at(i).name);
-        for (int w = 0; w < a->nworkloads; w++)
-            printf(" %16.6g", metric_value(&r[w].m, i));
+        for (int w = 0; w < a->nworkloads; w++) {
+            /* counts print whole: six digits would round 1987331 cycles to 1.98733e+06 */
+            double v = metric_value(&r[w].m, i);
+            if (v == floor(v) && fabs(v) < 1e15)
+                printf(" %16.0f", v);
+            else
+                printf(" %16.6g", v);
+        }
         printf("\n");
     }
     for (int w = 0; w < a->nworkloads; w++)

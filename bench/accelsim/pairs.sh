@@ -1,0 +1,72 @@
+# The preset pairs of the reference comparison (sourced by bench/accelsim/run).
+#
+# qv100: warptune's qv100-accelsim against GPGPU-Sim's SM7_QV100 config with Accel-Sim's
+#        SM7_QV100 trace.config, as Accel-Sim's dev branch ships them.
+# fermi: warptune's fermi-gtx480 against GPGPU-Sim's SM2_GTX480 config in trace mode. Accel-Sim
+#        has no Fermi trace front end; warptune's traces are binary version 70, so the Volta
+#        opcode map applies, with Kepler's trace.config for the latencies. Five changes make
+#        the config run (docs/validation.md): no GPUWattch file, power simulation off, the
+#        interconnect file beside the run, a branch unit (the Volta map sends BRA to
+#        specialised unit 1) and generic operand collectors (with specialised ones the branch
+#        unit gets none and the run deadlocks). The last two depart from GPGPU-Sim's own Fermi.
+
+pair_known() { case $1 in qv100|fermi) return 0 ;; *) return 1 ;; esac; }
+
+pair_preset() { case $1 in qv100) echo qv100-accelsim ;; fermi) echo fermi-gtx480 ;; esac; }
+
+# Schedulers per scheduler unit, as each side spells them. GPGPU-Sim's two-level keeps 8 active
+# warps per scheduler (inner loose round-robin, outer strict round-robin); its warp limiting
+# lets each scheduler pick among its 4 oldest-first warps (greedy-then-oldest). warptune's
+# swl.limit counts warps per SM.
+pair_ref_sched() {
+    case $2 in
+        lrr) echo "-gpgpu_scheduler lrr" ;;
+        gto) echo "-gpgpu_scheduler gto" ;;
+        two_level) echo "-gpgpu_scheduler two_level_active:8:0:1" ;;
+        swl) echo "-gpgpu_scheduler warp_limiting:2:4" ;;
+    esac
+}
+pair_wt_sched() {
+    local nsched=4
+    [ "$1" = fermi ] && nsched=2
+    case $2 in
+        lrr) echo "--set sched.policy=lrr" ;;
+        gto) echo "--set sched.policy=gto" ;;
+        two_level) echo "--set sched.policy=two_level --set two_level.group_size=8 --set two_level.intra=rr --set two_level.inter=rr" ;;
+        swl) echo "--set sched.policy=swl --set swl.limit=$((4 * nsched))" ;;
+    esac
+}
+
+# pair_configs PAIR GPU_SIMULATOR_DIR DEST: writes DEST/gpgpusim.config and DEST/trace.config,
+# and sets ACCEL_BIN and ACCEL_LIB.
+pair_configs() {
+    local pair=$1 g=$2 dest=$3
+    mkdir -p "$dest"
+    ACCEL_BIN=$g/bin/release/accel-sim.out
+    ACCEL_LIB=$(dirname "$(find "$g/gpgpu-sim/lib" -name libcudart.so -path '*release*' | head -n 1)")
+    [ -x "$ACCEL_BIN" ] || { echo "run: no $ACCEL_BIN" >&2; exit 2; }
+    [ -f "$ACCEL_LIB/libcudart.so" ] || { echo "run: no GPGPU-Sim libcudart.so under $g/gpgpu-sim/lib" >&2; exit 2; }
+    case $pair in
+        qv100)
+            cp "$g/gpgpu-sim/configs/tested-cfgs/SM7_QV100/gpgpusim.config" "$dest/"
+            cp "$g/configs/tested-cfgs/SM7_QV100/trace.config" "$dest/"
+            ;;
+        fermi)
+            local src=$g/gpgpu-sim/configs/tested-cfgs/SM2_GTX480
+            grep -v -e '^-gpuwattch_xml_file' -e '^-power_simulation_enabled' \
+                -e '^-inter_config_file' -e '^-gpgpu_operand_collector_num' "$src/gpgpusim.config" > "$dest/gpgpusim.config"
+            cp "$src/config_fermi_islip.icnt" "$dest/"
+            cat >> "$dest/gpgpusim.config" <<CFG
+-power_simulation_enabled 0
+-inter_config_file $dest/config_fermi_islip.icnt
+-specialized_unit_1 1,2,4,2,2,BRA
+-trace_opcode_latency_initiation_spec_op_1 4,2
+-gpgpu_enable_specialized_operand_collector 0
+-gpgpu_operand_collector_num_units_gen 16
+-gpgpu_operand_collector_num_in_ports_gen 2
+-gpgpu_operand_collector_num_out_ports_gen 2
+CFG
+            cp "$g/configs/tested-cfgs/SM3_KEPLER_TITAN/trace.config" "$dest/"
+            ;;
+    esac
+}
