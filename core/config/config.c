@@ -46,6 +46,41 @@ static const param_def core_defs[] = {
     P_INT("sm.schedulers", 2, 1, 4, "", "warp schedulers per SM, each issuing one per cycle"),
     P_INT("sm.simd_width", 16, 1, 32, "lanes",
           "lanes of each scheduler's INT and FP units (a warp occupies 32/width cycles)"),
+    P_BOOL("sm.fetch", 0,
+           "fetch and decode into per-warp instruction buffers, one warp per fetch slot per "
+           "cycle, round robin among warps whose buffer is empty (GPGPU-Sim shader.cc "
+           "shader_core_ctx::fetch/decode, perfect instruction cache as "
+           "-gpgpu_perfect_inst_const_cache 1); false: a warp's next instruction is always there"),
+    P_INT("sm.fetch_throughput", 1, 1, 8, "",
+          "fetch-decode passes per cycle with sm.fetch (-gpgpu_inst_fetch_throughput)"),
+    P_INT("sm.ibuffer", 2, 1, 16, "",
+          "instructions one fetch puts into a warp's buffer with sm.fetch (GPGPU-Sim decode "
+          "fills the 2 slots of shd_warp_t's ibuffer)"),
+    P_BOOL("sm.operand_collector", 0,
+           "INT, FP and SFU instructions go through ID_OC, a collector unit that reads their "
+           "source registers from banks, and OC_EX before their unit starts them (GPGPU-Sim "
+           "opndcoll_rfu_t); false: a unit starts an instruction the cycle it issues"),
+    P_INT("sm.oc_units", 8, 1, 64, "",
+          "collector units of the generic (or INT/FP) set "
+          "(-gpgpu_operand_collector_num_units_gen, Fermi: _sp)"),
+    P_INT("sm.oc_units_sfu", 0, 0, 64, "",
+          "collector units of the SFU's own set; 0: the SFU uses the generic set "
+          "(-gpgpu_operand_collector_num_units_sfu)"),
+    P_INT("sm.reg_banks", 16, 1, 64, "",
+          "register file banks; a bank serves one read per port pass; register r of warp w "
+          "sits in bank (r + w) mod banks (-gpgpu_num_reg_banks, shader.cc register_bank)"),
+    P_INT("sm.reg_port_throughput", 1, 1, 8, "",
+          "operand-collector passes per cycle, each a read per bank "
+          "(-gpgpu_reg_file_port_throughput)"),
+    P_INT("sm.pipe_width", 1, 1, 16, "",
+          "slots of the INT and of the FP ID_OC and OC_EX pipeline registers "
+          "(-gpgpu_pipeline_widths, the SP and INT entries)"),
+    P_INT("sm.pipe_width_sfu", 1, 1, 16, "",
+          "slots of the SFU's ID_OC and OC_EX pipeline registers (-gpgpu_pipeline_widths)"),
+    P_BOOL("sm.sub_core", 0,
+           "each scheduler has its own SFU and, with sm.operand_collector, its own share of "
+           "the collector units, register banks and pipeline-register slots "
+           "(-gpgpu_sub_core_model)"),
     P_INT("sm.sfu_width", 4, 1, 32, "lanes", "lanes of the SM's special-function unit"),
     P_INT("sm.int_latency", 4, 1, 1000, "cycles", "integer ALU result latency"),
     P_INT("sm.fp_latency", 4, 1, 1000, "cycles", "FP add/mul/fma result latency"),
@@ -147,6 +182,17 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->shared_bytes = ival(p, "sm.shared_bytes");
     c->schedulers = ival(p, "sm.schedulers");
     c->simd_width = ival(p, "sm.simd_width");
+    c->fetch = ival(p, "sm.fetch");
+    c->fetch_throughput = ival(p, "sm.fetch_throughput");
+    c->ibuffer = ival(p, "sm.ibuffer");
+    c->operand_collector = ival(p, "sm.operand_collector");
+    c->oc_units = ival(p, "sm.oc_units");
+    c->oc_units_sfu = ival(p, "sm.oc_units_sfu");
+    c->reg_banks = ival(p, "sm.reg_banks");
+    c->reg_ports = ival(p, "sm.reg_port_throughput");
+    c->pipe_width = ival(p, "sm.pipe_width");
+    c->pipe_width_sfu = ival(p, "sm.pipe_width_sfu");
+    c->sub_core = ival(p, "sm.sub_core");
     c->sfu_width = ival(p, "sm.sfu_width");
     c->int_latency = ival(p, "sm.int_latency");
     c->fp_latency = ival(p, "sm.fp_latency");
@@ -211,6 +257,18 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
         snprintf(err, errlen, "l1d.hash=xor needs l1d.sets to be a power of two (got %d)",
                  c->l1d_sets);
         return -1;
+    }
+    if (c->sub_core && c->operand_collector) {
+        /* each scheduler gets an equal share (GPGPU-Sim asserts the same) */
+        int k = c->schedulers;
+        if (c->oc_units % k || c->oc_units_sfu % k || c->reg_banks % k || c->pipe_width % k ||
+            c->pipe_width_sfu % k) {
+            snprintf(err, errlen,
+                     "sm.sub_core: sm.oc_units, sm.oc_units_sfu, sm.reg_banks, sm.pipe_width "
+                     "and sm.pipe_width_sfu must be multiples of sm.schedulers (%d)",
+                     k);
+            return -1;
+        }
     }
     if (c->max_warps * 32 < c->max_threads) c->max_threads = c->max_warps * 32;
     if (c->bypass_segment > c->l1d_line) {

@@ -33,6 +33,10 @@ typedef struct gpu_config {
     int max_warps, max_ctas, max_threads, registers, shared_bytes;
     int schedulers;
     int simd_width, sfu_width;
+    int fetch, fetch_throughput, ibuffer; /* sm.fetch: instruction buffers */
+    int operand_collector;                /* sm.operand_collector and its resources */
+    int oc_units, oc_units_sfu, reg_banks, reg_ports, pipe_width, pipe_width_sfu;
+    int sub_core; /* per-scheduler SFU and collector shares */
     int int_latency, fp_latency, sfu_latency, shared_latency, branch_latency;
     int l1d_sets, l1d_ways, l1d_line;
     int l1d_hash; /* 0 linear, 1 xor */

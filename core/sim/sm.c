@@ -243,6 +243,13 @@ static bool is_mem_class(int cls)
 static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
 {
     warp *w = &s->warps[wi];
+    /* An empty instruction buffer (sm.fetch) waits for the fetch, which marks the warp when it
+     * fills it; a new warp starts with one. */
+    if (s->cfg->fetch && (w->ib_n == 0 || w->ib_ready > now)) {
+        if (w->at_barrier) return ST_SYNC;
+        if (w->ib_n && w->ib_ready < *wake) *wake = w->ib_ready;
+        return ST_CTRL;
+    }
     /* Last found ready, or waiting only for a unit or the load/store unit (or new): its
      * barrier, branch latency and scoreboard have not changed since (only its own issue sets
      * them, and a release can only clear a hazard), so only the unit is left to check. */
@@ -268,9 +275,13 @@ static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
         }
         return ST_EXEC;
     }
-    uint64_t free_at = cls == IC_SFU                     ? s->unit_free[0][IC_SFU]
-                       : (cls == IC_INT || cls == IC_FP) ? s->unit_free[k][cls]
-                                                         : 0;
+    uint64_t free_at = 0;
+    if (cls == IC_INT || cls == IC_FP || cls == IC_SFU) {
+        if (s->cfg->operand_collector) /* a free ID_OC slot; the unit is the collector's */
+            free_at = sm_oc_slot_free(s, k, cls);
+        else
+            free_at = s->unit_free[cls == IC_SFU && !s->cfg->sub_core ? 0 : k][cls];
+    }
     if (free_at > now) {
         if (free_at < *wake) *wake = free_at;
         return ST_STRUCT;
@@ -286,7 +297,10 @@ static void writeback_after(sm *s, int wi, const inst_info *in, uint64_t at, int
     if (!(e.m[0] | e.m[1])) return;
     s->warps[wi].pending[0] |= e.m[0];
     s->warps[wi].pending[1] |= e.m[1];
-    sm_push_event(s, &e, queue);
+    if (s->cfg->operand_collector && queue != EVQ_SHARED)
+        sm_push_event_sorted(s, &e, queue);
+    else
+        sm_push_event(s, &e, queue);
 }
 
 static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
@@ -299,6 +313,7 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     int sk = sm_sched_of(s, wi);
     void *self = s->sched_self[sk];
     uint32_t lanes = sm_popcount(x.active_mask);
+    uint64_t start = now; /* the cycle its unit starts it */
     s->st.warp_insts++;
     s->st.thread_insts += lanes;
     s->st.reg_operands += (uint64_t)lanes * (info.nsrc + info.ndst);
@@ -316,20 +331,26 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     switch (info.cls) {
     case IC_INT:
     case IC_FP:
-        s->unit_free[sk][info.cls] = now + (uint64_t)s->ii_alu;
+        if (s->cfg->operand_collector)
+            start = sm_oc_issue(s, wi, sk, &info, now);
+        else
+            s->unit_free[sk][info.cls] = now + (uint64_t)s->ii_alu;
         if (info.cls == IC_INT)
             s->st.lanes_int += lanes;
         else
             s->st.lanes_fp += lanes;
         writeback_after(
             s, wi, &info,
-            now + (uint64_t)(info.cls == IC_INT ? s->cfg->int_latency : s->cfg->fp_latency),
+            start + (uint64_t)(info.cls == IC_INT ? s->cfg->int_latency : s->cfg->fp_latency),
             info.cls == IC_INT ? EVQ_INT : EVQ_FP);
         break;
     case IC_SFU:
-        s->unit_free[0][IC_SFU] = now + (uint64_t)s->ii_sfu;
+        if (s->cfg->operand_collector)
+            start = sm_oc_issue(s, wi, sk, &info, now);
+        else
+            s->unit_free[s->cfg->sub_core ? sk : 0][IC_SFU] = now + (uint64_t)s->ii_sfu;
         s->st.lanes_sfu += lanes;
-        writeback_after(s, wi, &info, now + (uint64_t)s->cfg->sfu_latency, EVQ_SFU);
+        writeback_after(s, wi, &info, start + (uint64_t)s->cfg->sfu_latency, EVQ_SFU);
         break;
     case IC_BRANCH:
         w->ready_at = now + (uint64_t)s->cfg->branch_latency;
@@ -358,10 +379,15 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
         sm_mem_issue(s, wi, &info, &x, now);
         break;
     }
-    if (x.warp_done)
+    if (x.warp_done) {
         sm_warp_exit(s, wi, now);
-    else
+    } else {
         sm_fetch_next(s, wi);
+        if (s->cfg->fetch) {
+            assert(w->ib_n > 0);
+            if (--w->ib_n == 0) s->ib_empty |= (uint64_t)1 << wi;
+        }
+    }
     return 0;
 }
 
@@ -457,6 +483,8 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         if (issued < 0) return -1;
         s->scan_at = issued ? now + 1 : wake;
     }
+    /* after issue, as GPGPU-Sim's cycle orders them: a buffer emptied now is refilled now */
+    if (s->ib_empty) sm_fetch_cycle(s, now);
     s->acct_pending++;
     s->acct_until = now + 1;
     if (issued) {
@@ -472,6 +500,7 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         if (retry < wake) wake = retry;
     }
     if (s->ev_next < wake) wake = s->ev_next;
+    if (s->ib_empty && now + 1 < wake) wake = now + 1; /* the fetch goes on next cycle */
     s->wake = wake;
     return issued;
 }

@@ -55,6 +55,7 @@ void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
         s->src->ops->warp_start(s->src->self, s->id, wi, cs, cta_id, k);
         cpl_warp_start(s->cpl, wi, cs, now);
         sm_fetch_next(s, wi);
+        sm_fetch_warp_start(s, wi);
         s->live_warps++;
         s->stall_count[ST_SCHED]++;
         s->recheck |= (uint64_t)1 << wi;

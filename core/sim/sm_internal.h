@@ -31,6 +31,8 @@ typedef struct warp {
     uint8_t stall;         /* stall_kind of the last cycle it was classified */
     uint64_t stall_since;  /* the cycle from which `stall` holds */
     uint32_t contended;    /* cycles since its last issue in a contention state (CPL's nStall) */
+    uint8_t ib_n;          /* sm.fetch: instructions left in its buffer */
+    uint64_t ib_ready;     /* sm.fetch: the buffer's instructions can issue from this cycle */
     /* what the schedulers see of it, kept current where any of it changes (start, next
      * instruction, exit, CTA pause) so the issue scan copies it instead of building it */
     warp_view view;
@@ -83,6 +85,20 @@ typedef struct mem_stage {
     uint64_t fail_fills;  /* s->fills at that failure */
     uint64_t failed_at;   /* cycle of the last reservation failure */
 } mem_stage;
+
+/* The operand collector (sm.operand_collector, sm_opcoll.c). Everything it decides is known
+ * when an instruction issues, so it keeps only when each resource frees: collector units and
+ * banks in port passes ("steps": cycle * sm.reg_port_throughput + pass), pipeline-register
+ * slots in cycles. Unit classes index the slot arrays: IC_INT, IC_FP, IC_SFU. */
+#define OC_MAX_BANKS 64
+#define OC_MAX_UNITS 128 /* the generic set, then the SFU's own */
+#define OC_MAX_SLOTS 16
+typedef struct opcoll {
+    uint64_t bank_next[OC_MAX_BANKS]; /* step from which the bank can serve a read */
+    uint64_t cu_free[OC_MAX_UNITS];   /* step from which the collector unit can be allocated */
+    uint64_t id_oc[3][OC_MAX_SLOTS];  /* cycle from which the ID_OC slot takes an issue */
+    uint64_t oc_ex[3][OC_MAX_SLOTS];  /* cycle from which the OC_EX slot takes a dispatch */
+} opcoll;
 
 enum ev_kind { EV_REG, EV_ACCESS };
 typedef struct sm_event {
@@ -139,6 +155,9 @@ struct sm {
 
     uint64_t unit_free[4][IC_COUNT]; /* per scheduler: INT and FP; [0][IC_SFU] for the SFU */
     int ii_alu, ii_sfu;
+    opcoll oc;         /* sm.operand_collector */
+    uint64_t ib_empty; /* sm.fetch: live warps whose buffer is empty, waiting for a fetch */
+    int fetch_last;    /* sm.fetch: the warp fetched last (round robin) */
     mem_stage stage;
 
     load_rec *recs;
@@ -216,6 +235,15 @@ static inline void sm_push_event(sm *s, const sm_event *e, int queue)
     if (ev->cycle < s->ev_next) s->ev_next = ev->cycle;
     if (ev->cycle < s->wake) s->wake = ev->cycle;
 }
+
+/* sm_fetch.c */
+void sm_fetch_warp_start(sm *s, int wi);
+void sm_fetch_cycle(sm *s, uint64_t now);
+
+/* sm_opcoll.c */
+uint64_t sm_oc_slot_free(const sm *s, int k, int cls);
+uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now);
+void sm_push_event_sorted(sm *s, const sm_event *e, int queue);
 
 /* sm_cta.c */
 void sm_release_barrier(sm *s, int cs);

@@ -1,0 +1,131 @@
+/* The operand collector (sm.operand_collector), as GPGPU-Sim models it (shader.cc,
+ * opndcoll_rfu_t: step, allocate_cu, allocate_reads, dispatch_ready_cu; register_bank).
+ *
+ * An INT, FP or SFU instruction issues into a slot of its class's ID_OC pipeline register.
+ * Each port pass (-gpgpu_reg_file_port_throughput per cycle, after execute and before issue
+ * in the cycle) first dispatches collector units whose operands are all read into OC_EX,
+ * then lets each bank serve the oldest read queued on it, then moves instructions from
+ * ID_OC into free collector units, which queue one read per distinct source register on its
+ * bank. The wavefront arbiter grants every bank's queue head (a collector unit may read
+ * several banks at once), so a bank is a FIFO serving one read per pass. The unit takes the
+ * instruction from OC_EX in the next cycle's execute, when it is free.
+ *
+ * Every one of these steps is in order per resource, so the whole path of an instruction is
+ * known when it issues: sm_oc_issue computes it from the times each resource frees and
+ * returns the cycle the unit starts it. Not modelled: bank writes (GPGPU-Sim gives them
+ * priority over reads), the limit of dispatch units per collector set (out ports), and
+ * memory instructions, which go straight to the load/store unit as without the collector. */
+#include <assert.h>
+
+#include "core/sim/sm_internal.h"
+
+/* The share [*lo, *hi) of n resources that scheduler k uses: its own with sm.sub_core. */
+static void share(const sm *s, int n, int k, int *lo, int *hi)
+{
+    if (s->cfg->sub_core) {
+        int per = n / s->cfg->schedulers;
+        *lo = k * per;
+        *hi = *lo + per;
+    } else {
+        *lo = 0;
+        *hi = n;
+    }
+}
+
+static int earliest(const uint64_t *t, int lo, int hi)
+{
+    int best = lo;
+    for (int i = lo + 1; i < hi; i++)
+        if (t[i] < t[best]) best = i;
+    return best;
+}
+
+static int width_of(const sm *s, int cls)
+{
+    return cls == IC_SFU ? s->cfg->pipe_width_sfu : s->cfg->pipe_width;
+}
+
+/* The first cycle scheduler k can issue an instruction of class cls (INT, FP or SFU). */
+uint64_t sm_oc_slot_free(const sm *s, int k, int cls)
+{
+    int lo, hi;
+    share(s, width_of(s, cls), k, &lo, &hi);
+    return s->oc.id_oc[cls][earliest(s->oc.id_oc[cls], lo, hi)];
+}
+
+uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
+{
+    const gpu_config *c = s->cfg;
+    opcoll *o = &s->oc;
+    int cls = in->cls;
+    uint64_t ports = (uint64_t)c->reg_ports;
+    int lo, hi;
+    share(s, width_of(s, cls), k, &lo, &hi);
+    int slot = earliest(o->id_oc[cls], lo, hi);
+    assert(o->id_oc[cls][slot] <= now);
+
+    /* a collector unit: the first pass of the next cycle, or when one frees */
+    int base = 0, n = c->oc_units;
+    if (cls == IC_SFU && c->oc_units_sfu) {
+        base = c->oc_units;
+        n = c->oc_units_sfu;
+    }
+    int clo, chi;
+    share(s, n, k, &clo, &chi);
+    int cu = base + earliest(o->cu_free + base, clo, chi);
+    uint64_t alloc = (now + 1) * ports;
+    if (o->cu_free[cu] > alloc) alloc = o->cu_free[cu];
+    o->id_oc[cls][slot] = alloc / ports; /* issue follows the cycle's port passes */
+
+    /* the reads, one per distinct general register, from the pass after allocation */
+    int blo, bhi;
+    share(s, c->reg_banks, k, &blo, &bhi);
+    uint64_t done = alloc;
+    for (int i = 0; i < in->nsrc; i++) {
+        int slot_i = in->src[i];
+        if (slot_i >= WT_MAX_REGS && slot_i < WT_MAX_REGS + WT_MAX_PREDS) continue;
+        int dup = 0;
+        for (int j = 0; j < i; j++)
+            dup |= in->src[j] == in->src[i];
+        if (dup) continue;
+        int reg = slot_i < WT_MAX_REGS ? slot_i : slot_i - WT_MAX_PREDS;
+        int bank = blo + (reg + wi) % (bhi - blo);
+        uint64_t r = alloc + 1;
+        if (o->bank_next[bank] > r) r = o->bank_next[bank];
+        o->bank_next[bank] = r + 1;
+        if (r > done) done = r;
+    }
+
+    /* dispatch into OC_EX in the pass after the last read, once a slot is free */
+    int ex = earliest(o->oc_ex[cls], lo, hi);
+    uint64_t disp = done + 1;
+    if (o->oc_ex[cls][ex] * ports > disp) disp = o->oc_ex[cls][ex] * ports;
+    o->cu_free[cu] = disp;
+
+    /* the unit takes it in the next cycle's execute, once it is free */
+    uint64_t *unit =
+        cls == IC_SFU ? &s->unit_free[c->sub_core ? k : 0][IC_SFU] : &s->unit_free[k][cls];
+    uint64_t start = disp / ports + 1;
+    if (*unit > start) start = *unit;
+    *unit = start + (uint64_t)(cls == IC_SFU ? s->ii_sfu : s->ii_alu);
+    o->oc_ex[cls][ex] = start;
+    return start;
+}
+
+/* Queues e on a FIFO whose events may come before the last one pushed (the collector delays
+ * each instruction differently): it goes after every event of its cycle or earlier, so the
+ * FIFO stays in (cycle, seq) order. */
+void sm_push_event_sorted(sm *s, const sm_event *e, int queue)
+{
+    sm_push_event(s, e, queue);
+    ev_fifo *f = &s->evq[queue];
+    uint32_t mask = f->cap - 1;
+    for (uint32_t i = f->n - 1; i > 0; i--) {
+        sm_event *cur = &f->buf[(f->head + i) & mask];
+        sm_event *prev = &f->buf[(f->head + i - 1) & mask];
+        if (prev->cycle <= cur->cycle) break;
+        sm_event t = *cur;
+        *cur = *prev;
+        *prev = t;
+    }
+}
