@@ -255,11 +255,23 @@ static void test_criticality_scheduler(void **state)
     round_trip("bfs", sets, small_params("bfs"));
 }
 
+/* Shared accesses through the load/store unit and GPGPU-Sim's atomics read the per-lane
+ * addresses: the exported shared and atomic addresses must come back exactly. */
+static void test_ldst_paths(void **state)
+{
+    (void)state;
+    const char *sets[] = {"sm.shared_path=ldst", "sm.atomic_path=serial", NULL};
+    round_trip("matmul", sets, small_params("matmul"));
+    round_trip("needle", sets, small_params("needle"));
+    round_trip("pvc", sets, small_params("pvc"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_builtin),
         cmocka_unit_test(test_criticality_scheduler),
+        cmocka_unit_test(test_ldst_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,8 @@
     }
 
 static const char *const hash_names[] = {"linear", "xor", NULL};
+static const char *const shared_path_names[] = {"bypass", "ldst", NULL};
+static const char *const atomic_path_names[] = {"line", "serial", NULL};
 
 static const param_def core_defs[] = {
     P_INT("sim.seed", 1, 0, 9007199254740991.0, "",
@@ -88,6 +90,20 @@ static const param_def core_defs[] = {
     P_INT("sm.shared_latency", 24, 1, 1000, "cycles", "shared-memory load-to-use latency"),
     P_INT("sm.branch_latency", 2, 1, 100, "cycles",
           "cycles before a warp can issue after a branch"),
+    P_CHOICE("sm.shared_path", 0, shared_path_names,
+             "shared loads and stores: bypass (written back sm.shared_latency cycles after "
+             "issue, beside the load/store unit) or ldst (through the load/store unit, which "
+             "they hold for as many cycles as their bank-conflict degree, then written back "
+             "sm.shared_latency later, as GPGPU-Sim's ldst_unit::shared_cycle with "
+             "-gpgpu_shmem_limited_broadcast 0 and -gpgpu_shmem_warp_parts 1)"),
+    P_INT("sm.shared_banks", 32, 1, 1024, "",
+          "shared-memory banks of 4-byte words, for sm.shared_path=ldst "
+          "(-gpgpu_shmem_num_banks)"),
+    P_CHOICE("sm.atomic_path", 0, atomic_path_names,
+             "global atomics: line (one access per L1D line, as a store, evicting the L1D "
+             "copy) or serial (GPGPU-Sim's memory_coalescing_arch_atomic: one request per "
+             "l1d.bypass_segment-byte segment and per repeated address within it, lanes of "
+             "one address in separate requests, bypassing the L1D)"),
     P_INT("l1d.sets", 8, 1, 4096, "", "L1D sets"),
     P_INT("l1d.ways", 16, 1, 64, "", "L1D associativity"),
     P_INT("l1d.line", 128, 32, 512, "bytes", "L1D line size (power of two)"),
@@ -199,6 +215,9 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->sfu_latency = ival(p, "sm.sfu_latency");
     c->shared_latency = ival(p, "sm.shared_latency");
     c->branch_latency = ival(p, "sm.branch_latency");
+    c->shared_path = ival(p, "sm.shared_path");
+    c->shared_banks = ival(p, "sm.shared_banks");
+    c->atomic_path = ival(p, "sm.atomic_path");
     c->l1d_sets = ival(p, "l1d.sets");
     c->l1d_ways = ival(p, "l1d.ways");
     c->l1d_line = ival(p, "l1d.line");

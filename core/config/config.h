@@ -38,6 +38,9 @@ typedef struct gpu_config {
     int oc_units, oc_units_sfu, reg_banks, reg_ports, pipe_width, pipe_width_sfu;
     int sub_core; /* per-scheduler SFU and collector shares */
     int int_latency, fp_latency, sfu_latency, shared_latency, branch_latency;
+    int shared_path;  /* 0 bypass, 1 ldst: shared accesses through the load/store unit */
+    int shared_banks; /* banks of 4-byte words, for shared_path ldst */
+    int atomic_path;  /* 0 line, 1 serial: GPGPU-Sim's per-segment, per-address requests */
     int l1d_sets, l1d_ways, l1d_line;
     int l1d_hash; /* 0 linear, 1 xor */
     int l1d_mshrs, l1d_mshr_merge, l1d_hit_latency;

@@ -373,7 +373,10 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     case IC_ST_SHARED:
         s->st.shared_accesses++;
         s->st.shared_bytes += (uint64_t)lanes * x.access_size;
-        writeback_after(s, wi, &info, now + (uint64_t)s->cfg->shared_latency, EVQ_SHARED);
+        if (s->cfg->shared_path)
+            sm_shared_issue(s, wi, &info, &x, now);
+        else
+            writeback_after(s, wi, &info, now + (uint64_t)s->cfg->shared_latency, EVQ_SHARED);
         break;
     default:
         sm_mem_issue(s, wi, &info, &x, now);
@@ -496,7 +499,9 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
 
     wake = s->scan_at;
     if (s->stage.busy && !s->stage.blocked_on_fill) {
-        uint64_t retry = s->stage.blocked_on_send ? memsys_next_event(s->mem, now) : now + 1;
+        uint64_t retry = s->stage.blocked_on_send ? memsys_next_event(s->mem, now)
+                         : s->stage.done_at > now ? s->stage.done_at
+                                                  : now + 1;
         if (retry < wake) wake = retry;
     }
     if (s->ev_next < wake) wake = s->ev_next;

@@ -84,6 +84,10 @@ typedef struct mem_stage {
     bool blocked_on_send; /* the last try could not send: sleep until the memory moves */
     uint64_t fail_fills;  /* s->fills at that failure */
     uint64_t failed_at;   /* cycle of the last reservation failure */
+    /* a shared access (sm.shared_path=ldst): it leaves the unit at done_at (0 otherwise) and
+     * then writes dst back sm.shared_latency cycles later */
+    uint64_t done_at;
+    uint64_t dst[2];
 } mem_stage;
 
 /* The operand collector (sm.operand_collector, sm_opcoll.c). Everything it decides is known
@@ -252,6 +256,9 @@ void sm_account_flush(sm *s);
 
 /* sm_mem.c */
 int sm_mem_issue(sm *s, int w, const inst_info *in, const inst_exec *x, uint64_t now);
+void sm_shared_issue(sm *s, int w, const inst_info *in, const inst_exec *x, uint64_t now);
+int sm_shared_degree(const uint32_t *addr, uint32_t mask, int banks);
+int sm_atomic_requests(const uint32_t *addr, uint32_t mask, int segment, line_access *out);
 void sm_mem_cycle(sm *s, uint64_t now);
 void sm_access_done(sm *s, int rec, uint64_t now);
 int sm_recs_init(sm *s, int n);

@@ -1,0 +1,314 @@
+/* Shared-memory accesses through the load/store unit with bank conflicts
+ * (sm.shared_path=ldst, GPGPU-Sim's ldst_unit::shared_cycle) and global atomics made as
+ * GPGPU-Sim makes them, one request per segment and per repeated address
+ * (sm.atomic_path=serial, warp_inst_t::memory_coalescing_arch_atomic): exact cycle counts on
+ * tiny kernels, a property over strides, workload-level effects, and skipping. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/support/support.h"
+
+/* One SM, one scheduler, full-width units (a warp per cycle), int latency 4, shared latency
+ * 10, shared accesses through the load/store unit. */
+#define TINY                                                                                       \
+    "gpu.sms=1", "sm.schedulers=1", "sm.simd_width=32", "sm.int_latency=4",                        \
+        "sm.shared_latency=10", "sm.branch_latency=2"
+#define S 10
+
+static void run_ok(const char *text, const char *const *sets, const char *const *wparams,
+                   sim_metrics *m)
+{
+    char err[1024] = "";
+    sim_status st = test_sim(text, sets, wparams, m, err, sizeof err);
+    if (st != SIM_OK) fail_msg("simulation failed: %s", err);
+}
+
+/* One warp: lane l loads the shared word at byte `l * stride` (the `addr` line computes it),
+ * then adds 1 to it.
+ *   0 mov | 4 addr | 8 ld.shared: in the unit at 9..8+k, written back at 8+k+S | 8+k+S add
+ *   (written back 12+k+S) | 9+k+S exit: 13+k+S cycles, k the bank-conflict degree.
+ * Through the bypass the load writes back at 8+S: 13+S cycles, as k = 0. */
+static double one_load(const char *addr_line, const char *path)
+{
+    char wl[512];
+    snprintf(wl, sizeof wl,
+             ".kernel k block=32 shared=8192\n"
+             "    mov r0, %%laneid\n"
+             "    %s\n"
+             "    ld.shared.i32 r2, [r1]\n"
+             "    add r3, r2, 1\n"
+             "    exit\n"
+             ".host\n"
+             "    launch k grid=1\n",
+             addr_line);
+    char p[64];
+    snprintf(p, sizeof p, "sm.shared_path=%s", path);
+    const char *sets[] = {TINY, p, NULL};
+    sim_metrics m;
+    run_ok(wl, sets, NULL, &m);
+    assert_int_equal((int)m.shared_accesses, 1);
+    return m.cycles;
+}
+
+static void test_conflict_degree_exact_cycles(void **state)
+{
+    (void)state;
+    /* 32 consecutive words: one per bank, one cycle in the unit */
+    assert_int_equal((int)one_load("shl r1, r0, 2", "ldst"), 13 + 1 + S);
+    /* a stride of 32 words: every lane in bank 0, 32 cycles */
+    assert_int_equal((int)one_load("shl r1, r0, 7", "ldst"), 13 + 32 + S);
+    /* a stride of 2 words: banks 0, 2, ... 30 twice each, 2 cycles */
+    assert_int_equal((int)one_load("shl r1, r0, 3", "ldst"), 13 + 2 + S);
+    /* every lane the same word: one read broadcast, 1 cycle */
+    assert_int_equal((int)one_load("and r1, r0, 0", "ldst"), 13 + 1 + S);
+    /* two words of one bank, 16 lanes each: 2 cycles */
+    assert_int_equal((int)one_load("and r1, r0, 1\n    shl r1, r1, 7", "ldst"), 13 + 4 + 2 + S);
+    /* the bypass: written back S cycles after issue whatever the addresses */
+    assert_int_equal((int)one_load("shl r1, r0, 2", "bypass"), 13 + S);
+    assert_int_equal((int)one_load("shl r1, r0, 7", "bypass"), 13 + S);
+}
+
+static int gcd(int a, int b)
+{
+    while (b) {
+        int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Property: with B banks, a stride of s words puts lane l's word l*s in bank l*s mod B: the
+ * lanes use the B/g banks that are multiples of g = gcd(s, B), 32*g/B distinct words in each
+ * (s = 0: one word, broadcast, 1 cycle). Checked for 32 and 16 banks over strides 0..40. */
+static void test_conflict_degree_over_strides(void **state)
+{
+    (void)state;
+    const char *wl = ".param s 0\n"
+                     ".kernel k block=32 shared=8192\n"
+                     "    mov r0, %laneid\n"
+                     "    mul r1, r0, s*4\n"
+                     "    ld.shared.i32 r2, [r1]\n"
+                     "    add r3, r2, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    for (int banks = 16; banks <= 32; banks += 16) {
+        char b[64];
+        snprintf(b, sizeof b, "sm.shared_banks=%d", banks);
+        const char *sets[] = {TINY, "sm.shared_path=ldst", b, NULL};
+        for (int s = 0; s <= 40; s++) {
+            char wp[32];
+            snprintf(wp, sizeof wp, "s=%d", s);
+            const char *wparams[] = {wp, NULL};
+            sim_metrics m;
+            run_ok(wl, sets, wparams, &m);
+            int k = s == 0 ? 1 : 32 * gcd(s, banks) / banks;
+            if ((int)m.cycles != 13 + k + S)
+                fail_msg("banks %d stride %d: %d cycles, expected %d", banks, s, (int)m.cycles,
+                         13 + k + S);
+        }
+    }
+}
+
+/* Two warps, each a 32-way conflicting load (GTO). w0: mov 0, shl 4, ld 8 (unit 9..40), exit
+ * 9; w1: mov 1, shl 5, its load waits for the unit (ST_STAGE) until it frees at 40, then is
+ * in it 41..72 and writes back at 72+S: 73+S cycles. Conflict-free, w1's load issues at 10
+ * (after w0's exit, the older warp, at 9), is in the unit at 11 and writes back at 11+S:
+ * 12+S cycles; through the bypass it writes back at 10+S: 11+S. */
+static void test_warp_behind_waits_for_the_unit(void **state)
+{
+    (void)state;
+    const char *fmt = ".kernel k block=64 shared=8192\n"
+                      "    mov r0, %%laneid\n"
+                      "    shl r1, r0, %d\n"
+                      "    ld.shared.i32 r2, [r1]\n"
+                      "    exit\n"
+                      ".host\n"
+                      "    launch k grid=1\n";
+    char conflict[512], coherent[512];
+    snprintf(conflict, sizeof conflict, fmt, 7);
+    snprintf(coherent, sizeof coherent, fmt, 2);
+    const char *ldst[] = {TINY, "sm.shared_path=ldst", NULL};
+    const char *bypass[] = {TINY, NULL};
+    sim_metrics a, b, c;
+    run_ok(conflict, ldst, NULL, &a);
+    run_ok(coherent, ldst, NULL, &b);
+    run_ok(conflict, bypass, NULL, &c);
+    assert_int_equal((int)a.cycles, 73 + S);
+    assert_int_equal((int)b.cycles, 12 + S);
+    assert_int_equal((int)c.cycles, 11 + S);
+    assert_true(a.stall_struct > 0); /* the cycles w1 waited for the unit */
+}
+
+/* A 32x32 tile transpose: the column read of a 32-word-row tile is a 32-way conflict, the
+ * 33-word padded tile's is conflict-free. Only the load/store path sees the difference. */
+static const char *const TRANSPOSE = ".param n 128\n"
+                                     ".param w 32\n"
+                                     ".array A f32 [n*n] iota(0, 1)\n"
+                                     ".array B f32 [n*n] zero\n"
+                                     ".kernel tr block=1024 shared=32*33*4\n"
+                                     "    mov r0, %tid\n"
+                                     "    and r1, r0, 31\n"
+                                     "    shr r2, r0, 5\n"
+                                     "    mov r3, %ctaid\n"
+                                     "    rem r4, r3, n/32\n"
+                                     "    div r5, r3, n/32\n"
+                                     "    shl r4, r4, 5\n"
+                                     "    shl r5, r5, 5\n"
+                                     "    add r6, r5, r2\n"
+                                     "    add r7, r4, r1\n"
+                                     "    mad r8, r6, n, r7\n"
+                                     "    shl r8, r8, 2\n"
+                                     "    ld.f32 r9, [A + r8]\n"
+                                     "    mad r10, r2, w, r1\n"
+                                     "    shl r10, r10, 2\n"
+                                     "    st.shared.f32 [r10], r9\n"
+                                     "    bar\n"
+                                     "    mad r11, r1, w, r2\n"
+                                     "    shl r11, r11, 2\n"
+                                     "    ld.shared.f32 r12, [r11]\n"
+                                     "    add r13, r4, r2\n"
+                                     "    add r14, r5, r1\n"
+                                     "    mad r15, r13, n, r14\n"
+                                     "    shl r15, r15, 2\n"
+                                     "    st.f32 [B + r15], r12\n"
+                                     "    exit\n"
+                                     ".host\n"
+                                     "    launch tr grid=(n/32)*(n/32)\n";
+
+static void test_transpose_padding_avoids_conflicts(void **state)
+{
+    (void)state;
+    const char *w32[] = {"w=32", NULL}, *w33[] = {"w=33", NULL};
+    const char *ldst[] = {"gpu.sms=2", "sm.shared_path=ldst", NULL};
+    const char *bypass[] = {"gpu.sms=2", NULL};
+    sim_metrics a, b, c, d;
+    run_ok(TRANSPOSE, ldst, w32, &a);
+    run_ok(TRANSPOSE, ldst, w33, &b);
+    run_ok(TRANSPOSE, bypass, w32, &c);
+    run_ok(TRANSPOSE, bypass, w33, &d);
+    assert_true(a.cycles > 1.2 * b.cycles);
+    assert_true(c.cycles == d.cycles);
+}
+
+/* One warp's atomic add, every lane on one word (`and r1, r0, 0`) or on 32 consecutive words
+ * (`shl r1, r0, 2`): per line, 1 L2 request either way; per GPGPU-Sim's atomic coalescer,
+ * 32 requests (one per repeated address) and 4 (one per 32-byte segment). */
+static sim_metrics one_atomic(const char *addr_line, const char *path)
+{
+    char wl[512];
+    snprintf(wl, sizeof wl,
+             ".array h i32 [64] zero\n"
+             ".kernel k block=32\n"
+             "    mov r0, %%laneid\n"
+             "    %s\n"
+             "    atom.add.i32 r2, [h + r1], 1\n"
+             "    exit\n"
+             ".host\n"
+             "    launch k grid=1\n",
+             addr_line);
+    char p[64];
+    snprintf(p, sizeof p, "sm.atomic_path=%s", path);
+    const char *sets[] = {TINY, p, NULL};
+    sim_metrics m;
+    run_ok(wl, sets, NULL, &m);
+    assert_int_equal((int)m.atomics, 1);
+    return m;
+}
+
+static void test_atomic_requests(void **state)
+{
+    (void)state;
+    sim_metrics same_line = one_atomic("and r1, r0, 0", "line");
+    sim_metrics same_serial = one_atomic("and r1, r0, 0", "serial");
+    sim_metrics run_line = one_atomic("shl r1, r0, 2", "line");
+    sim_metrics run_serial = one_atomic("shl r1, r0, 2", "serial");
+    sim_metrics pairs_serial = one_atomic("shr r1, r0, 1\n    shl r1, r1, 2", "serial");
+    assert_int_equal((int)same_line.l2_accesses, 1);
+    assert_int_equal((int)same_serial.l2_accesses, 32);
+    assert_int_equal((int)run_line.l2_accesses, 1);
+    assert_int_equal((int)run_serial.l2_accesses, 4);
+    /* lanes 2i and 2i+1 share word i: 16 words in 2 segments, 2 requests per segment */
+    assert_int_equal((int)pairs_serial.l2_accesses, 4);
+    /* the requests leave the unit one per cycle and the L2 takes one per cycle: the last of
+     * 32 replies comes 31 cycles after the first, the last of 4 three cycles after */
+    assert_int_equal((int)same_serial.cycles, (int)same_line.cycles + 31);
+    assert_int_equal((int)run_serial.cycles, (int)run_line.cycles + 3);
+}
+
+/* A histogram: with GPGPU-Sim's atomics one bin (every lane of every warp on one address) is
+ * far slower than 256 bins; per line it is the other way round. */
+static const char *const HISTOGRAM = ".param n 8192\n"
+                                     ".param bins 256\n"
+                                     ".array X i32 [n] uniform(seed=1, lo=0, hi=1000000)\n"
+                                     ".array H i32 [bins] zero\n"
+                                     ".kernel h block=256\n"
+                                     "    mov r0, %gtid\n"
+                                     "    shl r1, r0, 2\n"
+                                     "    ld.i32 r2, [X + r1]\n"
+                                     "    rem r3, r2, bins\n"
+                                     "    shl r3, r3, 2\n"
+                                     "    atom.add.i32 r4, [H + r3], 1\n"
+                                     "    exit\n"
+                                     ".host\n"
+                                     "    launch h grid=n/256\n";
+
+static void test_histogram_one_bin_serialises(void **state)
+{
+    (void)state;
+    const char *one[] = {"bins=1", NULL}, *many[] = {"bins=256", NULL};
+    const char *serial[] = {"gpu.sms=4", "sm.atomic_path=serial", NULL};
+    const char *line[] = {"gpu.sms=4", NULL};
+    sim_metrics a, b, c, d;
+    run_ok(HISTOGRAM, serial, one, &a);
+    run_ok(HISTOGRAM, serial, many, &b);
+    run_ok(HISTOGRAM, line, one, &c);
+    run_ok(HISTOGRAM, line, many, &d);
+    assert_true(a.cycles > 2 * b.cycles);
+    /* one request per lane instead of one per warp; the loads of X are the same */
+    assert_true(a.l2_accesses - c.l2_accesses == 8192 - 8192 / 32);
+    assert_true(c.cycles < d.cycles);
+}
+
+/* Skipping idle cycles changes nothing with either path on (the shared access's time in the
+ * unit feeds the SM's wake). */
+static void test_skip_exact(void **state)
+{
+    (void)state;
+    const char *skip[] = {"gpu.sms=4", "sm.shared_path=ldst", "sm.atomic_path=serial", NULL};
+    const char *noskip[] = {"gpu.sms=4", "sm.shared_path=ldst", "sm.atomic_path=serial",
+                            "sim.skip_idle=false", NULL};
+    const char *w32[] = {"w=32", NULL};
+    const char *texts[] = {"matmul", "needle", TRANSPOSE, HISTOGRAM};
+    const char *const *wps[] = {NULL, (const char *const[]){"nb=8", NULL}, w32, NULL};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        sim_metrics a, b;
+        run_ok(texts[i], skip, wps[i], &a);
+        run_ok(texts[i], noskip, wps[i], &b);
+        if (memcmp(&a, &b, sizeof a) != 0)
+            fail_msg("workload %zu: skipping idle cycles changed the results (%.0f vs %.0f "
+                     "cycles)",
+                     i, a.cycles, b.cycles);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_conflict_degree_exact_cycles),
+        cmocka_unit_test(test_conflict_degree_over_strides),
+        cmocka_unit_test(test_warp_behind_waits_for_the_unit),
+        cmocka_unit_test(test_transpose_padding_avoids_conflicts),
+        cmocka_unit_test(test_atomic_requests),
+        cmocka_unit_test(test_histogram_one_bin_serialises),
+        cmocka_unit_test(test_skip_exact),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
