@@ -92,6 +92,8 @@
     X(energy_l2_j, "L2 data moved")                                                                \
     X(energy_dram_j, "DRAM transfers and row activations")                                         \
     X(energy_static_j, "static power times run time")                                              \
+    X(energy_sm_j, "per-SM power while active (holding a CTA) and idle, times their cycles")       \
+    X(energy_inst_j, "front end per warp instruction: fetch, decode, scheduling, pipeline")        \
     X(power_w, "average power: energy over run time, watts")
 
 /* Room for the policies' metrics in sim_metrics (a test checks that they fit). */

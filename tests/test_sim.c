@@ -1,5 +1,6 @@
 /* End-to-end tests of the timing model through sim_run: exact cycle counts on tiny kernels
  * and configurations, watchdogs, determinism, and GPU-like behaviour on built-in workloads. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,15 @@
 #define TINY                                                                                       \
     "gpu.sms=1", "sm.schedulers=1", "sm.simd_width=32", "sm.int_latency=4", "l1d.hit_latency=20",  \
         "sm.branch_latency=2"
+
+/* cmocka before 1.1.6 has no assert_double_equal */
+#define assert_near(a, b, eps) check_near((a), (b), (eps), __FILE__, __LINE__)
+
+static void check_near(double a, double b, double eps, const char *file, int line)
+{
+    if (!(fabs(a - b) <= eps))
+        fail_msg("%s:%d: %.17g != %.17g (tolerance %g)", file, line, a, b, eps);
+}
 
 static void run_ok(const char *text, const char *const *sets, const char *const *wparams,
                    sim_metrics *m)
@@ -306,8 +316,11 @@ static void test_deterministic_and_skip_exact(void **state)
 {
     (void)state;
     const char *names[] = {"kmeans", "bfs", "matmul", "stream"};
-    const char *small[] = {"gpu.sms=4", NULL};
-    const char *noskip[] = {"gpu.sms=4", "sim.skip_idle=false", NULL};
+    /* the per-SM energy terms read the resident cycles, which skipping must keep exact */
+#define SKIP_SETS "gpu.sms=4", "energy.sm_active_watts=0.5", "energy.sm_idle_watts=0.25"
+    const char *small[] = {SKIP_SETS, NULL};
+    const char *noskip[] = {SKIP_SETS, "sim.skip_idle=false", NULL};
+#undef SKIP_SETS
     for (size_t i = 0; i < 4; i++) {
         sim_metrics a, b, c;
         /* bfs's default graph is sized for the whole GPU; a smaller one keeps this quick */
@@ -325,6 +338,53 @@ static void test_deterministic_and_skip_exact(void **state)
             fail_msg("%s: skipping idle cycles changed the results", names[i]);
         }
     }
+}
+
+/* The energy terms of idle/active SMs and of the front end, on the chain of
+ * test_alu_chain_exact_cycles (9 cycles, 3 warp instructions) on 2 SMs, only one of which gets
+ * the CTA. At 1000 MHz a cycle is 1 ns, so 1 W for one SM-cycle is 1e-9 J.
+ *   equal active and idle power: 2 SMs x 9 cycles x 1 W = 18e-9 J, whatever SM 0's residency;
+ *   inst: 3 warp instructions x 10 pJ = 30e-12 J;
+ *   active/idle: SM 0 holds its CTA from cycle 0 until the exit issues at 5 (the CTA leaves
+ *   as its last warp exits), so 5 active SM-cycles (0-4); cycles 5-8 (the add's write-back)
+ *   and all 9 of SM 1 are idle: 13 idle SM-cycles, util = (5/9 + 0/9) / 2. */
+static void test_energy_sm_and_front_end_terms(void **state)
+{
+    (void)state;
+    const char *wl = ".kernel k block=32\n"
+                     "    mov r0, 1\n"
+                     "    add r1, r0, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+#define ENERGY_ZERO                                                                                \
+    TINY, "gpu.sms=2", "gpu.clock_mhz=1000", "energy.int_op_pj=0", "energy.fp_op_pj=0",            \
+        "energy.sfu_op_pj=0", "energy.regfile_pj=0", "energy.l1d_pj_per_byte=0",                   \
+        "energy.shared_pj_per_byte=0", "energy.icnt_pj_per_byte=0", "energy.l2_pj_per_byte=0",     \
+        "energy.dram_pj_per_byte=0", "energy.dram_activate_pj=0", "energy.static_watts=0"
+    const char *old[] = {ENERGY_ZERO, NULL};
+    const char *flat[] = {ENERGY_ZERO, "energy.sm_active_watts=1", "energy.sm_idle_watts=1",
+                          "energy.inst_pj=10", NULL};
+    const char *active[] = {ENERGY_ZERO, "energy.sm_active_watts=1", NULL};
+    const char *idle[] = {ENERGY_ZERO, "energy.sm_idle_watts=1", NULL};
+#undef ENERGY_ZERO
+    sim_metrics o, f, a, i;
+    run_ok(wl, old, NULL, &o);
+    run_ok(wl, flat, NULL, &f);
+    run_ok(wl, active, NULL, &a);
+    run_ok(wl, idle, NULL, &i);
+    /* the defaults (0) leave the energy as it was: nothing at all here */
+    assert_int_equal((int)o.cycles, 9);
+    assert_true(o.energy_j == 0.0 && o.energy_sm_j == 0.0 && o.energy_inst_j == 0.0);
+    assert_int_equal((int)f.cycles, 9);
+    assert_near(f.energy_sm_j, 18e-9, 1e-15);
+    assert_near(f.energy_inst_j, 30e-12, 1e-18);
+    assert_near(f.energy_j, 18e-9 + 30e-12, 1e-15);
+    assert_near(f.power_w, (18e-9 + 30e-12) / 9e-9, 1e-9);
+    assert_near(a.util, 5.0 / 18.0, 1e-12);
+    assert_near(a.energy_sm_j, 5e-9, 1e-15);
+    assert_near(a.energy_j, 5e-9, 1e-15);
+    assert_near(i.energy_sm_j, 13e-9, 1e-15);
 }
 
 /* CCWS section 5.1: GTO keeps the working set of few warps in the L1D; LRR thrashes it. */
@@ -393,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_out_of_bounds_is_an_error),
         cmocka_unit_test(test_bad_config_is_rejected),
         cmocka_unit_test(test_deterministic_and_skip_exact),
+        cmocka_unit_test(test_energy_sm_and_front_end_terms),
         cmocka_unit_test(test_gto_misses_less_than_lrr_on_kmeans),
         cmocka_unit_test(test_more_ctas_raise_latency_on_stream),
         cmocka_unit_test(test_matmul_ipc_rises_with_ctas),

@@ -168,6 +168,17 @@ static const param_def core_defs_tail[] = {
     P_REAL("energy.dram_activate_pj", 2000, 0, 1e9, "pJ", "DRAM row activation"),
     P_REAL("energy.static_watts", 30, 0, 1e4, "W",
            "static power of the whole GPU (leakage and constant power)"),
+    P_REAL("energy.sm_active_watts", 0, 0, 1e4, "W",
+           "power of each SM while it holds a CTA (AccelWattch's lane-activation static "
+           "power, static_*_flane/addlane, which gpgpu_sim_wrapper::calculate_static_power "
+           "scales by the share of active SMs; per SM). 0: not modelled"),
+    P_REAL("energy.sm_idle_watts", 0, 0, 1e4, "W",
+           "power of each SM while it holds no CTA (GPUWattch/AccelWattch idle_core_power, "
+           "charged per idle SM: power_interface.cc, set_idle_core_power). 0: not modelled"),
+    P_REAL("energy.inst_pj", 0, 0, 1e6, "pJ",
+           "per warp instruction issued: fetch, decode, instruction buffer, scheduler and "
+           "pipeline latches (AccelWattch/GPUWattch components IBP, ICP, SCHEDP, PIPEP). "
+           "0: not modelled"),
 };
 
 const param_group core_param_group = {"core", core_defs, sizeof core_defs / sizeof core_defs[0]};
@@ -266,6 +277,9 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     e->dram_pj_per_byte = param_get_real(p, "energy.dram_pj_per_byte");
     e->dram_activate_pj = param_get_real(p, "energy.dram_activate_pj");
     e->static_watts = param_get_real(p, "energy.static_watts");
+    e->sm_active_watts = param_get_real(p, "energy.sm_active_watts");
+    e->sm_idle_watts = param_get_real(p, "energy.sm_idle_watts");
+    e->inst_pj = param_get_real(p, "energy.inst_pj");
 
     if (!is_pow2(c->l1d_line) || !is_pow2(m->l2_line)) {
         snprintf(err, errlen, "l1d.line and l2.line must be powers of two (got %d and %d)",

@@ -21,7 +21,10 @@ typedef struct energy_config {
     double l2_pj_per_byte;
     double dram_pj_per_byte;
     double dram_activate_pj;
-    double static_watts; /* whole GPU */
+    double static_watts;    /* whole GPU */
+    double sm_active_watts; /* per SM holding a CTA */
+    double sm_idle_watts;   /* per SM holding none */
+    double inst_pj;         /* per warp instruction issued (front end) */
 } energy_config;
 
 typedef struct gpu_config {

@@ -7,9 +7,11 @@ static double ratio(double a, double b)
     return b > 0 ? a / b : 0.0;
 }
 
-/* Energy: event counts times per-event energies plus static power times run time. */
+/* Energy: event counts times per-event energies plus static power times run time. SM-cycles
+ * with a CTA resident count as active (GPGPU-Sim's shader_core_ctx::isactive, which AccelWattch
+ * counts per sample); the rest of the num_sms x cycles are idle. */
 static void energy(const gpu_config *c, const sm_stats *t, const memsys_stats *ms, double seconds,
-                   sim_metrics *m)
+                   double cycles, sim_metrics *m)
 {
     const energy_config *e = &c->energy;
     const double pj = 1e-12;
@@ -26,6 +28,13 @@ static void energy(const gpu_config *c, const sm_stats *t, const memsys_stats *m
     m->energy_static_j = e->static_watts * seconds;
     m->energy_j = m->energy_alu_j + m->energy_regfile_j + m->energy_l1d_j + m->energy_shared_j +
                   m->energy_icnt_j + m->energy_l2_j + m->energy_dram_j + m->energy_static_j;
+    const double active = (double)t->resident_cycles;
+    const double all = (double)c->num_sms * cycles;
+    const double idle = all > active ? all - active : 0.0;
+    const double per_cycle = ratio(seconds, cycles);
+    m->energy_sm_j = per_cycle * (e->sm_active_watts * active + e->sm_idle_watts * idle);
+    m->energy_inst_j = pj * e->inst_pj * (double)t->warp_insts;
+    m->energy_j += m->energy_sm_j + m->energy_inst_j;
     m->power_w = ratio(m->energy_j, seconds);
 }
 
@@ -110,7 +119,7 @@ void stats_collect(const gpu_config *c, const sm *const *sms, const memsys *mem,
     m->stall_mem = ratio((double)t.stall[ST_MEM], live);
     m->stall_data = ratio((double)t.stall[ST_DATA], live);
     m->stall_struct = ratio((double)t.stall[ST_STRUCT], live);
-    energy(c, &t, &ms, m->cycles / (c->energy.clock_mhz * 1e6), m);
+    energy(c, &t, &ms, m->cycles / (c->energy.clock_mhz * 1e6), m->cycles, m);
 }
 
 void stats_write_per_sm(FILE *f, const gpu_config *c, const sm *const *sms, uint64_t cycles)
