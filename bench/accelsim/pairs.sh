@@ -12,6 +12,9 @@
 
 pair_known() { case $1 in qv100|fermi) return 0 ;; *) return 1 ;; esac; }
 
+# The scheduler each reference config runs by itself: the pair's baseline.
+pair_base_sched() { case $1 in qv100) echo lrr ;; fermi) echo gto ;; esac; }
+
 pair_preset() { case $1 in qv100) echo qv100-accelsim ;; fermi) echo fermi-gtx480 ;; esac; }
 
 # Schedulers per scheduler unit, as each side spells them. GPGPU-Sim's two-level keeps 8 active
