@@ -72,9 +72,13 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
         snprintf(err, errlen, "l1d.policy: unknown policy '%s'", c->l1d_policy);
         goto fail;
     }
-    l1d_config lc = {c->l1d_sets, c->l1d_ways,  c->l1d_line,
-                     c->l1d_hash, c->l1d_mshrs, c->l1d_mshr_merge};
-    l1_env le = {{c->l1d_sets, c->l1d_ways, c->l1d_line}, s->id, c->max_warps, env->rng};
+    l1d_config lc = {c->l1d_sets,  c->l1d_ways,       c->l1d_line,     c->l1d_hash,
+                     c->l1d_mshrs, c->l1d_mshr_merge, c->l1d_sectored, c->l1d_recency_miss};
+    l1_env le = {{c->l1d_sets, c->l1d_ways, c->l1d_line},
+                 s->id,
+                 c->max_warps,
+                 env->rng,
+                 c->l1d_recency_miss};
     if (l1d_create(&s->l1, &lc, lp, &le, env->params, err, errlen) != 0) goto fail;
     s->l1_crit = lp->uses_criticality;
     s->l1_prio = lp->uses_warp_prio;

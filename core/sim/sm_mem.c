@@ -128,7 +128,42 @@ static void trace_access(sm *s, uint64_t now, const char *kind, uint64_t line, c
 
 static int send(sm *s, uint64_t addr, uint32_t bytes, int kind, uint32_t token, uint64_t now)
 {
-    mem_packet p = {addr, bytes, (uint8_t)kind, (uint16_t)s->id, token, now};
+    mem_packet p = {.addr = addr,
+                    .bytes = bytes,
+                    .kind = (uint8_t)kind,
+                    .sm = (uint16_t)s->id,
+                    .token = token,
+                    .sent_cycle = now};
+    return memsys_send(s->mem, &p, now);
+}
+
+/* An access's segments (l1d.bypass_segment bytes each) as 32-byte sectors of its line, for a
+ * sectored L2 (mem_packet.sectors; 0: the L2 reads the packet's byte range). */
+static uint16_t sectors32(const sm *s, uint32_t segs)
+{
+    int seg = s->cfg->bypass_segment;
+    if (!s->cfg->mem.l2_sectored || s->cfg->l1d_line > 512) return 0;
+    if (seg == 32) return (uint16_t)segs;
+    uint32_t out = 0;
+    for (; segs; segs &= segs - 1) {
+        int i = __builtin_ctz(segs), lo = i * seg / 32, hi = ((i + 1) * seg - 1) / 32;
+        for (int k = lo; k <= hi; k++)
+            out |= 1u << k;
+    }
+    return (uint16_t)out;
+}
+
+/* send() with the sectors a sectored L2 should read or write. */
+static int send_sectors(sm *s, uint64_t addr, uint32_t bytes, int kind, uint32_t token,
+                        uint32_t segs, uint64_t now)
+{
+    mem_packet p = {.addr = addr,
+                    .bytes = bytes,
+                    .kind = (uint8_t)kind,
+                    .sm = (uint16_t)s->id,
+                    .token = token,
+                    .sectors = sectors32(s, segs),
+                    .sent_cycle = now};
     return memsys_send(s->mem, &p, now);
 }
 
@@ -152,10 +187,100 @@ static void waits_on_miss(sm *s, int wi, const load_rec *r)
     s->recheck |= (uint64_t)1 << wi;
 }
 
+/* A failed try: what to wait for before the replay (see load_access). */
+static int load_failed(sm *s, l1_fail why, uint64_t now)
+{
+    mem_stage *st = &s->stage;
+    s->st.l1d_resfails++;
+    st->failed_at = now;
+    /* Until a fill arrives (MSHR, merge slot, reserved ways) or the memory system moves
+     * (injection queue) nothing can change the answer: the SM may sleep until then. A
+     * policy's stall is retried every cycle. */
+    st->blocked_on_fill = why == L1F_MSHR || why == L1F_MERGE || why == L1F_RESERVED;
+    st->fail_fills = s->fills;
+    st->blocked_on_send = why == L1F_SEND;
+    return 0;
+}
+
+/* load_access of a sectored L1D (l1d.sectored): the access is counted sector by sector, as
+ * GPGPU-Sim counts its per-sector accesses (memory_coalescing_arch makes one per 32-byte
+ * sector on Volta; tag_array::access gives each HIT, HIT_RESERVED, MISS or SECTOR_MISS): hits,
+ * merges (HIT_RESERVED) and misses (MISS and SECTOR_MISS, each a 32-byte request). The load
+ * record waits for each fetch the access joined or made, and for the hit latency if any
+ * sector hit. */
+static int load_access_sectored(sm *s, const line_access *a, uint64_t now)
+{
+    mem_stage *st = &s->stage;
+    load_rec *r = &s->recs[st->rec];
+    int slots = memsys_send_slots(s->mem, s->id, now, s->cfg->l1d_line / L1D_SECTOR);
+    l1_request q = {a->line,
+                    st->pc,
+                    st->warp,
+                    st->prio,
+                    s->l1_crit ? (int)cpl_criticality(s->cpl, st->warp) : 0,
+                    s->l1_crit && cpl_is_critical(s->cpl, st->warp),
+                    st->n,
+                    false,
+                    now};
+    l1_sectors sec;
+    int owner = -1, evicted = -1;
+    uint64_t evicted_line = 0;
+    l1_outcome o = l1d_load_sectors(s->l1, &q, a->sectors, (uint32_t)st->rec, slots, &sec, &owner,
+                                    &evicted, &evicted_line);
+    int bypass_blocked = o == L1_BYPASSED && !slots;
+    if (bypass_blocked) o = L1_RESFAIL;
+    uint32_t nsec = sm_popcount(a->sectors);
+    if (o != L1_RESFAIL) s->st.l1d_accesses += nsec;
+    if (s->l1_trace || s->l1_observer) trace_access(s, now, "load", a->line, l1_outcome_names[o]);
+    if (o == L1_RESFAIL)
+        return load_failed(s, bypass_blocked ? L1F_SEND : l1d_last_fail(s->l1), now);
+    if (o == L1_BYPASSED) {
+        send_sectors(s, a->line, nsec * L1D_SECTOR, MEM_READ, TOK_BYPASS | (uint32_t)st->rec,
+                     a->sectors, now);
+        s->st.l1d_misses += nsec;
+        s->st.l1d_bypasses++;
+        r->misses++;
+        waits_on_miss(s, st->warp, r);
+        notify(s, L1E_MISS, st->warp, a->line, now);
+        return 1;
+    }
+    uint32_t hits = sm_popcount(sec.hit), fetch = sec.miss | sec.merged;
+    s->st.l1d_hits += hits;
+    s->st.l1d_misses += sm_popcount(sec.miss);
+    s->st.l1d_merged += sm_popcount(sec.merged);
+    /* one completion per fetch waited on, one for the hit latency */
+    r->remaining += (int)sm_popcount(fetch) + (hits ? 1 : 0) - 1;
+    if (hits) {
+        s->st.l1d_bytes += fetch ? (uint64_t)L1D_SECTOR * hits : 4u * sm_popcount(a->lanes);
+        sm_event e = {
+            .cycle = now + (uint64_t)s->cfg->l1d_hit_latency, .kind = EV_ACCESS, .a = st->rec};
+        sm_push_event(s, &e, EVQ_HIT);
+    }
+    if (o == L1_HIT) {
+        if (owner == st->warp)
+            s->st.l1d_intra_hits++;
+        else
+            s->st.l1d_inter_hits++;
+        notify(s, L1E_HIT, st->warp, a->line, now);
+        return 1;
+    }
+    for (uint32_t m = sec.miss; m; m &= m - 1) {
+        int k = __builtin_ctz(m);
+        send(s, a->line + (uint64_t)k * L1D_SECTOR, L1D_SECTOR, MEM_READ,
+             TOK_FILL | (uint32_t)sec.mshr[k], now);
+    }
+    r->misses++;
+    waits_on_miss(s, st->warp, r);
+    if (evicted >= 0) notify(s, L1E_EVICT, evicted, evicted_line, now);
+    notify(s, L1E_MISS, st->warp, a->line, now);
+    return 1;
+}
+
 /* Tries the current access of a global load. Returns 1 when it is done with (the unit may
  * move on), 0 to replay it next time. */
 static int load_access(sm *s, const line_access *a, uint64_t now)
 {
+    if (s->cfg->l1d_sectored && s->cfg->l1d_enabled) return load_access_sectored(s, a, now);
     mem_stage *st = &s->stage;
     load_rec *r = &s->recs[st->rec];
     int can_send = memsys_can_send(s->mem, s->id, now);
@@ -210,7 +335,7 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
         return 1;
     case L1_BYPASSED: {
         uint32_t bytes = sm_popcount(a->sectors) * (uint32_t)s->cfg->bypass_segment;
-        send(s, a->line, bytes, MEM_READ, TOK_BYPASS | (uint32_t)st->rec, now);
+        send_sectors(s, a->line, bytes, MEM_READ, TOK_BYPASS | (uint32_t)st->rec, a->sectors, now);
         s->st.l1d_misses++;
         s->st.l1d_bypasses++;
         r->misses++;
@@ -218,18 +343,9 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
         notify(s, L1E_MISS, st->warp, a->line, now);
         return 1;
     }
-    case L1_RESFAIL: {
-        s->st.l1d_resfails++;
-        st->failed_at = now;
-        l1_fail why = s->cfg->l1d_enabled && can_send ? l1d_last_fail(s->l1) : L1F_SEND;
-        /* Until a fill arrives (MSHR, merge slot, reserved ways) or the memory system moves
-         * (injection queue) nothing can change the answer: the SM may sleep until then. A
-         * policy's stall is retried every cycle. */
-        st->blocked_on_fill = why == L1F_MSHR || why == L1F_MERGE || why == L1F_RESERVED;
-        st->fail_fills = s->fills;
-        st->blocked_on_send = why == L1F_SEND;
-        return 0;
-    }
+    case L1_RESFAIL:
+        return load_failed(s, s->cfg->l1d_enabled && can_send ? l1d_last_fail(s->l1) : L1F_SEND,
+                           now);
     }
     return 0;
 }
@@ -245,8 +361,14 @@ static void fail_ahead(sm *s, uint64_t now)
 {
     mem_stage *st = &s->stage;
     if (!s->cfg->l1d_enabled || s->l1_trace || s->l1_observer) return;
-    if (!l1d_load_needs_fill(s->l1, st->acc[st->next].line)) return;
-    if (!memsys_can_send(s->mem, s->id, now + 1)) return; /* that try fails, but as L1F_SEND */
+    const line_access *a = &st->acc[st->next];
+    if (s->cfg->l1d_sectored) {
+        int slots = memsys_send_slots(s->mem, s->id, now + 1, s->cfg->l1d_line / L1D_SECTOR);
+        if (!l1d_load_sectors_needs_fill(s->l1, a->line, a->sectors, slots)) return;
+    } else {
+        if (!l1d_load_needs_fill(s->l1, a->line)) return;
+        if (!memsys_can_send(s->mem, s->id, now + 1)) return; /* that try fails, as L1F_SEND */
+    }
     st->blocked_on_fill = true;
     st->fail_fills = s->fills;
     st->failed_at = now;
@@ -280,9 +402,10 @@ void sm_mem_cycle(sm *s, uint64_t now)
             trace_access(s, now, st->cls == IC_ST_GLOBAL ? "store" : "atomic", a->line,
                          dropped ? "hit" : "miss");
         if (st->cls == IC_ST_GLOBAL)
-            send(s, a->line, bytes, MEM_WRITE, 0, now);
+            send_sectors(s, a->line, bytes, MEM_WRITE, 0, a->sectors, now);
         else
-            send(s, a->line, bytes, MEM_ATOMIC, TOK_ATOMIC | (uint32_t)st->rec, now);
+            send_sectors(s, a->line, bytes, MEM_ATOMIC, TOK_ATOMIC | (uint32_t)st->rec, a->sectors,
+                         now);
         done = 1;
     }
     if (done && ++st->next == st->n) {
@@ -309,7 +432,7 @@ void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
         uint64_t line;
         s->fills++;
         int n = l1d_fill(s->l1, (int)idx, waiters, &line);
-        s->st.l1d_bytes += (uint64_t)s->cfg->l1d_line;
+        s->st.l1d_bytes += (uint64_t)(s->cfg->l1d_sectored ? L1D_SECTOR : s->cfg->l1d_line);
         for (int i = 0; i < n; i++)
             sm_access_done(s, (int)waiters[i], now);
         break;
