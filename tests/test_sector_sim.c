@@ -1,11 +1,12 @@
 /* Whole simulations with sectored caches (l1d.sectored, l2.sectored) and insertion at the miss
  * (l1d.recency=miss): hand-counted sector accesses, misses and DRAM bytes on tiny kernels, the
- * defaults unchanged, and skipping idle cycles exact with the new state. */
+ * adaptive L1D carveout (l1d.unified_kb), and skipping idle cycles exact with the new state. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -125,6 +126,77 @@ static void test_sector_miss_in_present_line(void **state)
     assert_true(fabs(dram_bytes(&s) - (128)) < 0.5);
 }
 
+/* Volta's adaptive carveout (l1d.unified_kb=128 over 4 sets of 128-byte lines): a warp reads
+ * 384 lines (48 KB, 96 a set) with stride loads, waits for them, and reads them again.
+ *   no shared memory: option 0 KB, the L1D 128 KB (256 ways): the second pass hits, 384 misses
+ *   64 KB a CTA, one CTA: option 64, 64 KB (128 ways): hits again
+ *   96 KB: option 96, 32 KB (64 ways): LRU over 96 lines a set misses all 768, as without
+ *   16 KB a CTA: 6 CTAs fit (96 KB: misses all); with sm.max_ctas=2, 32 KB: 96 KB of L1D. */
+static void test_adaptive_carveout(void **state)
+{
+    (void)state;
+    const char *fmt = ".array a i32 [384*32] zero\n"
+                      ".kernel k block=32 shared=%d\n"
+                      "    mov r0, %%laneid\n"
+                      "    shl r1, r0, 7\n"
+                      "    ld.i32 r2, [a + r1]\n"
+                      "    ld.i32 r3, [a + r1 + 4096]\n"
+                      "    ld.i32 r4, [a + r1 + 8192]\n"
+                      "    ld.i32 r5, [a + r1 + 12288]\n"
+                      "    ld.i32 r6, [a + r1 + 16384]\n"
+                      "    ld.i32 r7, [a + r1 + 20480]\n"
+                      "    ld.i32 r8, [a + r1 + 24576]\n"
+                      "    ld.i32 r9, [a + r1 + 28672]\n"
+                      "    ld.i32 r10, [a + r1 + 32768]\n"
+                      "    ld.i32 r11, [a + r1 + 36864]\n"
+                      "    ld.i32 r12, [a + r1 + 40960]\n"
+                      "    ld.i32 r13, [a + r1 + 45056]\n"
+                      "    add r14, r2, r3\n"
+                      "    add r14, r14, r4\n"
+                      "    add r14, r14, r5\n"
+                      "    add r14, r14, r6\n"
+                      "    add r14, r14, r7\n"
+                      "    add r14, r14, r8\n"
+                      "    add r14, r14, r9\n"
+                      "    add r14, r14, r10\n"
+                      "    add r14, r14, r11\n"
+                      "    add r14, r14, r12\n"
+                      "    add r14, r14, r13\n"
+                      "    ld.i32 r2, [a + r1]\n"
+                      "    ld.i32 r3, [a + r1 + 4096]\n"
+                      "    ld.i32 r4, [a + r1 + 8192]\n"
+                      "    ld.i32 r5, [a + r1 + 12288]\n"
+                      "    ld.i32 r6, [a + r1 + 16384]\n"
+                      "    ld.i32 r7, [a + r1 + 20480]\n"
+                      "    ld.i32 r8, [a + r1 + 24576]\n"
+                      "    ld.i32 r9, [a + r1 + 28672]\n"
+                      "    ld.i32 r10, [a + r1 + 32768]\n"
+                      "    ld.i32 r11, [a + r1 + 36864]\n"
+                      "    ld.i32 r12, [a + r1 + 40960]\n"
+                      "    ld.i32 r13, [a + r1 + 45056]\n"
+                      "    exit\n"
+                      ".host\n"
+                      "    launch k grid=1\n";
+    struct {
+        int shared, max_ctas, unified, misses;
+    } cases[] = {{0, 8, 0, 768},       {0, 8, 128, 384},     {65536, 8, 128, 384},
+                 {98304, 8, 128, 768}, {16384, 8, 128, 768}, {16384, 2, 128, 384}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char wl[4096], ctas[64], uni[64];
+        snprintf(wl, sizeof wl, fmt, cases[i].shared);
+        snprintf(ctas, sizeof ctas, "sm.max_ctas=%d", cases[i].max_ctas);
+        snprintf(uni, sizeof uni, "l1d.unified_kb=%d", cases[i].unified);
+        const char *sets[] = {
+            "gpu.sms=1", "l1d.sets=4", "l1d.ways=64", "l1d.mshrs=256", "sm.shared_bytes=98304",
+            ctas,        uni,          NULL};
+        sim_metrics m;
+        run_ok(wl, sets, &m);
+        assert_int_equal((int)m.l1d_accesses, 768);
+        if ((int)m.l1d_misses != cases[i].misses)
+            fail_msg("case %zu: %d misses, expected %d", i, (int)m.l1d_misses, cases[i].misses);
+    }
+}
+
 /* l1d.sectored with a bypass segment other than 32 bytes is refused. */
 static void test_bad_sector_config(void **state)
 {
@@ -137,17 +209,30 @@ static void test_bad_sector_config(void **state)
 }
 
 /* Skipping idle cycles changes nothing with the sectored caches and insertion at the miss,
- * on the GTX480 defaults and on the QV100 preset's cache geometry. */
+ * on the GTX480 defaults, and on the QV100 preset's cache geometry with the carveout and the
+ * invalidation between kernels. */
 static void test_skip_exact_sectored(void **state)
 {
     (void)state;
     const char *names[] = {"kmeans", "stream", "matmul"};
     const char *skip[] = {"gpu.sms=4", SECTORED, "l1d.recency=miss", NULL};
     const char *noskip[] = {"gpu.sms=4", SECTORED, "l1d.recency=miss", "sim.skip_idle=false", NULL};
-    const char *skip_v[] = {"gpu.sms=4",   SECTORED,        "l1d.sets=4",
-                            "l1d.ways=64", "l1d.mshrs=256", NULL};
-    const char *noskip_v[] = {"gpu.sms=4",   SECTORED,        "l1d.sets=4",
-                              "l1d.ways=64", "l1d.mshrs=256", "sim.skip_idle=false",
+    const char *skip_v[] = {"gpu.sms=4",
+                            SECTORED,
+                            "l1d.sets=4",
+                            "l1d.ways=64",
+                            "l1d.mshrs=256",
+                            "l1d.unified_kb=128",
+                            "l1d.kernel_flush=true",
+                            NULL};
+    const char *noskip_v[] = {"gpu.sms=4",
+                              SECTORED,
+                              "l1d.sets=4",
+                              "l1d.ways=64",
+                              "l1d.mshrs=256",
+                              "l1d.unified_kb=128",
+                              "l1d.kernel_flush=true",
+                              "sim.skip_idle=false",
                               NULL};
     for (size_t i = 0; i < 3; i++) {
         sim_metrics a, b;
@@ -166,6 +251,7 @@ int main(void)
         cmocka_unit_test(test_coherent_load_sectors),
         cmocka_unit_test(test_strided_load_sectors),
         cmocka_unit_test(test_sector_miss_in_present_line),
+        cmocka_unit_test(test_adaptive_carveout),
         cmocka_unit_test(test_bad_sector_config),
         cmocka_unit_test(test_skip_exact_sectored),
     };

@@ -74,6 +74,9 @@ static const param_def core_defs[] = {
              "when the L1D policy inserts a missed line: fill (when the data arrives), or miss "
              "(when its way is reserved, merges promoting it; GPGPU-Sim's allocate-on-miss 'm' in "
              "-gpgpu_cache:dl1, tag_array::access)"),
+    P_BOOL("l1d.kernel_flush", 0,
+           "invalidate the L1D when a kernel starts (GPGPU-Sim -gpgpu_flush_l1_cache; false: "
+           "lines stay from one kernel to the next)"),
     P_INT("l1d.unified_kb", 0, 0, 4096, "KB",
           "Volta's adaptive carveout: L1D plus shared memory per SM (0: off); each kernel gets "
           "the smallest of 0, 8, 16, 32, 64, 96 KB of shared memory its resident CTAs need and "
@@ -183,6 +186,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->l1d_sectored = ival(p, "l1d.sectored");
     c->l1d_recency_miss = param_get_choice(p, "l1d.recency")[0] == 'm';
     c->l1d_unified_kb = ival(p, "l1d.unified_kb");
+    c->l1d_kernel_flush = ival(p, "l1d.kernel_flush");
     c->sched_policy = param_get_choice(p, "sched.policy");
     c->l1d_policy = param_get_choice(p, "l1d.policy");
     c->cta_policy = param_get_choice(p, "cta.policy");
@@ -254,6 +258,13 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
                  "l1d.sectored needs l1d.bypass_segment=32 (got %d) and a line of at most "
                  "icnt.sm_queue = %d sectors (got %d bytes)",
                  c->bypass_segment, m->icnt_sm_queue, c->l1d_line);
+        return -1;
+    }
+    if (c->l1d_unified_kb && ((long)c->l1d_unified_kb * 1024 < (long)c->l1d_sets * c->l1d_line ||
+                              (c->l1d_hash == 1 && !is_pow2(c->l1d_sets)))) {
+        snprintf(err, errlen,
+                 "l1d.unified_kb (%d KB) must hold at least one way of l1d.sets lines (%d bytes)",
+                 c->l1d_unified_kb, c->l1d_sets * c->l1d_line);
         return -1;
     }
     if (m->l2_sectored && m->l2_line > 256) {
