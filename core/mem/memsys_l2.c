@@ -173,7 +173,8 @@ static uint32_t req_sectors(const memsys *m, const mem_packet *pk)
  * sectors are all on their way joins the MSHR bringing them. A request needing sectors of two
  * fetches, or sectors on their way and others missing (only a request of several sectors can),
  * waits for a fill and tries again. Statistics count sectors: valid ones hit, the rest miss. */
-static int accept_sectored(memsys *m, uint32_t part, uint32_t r, uint64_t t)
+__attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, uint32_t r,
+                                                     uint64_t t)
 {
     ms_part *p = &m->parts[part];
     ms_req *q = &m->reqs[r];

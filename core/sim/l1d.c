@@ -470,7 +470,8 @@ l1_outcome l1d_load_sectors(l1d *c, const l1_request *r, uint32_t sectors, uint3
 }
 
 /* The fill of a sectored MSHR: its sector becomes valid. */
-static int fill_sector(l1d *c, int m, uint32_t *waiters, uint64_t *line_addr)
+__attribute__((noinline)) static int fill_sector(l1d *c, int m, uint32_t *waiters,
+                                                 uint64_t *line_addr)
 {
     mshr_entry *e = &c->mshr[m];
     size_t i = (size_t)e->set * (size_t)c->cfg.ways + (size_t)e->way;

@@ -294,7 +294,7 @@ static int load_failed(sm *s, l1_fail why, uint64_t now)
  * merges (HIT_RESERVED) and misses (MISS and SECTOR_MISS, each a 32-byte request). The load
  * record waits for each fetch the access joined or made, and for the hit latency if any
  * sector hit. */
-static int load_access_sectored(sm *s, const line_access *a, uint64_t now)
+__attribute__((noinline)) static int load_access_sectored(sm *s, const line_access *a, uint64_t now)
 {
     mem_stage *st = &s->stage;
     load_rec *r = &s->recs[st->rec];
