@@ -144,6 +144,9 @@ typedef struct l1_env {
     int sm;
     int max_warps;
     wt_rng *rng;
+    /* l1d.recency=miss: on_fill comes when the way is reserved at the miss (GPGPU-Sim's
+     * allocate-on-miss reading), so a reserved way holds its place in the recency order */
+    bool insert_at_miss;
 } l1_env;
 
 /* What a policy knows of an access. */

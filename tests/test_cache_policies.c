@@ -35,7 +35,7 @@ static void drv_make(drv *d, const char *policy, int sets, int ways, const char 
 {
     memset(d, 0, sizeof *d);
     assert_true(sets * ways <= MAXL);
-    ph_l1_make(&d->c, policy, (l1_env){{sets, ways, LINE}, 0, 48, NULL}, 11, kv);
+    ph_l1_make(&d->c, policy, (l1_env){{sets, ways, LINE}, 0, 48, NULL, false}, 11, kv);
 }
 
 static void drv_free(drv *d)

@@ -46,7 +46,7 @@ static counts replay(const char *policy, const char *const *kv, int sets, int wa
     counts c;
     memset(&c, 0, sizeof c);
     ph_l1d f;
-    ph_l1d_make(&f, policy, (l1d_config){sets, ways, LINE, hash, 4, 4}, 48, 5, kv);
+    ph_l1d_make(&f, policy, (l1d_config){sets, ways, LINE, hash, 4, 4, 0, 0}, 48, 5, kv);
     l1d *l = f.c;
     for (size_t i = 0; i < n; i++) {
         if (s[i].store) {

@@ -389,7 +389,7 @@ static void test_create_all(void **state)
     }
     for (size_t i = 0; l1_policies[i]; i++) {
         ph_l1 c;
-        ph_l1_make(&c, l1_policies[i]->name, (l1_env){{8, 16, 128}, 0, 48, NULL}, 3, NULL);
+        ph_l1_make(&c, l1_policies[i]->name, (l1_env){{8, 16, 128}, 0, 48, NULL, false}, 3, NULL);
         ph_l1_free(&c);
     }
     for (size_t i = 0; cta_policies[i]; i++) {
@@ -563,7 +563,7 @@ typedef struct lru_fixture {
 
 static void lru_make(lru_fixture *f, int ways)
 {
-    ph_l1_make(&f->c, "lru", (l1_env){{1, ways, 128}, 0, 48, NULL}, 8, NULL);
+    ph_l1_make(&f->c, "lru", (l1_env){{1, ways, 128}, 0, 48, NULL, false}, 8, NULL);
     assert_true(f->c.ops->line_state_bytes <= 16);
     f->v = ph_l1_view(&f->c, 0);
 }

@@ -27,6 +27,7 @@
 static const char *const hash_names[] = {"linear", "xor", NULL};
 static const char *const shared_path_names[] = {"bypass", "ldst", NULL};
 static const char *const atomic_path_names[] = {"line", "serial", NULL};
+static const char *const recency_names[] = {"fill", "miss", NULL};
 
 static const param_def core_defs[] = {
     P_INT("sim.seed", 1, 0, 9007199254740991.0, "",
@@ -116,6 +117,22 @@ static const param_def core_defs[] = {
     P_BOOL("l1d.enabled", 1, "cache global loads in L1D (false: every load bypasses it)"),
     P_INT("l1d.bypass_segment", 32, 4, 512, "bytes",
           "bytes a load fetches when it bypasses the L1D (one segment per 32-byte sector)"),
+    P_BOOL("l1d.sectored", 0,
+           "sectored L1D: lines of 32-byte sectors valid each on its own; a load fetches only "
+           "the sectors it needs and missing and hit sectors are counted one by one (GPGPU-Sim's "
+           "\"S:\" in -gpgpu_cache:dl1, sector_cache_block; needs l1d.bypass_segment=32)"),
+    P_CHOICE("l1d.recency", 0, recency_names,
+             "when the L1D policy inserts a missed line: fill (when the data arrives), or miss "
+             "(when its way is reserved, merges promoting it; GPGPU-Sim's allocate-on-miss 'm' in "
+             "-gpgpu_cache:dl1, tag_array::access)"),
+    P_BOOL("l1d.kernel_flush", 0,
+           "invalidate the L1D when a kernel starts (GPGPU-Sim -gpgpu_flush_l1_cache; false: "
+           "lines stay from one kernel to the next)"),
+    P_INT("l1d.unified_kb", 0, 0, 4096, "KB",
+          "Volta's adaptive carveout: L1D plus shared memory per SM (0: off); each kernel gets "
+          "the smallest of 0, 8, 16, 32, 64, 96 KB of shared memory its resident CTAs need and "
+          "the L1D the rest, by its ways (GPGPU-Sim -gpgpu_unified_l1d_size with "
+          "-gpgpu_adaptive_cache_config 1 and -gpgpu_shmem_option 0,8,16,32,64,96)"),
 };
 
 /* The policy choices (sched.policy, l1d.policy, cta.policy) belong to the policy registry
@@ -134,6 +151,10 @@ static const param_def core_defs_tail[] = {
     P_INT("l2.line", 128, 32, 512, "bytes", "L2 line size"),
     P_INT("l2.hit_latency", 40, 1, 10000, "cycles", "L2 hit latency"),
     P_INT("l2.mshrs", 32, 1, 4096, "", "outstanding L2 misses per partition"),
+    P_BOOL("l2.sectored", 0,
+           "sectored L2: lines of 32-byte sectors valid each on its own; a miss reads only the "
+           "missing sectors from DRAM and statistics count sectors (GPGPU-Sim's \"S:\" in "
+           "-gpgpu_cache:dl2; lines of at most 256 bytes)"),
     P_INT("dram.banks", 16, 1, 256, "", "banks per channel"),
     P_INT("dram.row_bytes", 2048, 128, 65536, "bytes", "row (page) size"),
     /* at least 2: a miss that evicts a dirty line needs two slots at once (fill and write) */
@@ -238,6 +259,10 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->l1d_hit_latency = ival(p, "l1d.hit_latency");
     c->l1d_enabled = ival(p, "l1d.enabled");
     c->bypass_segment = ival(p, "l1d.bypass_segment");
+    c->l1d_sectored = ival(p, "l1d.sectored");
+    c->l1d_recency_miss = param_get_choice(p, "l1d.recency")[0] == 'm';
+    c->l1d_unified_kb = ival(p, "l1d.unified_kb");
+    c->l1d_kernel_flush = ival(p, "l1d.kernel_flush");
     c->sched_policy = param_get_choice(p, "sched.policy");
     c->l1d_policy = param_get_choice(p, "l1d.policy");
     c->cta_policy = param_get_choice(p, "cta.policy");
@@ -254,6 +279,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     m->l2_line = ival(p, "l2.line");
     m->l2_hit_latency = ival(p, "l2.hit_latency");
     m->l2_mshrs = ival(p, "l2.mshrs");
+    m->l2_sectored = ival(p, "l2.sectored");
     m->dram_banks = ival(p, "dram.banks");
     m->dram_row_bytes = ival(p, "dram.row_bytes");
     m->dram_queue = ival(p, "dram.queue");
@@ -315,6 +341,26 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
                  "l1d.bypass_segment must be a power of two of at least l1d.line/32 = %d bytes "
                  "(got %d)",
                  c->l1d_line / 32 > 4 ? c->l1d_line / 32 : 4, c->bypass_segment);
+        return -1;
+    }
+    if (c->l1d_sectored &&
+        (c->bypass_segment != 32 || c->l1d_line > 512 || c->l1d_line / 32 > m->icnt_sm_queue)) {
+        snprintf(err, errlen,
+                 "l1d.sectored needs l1d.bypass_segment=32 (got %d) and a line of at most "
+                 "icnt.sm_queue = %d sectors (got %d bytes)",
+                 c->bypass_segment, m->icnt_sm_queue, c->l1d_line);
+        return -1;
+    }
+    if (c->l1d_unified_kb && ((long)c->l1d_unified_kb * 1024 < (long)c->l1d_sets * c->l1d_line ||
+                              (c->l1d_hash == 1 && !is_pow2(c->l1d_sets)))) {
+        snprintf(err, errlen,
+                 "l1d.unified_kb (%d KB) must hold at least one way of l1d.sets lines (%d bytes)",
+                 c->l1d_unified_kb, c->l1d_sets * c->l1d_line);
+        return -1;
+    }
+    if (m->l2_sectored && m->l2_line > 256) {
+        snprintf(err, errlen, "l2.sectored needs l2.line of at most 256 bytes (got %d)",
+                 m->l2_line);
         return -1;
     }
     if (!is_pow2(m->l2_sets)) {

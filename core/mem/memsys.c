@@ -67,7 +67,12 @@ static int check_config(const memsys_config *c, char *err, size_t errlen)
         BAD("memsys: l2_line must be a power of two >= 4 bytes (got %d)", c->l2_line);
     if (c->l2_hit_latency < 1)
         BAD("memsys: l2_hit_latency must be >= 1 (got %d)", c->l2_hit_latency);
-    if (c->l2_mshrs < 1) BAD("memsys: l2_mshrs must be >= 1 (got %d)", c->l2_mshrs);
+    if (c->l2_mshrs < 1 || c->l2_mshrs > 65535)
+        BAD("memsys: l2_mshrs must be in 1..65535 (got %d)", c->l2_mshrs);
+    if (c->l2_line > 32768) BAD("memsys: l2_line must be at most 32768 bytes (got %d)", c->l2_line);
+    if (c->l2_sectored && (c->l2_line < 32 || c->l2_line > 256))
+        BAD("memsys: a sectored L2 needs lines of 1 to 8 sectors of 32 bytes (got %d bytes)",
+            c->l2_line);
     if (!is_pow2(c->dram_banks))
         BAD("memsys: dram_banks must be a power of two >= 1 (got %d)", c->dram_banks);
     if (!is_pow2(c->dram_row_bytes) || c->dram_row_bytes < c->l2_line)
@@ -228,6 +233,20 @@ int memsys_can_send(const memsys *m, int sm, uint64_t now)
     /* The ring holds the last Q injection starts in order; Q of them still waiting means the
      * oldest is still waiting. */
     return s->inj_n < m->cfg.icnt_sm_queue || s->inj[s->inj_head] <= now;
+}
+
+int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max)
+{
+    if (sm < 0 || sm >= m->cfg.num_sms) return 0;
+    const ms_sm *s = &m->sms[sm];
+    const int Q = m->cfg.icnt_sm_queue;
+    int n = Q - s->inj_n; /* free slots; then each waiting start already passed frees one */
+    for (int k = 0; n < max && k < s->inj_n; k++) {
+        int slot = s->inj_head + k;
+        if (s->inj[slot >= Q ? slot - Q : slot] > now) break;
+        n++;
+    }
+    return n < max ? n : max;
 }
 
 int memsys_send(memsys *m, const mem_packet *p, uint64_t now)

@@ -19,6 +19,8 @@ typedef struct mem_packet {
     uint8_t kind;        /* mem_kind */
     uint16_t sm;         /* sending SM; replies go back to it */
     uint32_t token;      /* the SM's own tag, returned untouched in the reply */
+    uint16_t sectors;    /* a sectored L2 (l2_sectored): bit s asks for the 32-byte sector at
+                          * addr + 32 s; 0: the sectors [addr, addr + bytes) covers */
     uint64_t sent_cycle; /* the cycle the SM sent it (set by memsys_send) */
 } mem_packet;
 
@@ -36,6 +38,7 @@ typedef struct memsys_config {
     int l2_line;        /* bytes */
     int l2_hit_latency; /* cycles */
     int l2_mshrs;       /* outstanding misses per partition */
+    int l2_sectored;    /* lines of 32-byte sectors, each valid on its own (at most 8) */
     /* DRAM: one channel per partition */
     int dram_banks;
     int dram_row_bytes;
@@ -64,6 +67,8 @@ void memsys_destroy(memsys *m);
 
 /* Can SM sm inject another packet at cycle now? */
 int memsys_can_send(const memsys *m, int sm, uint64_t now);
+/* How many packets could SM sm inject one after another at cycle now, up to max? */
+int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max);
 /* SM p->sm sends a packet at cycle now. Returns 0, or -1 when its injection queue is full
  * (nothing is sent; the caller retries later). Writes get no reply; reads and atomics do. */
 int memsys_send(memsys *m, const mem_packet *p, uint64_t now);

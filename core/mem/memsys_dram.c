@@ -110,7 +110,8 @@ static uint64_t bus_col(const memsys *m, const ms_part *p)
     return p->bus_free > t_cl ? p->bus_free - t_cl : 0;
 }
 
-void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr, uint64_t t)
+void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr,
+                     uint32_t bytes, uint64_t t)
 {
     ms_part *p = &m->parts[part];
     uint64_t rb = local >> m->row_shift; /* local / lines_per_row */
@@ -120,6 +121,7 @@ void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32
     d->row = row;
     d->bank = (uint32_t)((rb ^ row) & m->bank_mask);
     d->mshr = mshr;
+    d->bytes = (uint16_t)bytes;
     d->write = (uint8_t)write;
     d->activated = 0;
     m->dram_queued++;
@@ -139,9 +141,13 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
     ms_dreq d = p->dq[i];
     ms_bank *b = &p->banks[d.bank];
     uint64_t data = t + (uint64_t)m->cfg.dram_t_cl;
-    p->bus_free = data + m->burst;
-    b->ready_col = t + m->burst;
-    b->ready_pre = t + m->burst;
+    uint64_t burst = d.bytes == (uint32_t)m->cfg.l2_line
+                         ? m->burst
+                         : ((uint64_t)d.bytes + (uint64_t)m->cfg.dram_bytes_per_cycle - 1) /
+                               (uint64_t)m->cfg.dram_bytes_per_cycle;
+    p->bus_free = data + burst;
+    b->ready_col = t + burst;
+    b->ready_pre = t + burst;
     b->hits--;
     b->queued--;
     bank_update(m, p, d.bank);
@@ -155,8 +161,8 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
         st->dram_reads++;
     if (!d.activated) st->dram_row_hits++;
     st->dram_queue_cycles += t - d.arrival;
-    st->dram_bytes += (uint64_t)m->cfg.l2_line;
-    st->dram_busy_cycles += m->burst;
+    st->dram_bytes += d.bytes;
+    st->dram_busy_cycles += burst;
     if (!d.write)
         ms_push(m, p->bus_free + (uint64_t)m->cfg.dram_latency, EV_DRAM_DONE, part, d.mshr);
     ms_l2_wake(m, part, MS_STALL_DRAM, t); /* a queue slot freed */

@@ -59,20 +59,25 @@ typedef struct ms_line {
     uint64_t tag; /* global line number; MS_NO_TAG unless valid or pending */
     uint64_t lru; /* last-touch stamp; smallest is least recently used */
     uint64_t key; /* replacement order (set_key): 0 free, lru valid, MS_NEVER pending */
-    uint32_t mshr;
+    uint16_t mshr;
     uint8_t valid, dirty, pending; /* pending: reserved for a fill in flight */
+    /* sectored (l2_sectored): the valid and the outstanding sectors (valid = svalid != 0,
+     * pending = spend != 0); dirty is then the mask of written sectors */
+    uint8_t svalid, spend;
 } ms_line;
 
 typedef struct ms_mshr {
     uint32_t head, tail; /* waiting reads and atomics */
     uint32_t line;       /* index of the reserved line in the partition's line array */
+    uint32_t sectors;    /* sectored: the sectors its DRAM read brings */
 } ms_mshr;
 
 typedef struct ms_dreq {
     uint64_t arrival;
     uint64_t row;
     uint32_t bank;
-    uint32_t mshr; /* MS_NIL for writes */
+    uint32_t mshr;  /* MS_NIL for writes */
+    uint16_t bytes; /* data moved: l2_line, or the sectors' bytes of a sectored L2 */
     uint8_t write, activated;
 } ms_dreq;
 
@@ -99,8 +104,9 @@ typedef struct ms_part {
     /* input queue (FIFO of requests, ready times non-decreasing) */
     uint32_t in_head, in_tail;
     /* L2 slice */
-    ms_line *lines; /* sets * ways */
-    uint16_t *hint; /* way a line was last placed in, by local & hint_mask: tried first */
+    ms_line *lines;  /* sets * ways */
+    uint16_t *hint;  /* way a line was last placed in, by local & hint_mask: tried first */
+    uint16_t *smshr; /* sectored: per line and sector, the MSHR bringing it (while in spend) */
     ms_mshr *mshrs;
     uint32_t *mshr_free; /* stack of free MSHR indices */
     int mshr_nfree;
@@ -284,7 +290,7 @@ int ms_dram_init(memsys *m, ms_part *p);
 void ms_dram_free(ms_part *p);
 int ms_dram_space(const memsys *m, uint32_t part);
 void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr,
-                     uint64_t t);
+                     uint32_t bytes, uint64_t t);
 void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t t);
 
 #endif

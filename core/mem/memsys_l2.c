@@ -30,6 +30,11 @@ int ms_l2_init(memsys *m, ms_part *p)
     p->mshr_free = calloc((size_t)c->l2_mshrs, sizeof *p->mshr_free);
     p->hint = calloc(m->hint_mask + 1, sizeof *p->hint);
     if (!p->lines || !p->mshrs || !p->mshr_free || !p->hint) return -1;
+    if (c->l2_sectored) {
+        p->smshr = calloc((size_t)c->l2_sets * (size_t)c->l2_ways * (size_t)(c->l2_line / 32),
+                          sizeof *p->smshr);
+        if (!p->smshr) return -1;
+    }
     for (size_t i = 0; i < (size_t)c->l2_sets * (size_t)c->l2_ways; i++)
         p->lines[i].tag = MS_NO_TAG;
     for (int i = 0; i < c->l2_mshrs; i++)
@@ -45,6 +50,7 @@ void ms_l2_free(ms_part *p)
     free(p->mshrs);
     free(p->mshr_free);
     free(p->hint);
+    free(p->smshr);
 }
 
 static void schedule_process(memsys *m, uint32_t part, uint64_t t)
@@ -120,9 +126,12 @@ static void evict(memsys *m, uint32_t part, ms_line *l, uint64_t t)
 {
     if (l->valid && l->dirty) {
         m->st.l2_writebacks++;
-        ms_dram_enqueue(m, part, ms_div_part(m, l->tag), 1, MS_NIL, t);
+        uint32_t bytes = m->cfg.l2_sectored ? 32u * (uint32_t)__builtin_popcount(l->dirty)
+                                            : (uint32_t)m->cfg.l2_line;
+        ms_dram_enqueue(m, part, ms_div_part(m, l->tag), 1, MS_NIL, bytes, t);
     }
     l->valid = l->dirty = l->pending = 0;
+    l->svalid = l->spend = 0;
     l->tag = MS_NO_TAG;
     set_key(l);
 }
@@ -137,10 +146,117 @@ static void append_waiter(memsys *m, ms_mshr *ms, uint32_t r)
     ms->tail = r;
 }
 
+/* ------------------------------------------------------------------ sectored ---- */
+
+/* The sectors of its line request r needs: the packet's own mask, or the ones its bytes
+ * cover (an atomic: its 4-byte word), shifted to the request's place in the line and cut to
+ * the line. */
+static uint32_t req_sectors(const memsys *m, const mem_packet *pk)
+{
+    uint32_t line = (uint32_t)m->cfg.l2_line, off = (uint32_t)(pk->addr & (line - 1));
+    uint32_t all = (1u << (line / 32)) - 1, mask;
+    if (pk->sectors) {
+        mask = (uint32_t)pk->sectors << (off / 32);
+    } else {
+        uint32_t bytes = pk->kind == MEM_ATOMIC ? 4 : pk->bytes ? pk->bytes : 1;
+        uint32_t last = (off + bytes - 1) / 32;
+        last = last < line / 32 ? last : line / 32 - 1;
+        mask = (last >= 31 ? ~0u : (2u << last) - 1) & ~((1u << (off / 32)) - 1);
+    }
+    return mask & all;
+}
+
+/* accept() of a sectored slice (GPGPU-Sim's sector_cache_block: a line is allocated on a miss,
+ * each sector is fetched on its own; tag_array::access touches the line's LRU time on every
+ * access). A read or atomic needing sectors that are neither valid nor on their way takes an
+ * MSHR and one DRAM read of just those sectors (a line that is present: SECTOR_MISS); one whose
+ * sectors are all on their way joins the MSHR bringing them. A request needing sectors of two
+ * fetches, or sectors on their way and others missing (only a request of several sectors can),
+ * waits for a fill and tries again. Statistics count sectors: valid ones hit, the rest miss. */
+__attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, uint32_t r,
+                                                     uint64_t t)
+{
+    ms_part *p = &m->parts[part];
+    ms_req *q = &m->reqs[r];
+    const int ways = m->cfg.l2_ways, nsec = m->cfg.l2_line / 32;
+    ms_line *set = &p->lines[(size_t)(q->local & m->set_mask) * (size_t)ways];
+    uint16_t *hint = &p->hint[q->local & m->hint_mask];
+    int kind = q->pkt.kind;
+    uint32_t need = req_sectors(m, &q->pkt);
+    int v = -1, hw = lookup(set, ways, q->line, *hint, &v);
+    ms_line *l = hw >= 0 ? &set[hw] : NULL;
+    uint32_t valid = l ? l->svalid : 0, pend = l ? l->spend : 0;
+    uint32_t miss = kind == MEM_WRITE ? 0 : need & ~valid & ~pend;
+    uint32_t wait = kind == MEM_WRITE ? 0 : need & pend;
+    uint16_t *smshr = NULL;
+    uint32_t join = MS_NIL;
+    if (l) smshr = &p->smshr[(size_t)(l - p->lines) * (size_t)nsec];
+    if (wait) {
+        if (miss) return MS_STALL_FILL;
+        join = smshr[__builtin_ctz(wait)];
+        for (uint32_t w = wait; w; w &= w - 1)
+            if (smshr[__builtin_ctz(w)] != join) return MS_STALL_FILL;
+    }
+    if (miss && p->mshr_nfree == 0) return MS_STALL_FILL;
+    if (!l) {
+        if (v < 0) return MS_STALL_FILL;
+        int need_q = (miss != 0) + (set[v].valid && set[v].dirty);
+        if (ms_dram_space(m, part) < need_q) return MS_STALL_DRAM;
+    } else if (miss && ms_dram_space(m, part) < 1) {
+        return MS_STALL_DRAM;
+    }
+    /* accepted: dequeue */
+    p->in_head = q->next;
+    if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
+    q->next = MS_NIL;
+    uint32_t n = (uint32_t)__builtin_popcount(need), h = (uint32_t)__builtin_popcount(need & valid);
+    m->st.l2_accesses += n;
+    m->st.l2_hits += h;
+    m->st.l2_misses += n - h;
+    if (kind == MEM_ATOMIC) m->st.atomics++;
+    if (!l) {
+        l = &set[v];
+        evict(m, part, l, t);
+        l->tag = q->line;
+        *hint = (uint16_t)v;
+        smshr = &p->smshr[(size_t)(l - p->lines) * (size_t)nsec];
+    }
+    touch(p, l);
+    if (kind == MEM_WRITE) {
+        l->svalid |= (uint8_t)need;
+        l->dirty |= (uint8_t)need;
+        l->valid = 1;
+        set_key(l);
+        ms_req_free(m, r);
+        return 0;
+    }
+    if (kind == MEM_ATOMIC) l->dirty |= (uint8_t)need;
+    if (wait) {
+        append_waiter(m, &p->mshrs[join], r);
+    } else if (miss) {
+        uint32_t mi = p->mshr_free[--p->mshr_nfree];
+        ms_mshr *ms = &p->mshrs[mi];
+        ms->head = ms->tail = MS_NIL;
+        ms->line = (uint32_t)(l - p->lines);
+        ms->sectors = miss;
+        append_waiter(m, ms, r);
+        for (uint32_t w = miss; w; w &= w - 1)
+            smshr[__builtin_ctz(w)] = (uint16_t)mi;
+        l->spend |= (uint8_t)miss;
+        l->pending = 1;
+        set_key(l);
+        ms_dram_enqueue(m, part, q->local, 0, mi, 32u * (uint32_t)__builtin_popcount(miss), t);
+    } else {
+        ms_push(m, t + (uint64_t)m->cfg.l2_hit_latency, EV_REPLY_READY, r, 0);
+    }
+    return 0;
+}
+
 /* Tries to accept request r (the head of the input queue) at cycle t. Returns 0 when accepted
  * (r has been dequeued), else the MS_STALL_ reason it must wait for. */
 static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t)
 {
+    if (m->cfg.l2_sectored) return accept_sectored(m, part, r, t);
     ms_part *p = &m->parts[part];
     ms_req *q = &m->reqs[r];
     const int ways = m->cfg.l2_ways;
@@ -206,7 +322,7 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t)
     set_key(victim);
     victim->dirty = kind == MEM_ATOMIC;
     victim->mshr = mi;
-    ms_dram_enqueue(m, part, q->local, 0, mi, t);
+    ms_dram_enqueue(m, part, q->local, 0, mi, (uint32_t)m->cfg.l2_line, t);
     return 0;
 }
 
@@ -235,7 +351,13 @@ void ms_l2_fill(memsys *m, uint32_t part, uint32_t mi, uint64_t t)
     ms_part *p = &m->parts[part];
     ms_mshr *ms = &p->mshrs[mi];
     ms_line *l = &p->lines[ms->line];
-    l->pending = 0;
+    if (m->cfg.l2_sectored) {
+        l->svalid |= (uint8_t)ms->sectors;
+        l->spend &= (uint8_t)~ms->sectors;
+        l->pending = l->spend != 0;
+    } else {
+        l->pending = 0;
+    }
     l->valid = 1;
     set_key(l);
     p->retry_way = -1; /* the stalled head's lookup may differ now */

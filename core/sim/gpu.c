@@ -236,6 +236,7 @@ static int kernel_start(gpu *g, uint64_t now, char *err, size_t errlen)
     if (g->cta->on_kernel_start) g->cta->on_kernel_start(g->cta_self, g->n_max);
     for (int i = 0; i < c->num_sms; i++) {
         sm_kernel_start(g->sms[i], &g->k);
+        if (sm_l1d_kernel_start(g->sms[i], &g->k, g->n_max, err, errlen) != 0) return -1;
         apply_limit(g, i, now);
         trace_limit(g, i, now, 0, 0);
     }

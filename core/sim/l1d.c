@@ -11,6 +11,7 @@ typedef struct mshr_entry {
     uint64_t line;
     int way; /* reserved way, in set `set` */
     int set;
+    int sector; /* sectored: the one sector it fetches */
     int nwaiters;
     l1_request req; /* the allocating request, handed to the policy at fill */
 } mshr_entry;
@@ -28,6 +29,11 @@ struct l1d {
     int16_t *owner;     /* warp that brought the line in */
     int16_t *mshr_of;   /* for a reserved way, its MSHR */
     uint8_t *state;     /* policy bytes, sets*ways*line_state_bytes */
+    /* sectored only: per way its valid and outstanding sectors (valid[] is svalid != 0,
+     * reserved[] spend != 0), and per way and sector the MSHR fetching it */
+    uint16_t *svalid, *spend;
+    int16_t *smshr;
+    int nsec;
     size_t state_bytes;
     mshr_entry *mshr;
     uint64_t *mshr_free; /* bit per MSHR: free (the lowest free one is allocated first) */
@@ -109,6 +115,23 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     c->mshr_free = calloc((size_t)c->mshr_words, sizeof *c->mshr_free);
     c->waiters = calloc((size_t)cfg->mshrs * (size_t)cfg->mshr_merge, sizeof *c->waiters);
     c->ops = ops;
+    if (cfg->sectored) {
+        c->nsec = cfg->line_bytes / L1D_SECTOR;
+        if (c->nsec < 1 || c->nsec > 16) {
+            snprintf(err, errlen, "a sectored L1D needs 1 to 16 sectors of %d bytes a line",
+                     L1D_SECTOR);
+            l1d_destroy(c);
+            return -1;
+        }
+        c->svalid = calloc(lines, sizeof *c->svalid);
+        c->spend = calloc(lines, sizeof *c->spend);
+        c->smshr = calloc(lines * (size_t)c->nsec, sizeof *c->smshr);
+        if (!c->svalid || !c->spend || !c->smshr) {
+            snprintf(err, errlen, "out of memory");
+            l1d_destroy(c);
+            return -1;
+        }
+    }
     if (!c->tags || !c->fp || !c->valid || !c->reserved || !c->nreserved || !c->owner ||
         !c->mshr_of || !c->state || !c->mshr || !c->mshr_free || !c->waiters) {
         snprintf(err, errlen, "out of memory");
@@ -147,6 +170,9 @@ void l1d_destroy(l1d *c)
     free(c->mshr);
     free(c->mshr_free);
     free(c->waiters);
+    free(c->svalid);
+    free(c->spend);
+    free(c->smshr);
     free(c);
 }
 
@@ -274,6 +300,10 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
         if (e->nwaiters >= c->cfg.mshr_merge) return fail(c, L1F_MERGE);
         c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge + (size_t)e->nwaiters++] = waiter;
         *mshr = m;
+        if (c->cfg.recency_miss && c->ops->on_hit) { /* GPGPU-Sim: HIT_RESERVED is a use */
+            l1_set_view v = set_view(c, set);
+            c->ops->on_hit(c->policy, r, &v, e->way);
+        }
         return L1_MERGED;
     }
     if (c->mshr_in_use >= c->cfg.mshrs) return fail(c, L1F_MSHR);
@@ -305,32 +335,205 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     m = word * 64 + __builtin_ctzll(c->mshr_free[word]);
     c->mshr_free[word] &= c->mshr_free[word] - 1;
     c->mshr_in_use++;
-    c->mshr[m] = (mshr_entry){r->line_addr, way, set, 1, *r};
+    c->mshr[m] = (mshr_entry){r->line_addr, way, set, 0, 1, *r};
     c->mshr_of[i] = (int16_t)m;
     c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge] = waiter;
     *mshr = m;
+    if (c->cfg.recency_miss && c->ops->on_fill) /* insertion when the line is reserved */
+        c->ops->on_fill(c->policy, r, &v, way);
     return L1_MISS;
+}
+
+/* ------------------------------------------------------------------ sectored ---- */
+
+/* Sectored: the way holding line, valid or with sectors due (at most one: a line is allocated
+ * only when no way holds it), or -1. */
+static inline int lookup_sectored(const l1d *c, int set, uint64_t line)
+{
+    size_t base = (size_t)set * (size_t)c->cfg.ways;
+    uint64_t match = fingerprint_matches(c->fp + (size_t)set * (size_t)c->fp_stride, c->cfg.ways,
+                                         fingerprint(line));
+    for (; match; match &= match - 1) {
+        int w = __builtin_ctzll(match);
+        size_t i = base + (size_t)w;
+        if (c->tags[i] == line && (c->valid[i] || c->reserved[i])) return w;
+    }
+    return -1;
+}
+
+static int mshr_alloc(l1d *c)
+{
+    int word = 0;
+    while (!c->mshr_free[word]) /* a free MSHR exists: mshr_in_use < mshrs */
+        word++;
+    int m = word * 64 + __builtin_ctzll(c->mshr_free[word]);
+    c->mshr_free[word] &= c->mshr_free[word] - 1;
+    c->mshr_in_use++;
+    return m;
+}
+
+/* The sectors of an access to way (-1: absent) split into valid, outstanding and missing. */
+static inline void split_sectors(const l1d *c, size_t i, int way, uint32_t need, uint32_t *hit,
+                                 uint32_t *pend, uint32_t *miss)
+{
+    *hit = way >= 0 ? need & c->svalid[i] : 0;
+    *pend = way >= 0 ? need & c->spend[i] : 0;
+    *miss = need & ~*hit & ~*pend;
+}
+
+/* Why a sectored access would fail now (-1: it would not), in l1d_load_sectors's order. */
+static int sectored_fail(const l1d *c, int set, int way, size_t i, uint32_t need, int slots)
+{
+    uint32_t hit, pend, miss;
+    split_sectors(c, i, way, need, &hit, &pend, &miss);
+    for (uint32_t q = pend; q; q &= q - 1) {
+        int m = c->smshr[i * (size_t)c->nsec + (size_t)__builtin_ctz(q)];
+        if (c->mshr[m].nwaiters >= c->cfg.mshr_merge) return L1F_MERGE;
+    }
+    int nm = __builtin_popcount(miss);
+    if (!nm) return -1;
+    if (c->mshr_in_use + nm > c->cfg.mshrs) return L1F_MSHR;
+    if (slots < nm) return L1F_SEND;
+    if (way < 0 && c->nreserved[set] == c->cfg.ways) return L1F_RESERVED;
+    return -1;
+}
+
+int l1d_load_sectors_needs_fill(const l1d *c, uint64_t line_addr, uint32_t sectors, int send_slots)
+{
+    int set = l1d_set_of(c, line_addr), way = lookup_sectored(c, set, line_addr);
+    size_t i = (size_t)set * (size_t)c->cfg.ways + (size_t)(way < 0 ? 0 : way);
+    int why = sectored_fail(c, set, way, i, sectors, send_slots);
+    return why == L1F_MERGE || why == L1F_MSHR || why == L1F_RESERVED;
+}
+
+l1_outcome l1d_load_sectors(l1d *c, const l1_request *r, uint32_t sectors, uint32_t waiter,
+                            int send_slots, l1_sectors *sec, int *owner_warp, int *evicted_warp,
+                            uint64_t *evicted_line)
+{
+    int set = l1d_set_of(c, r->line_addr);
+    size_t base = (size_t)set * (size_t)c->cfg.ways;
+    *evicted_warp = -1;
+    int way = lookup_sectored(c, set, r->line_addr);
+    size_t i = base + (size_t)(way < 0 ? 0 : way);
+    int why = sectored_fail(c, set, way, i, sectors, send_slots);
+    if (why >= 0) return fail(c, (l1_fail)why);
+    split_sectors(c, i, way, sectors, &sec->hit, &sec->merged, &sec->miss);
+    sec->line_miss = way < 0;
+    l1_set_view v = set_view(c, set);
+    if (way < 0) {
+        way = c->ops->victim(c->policy, r, &v);
+        assert(victim_legal(&v, way) && "an L1D policy's victim must be an unreserved way, "
+                                        "L1_BYPASS or L1_STALL");
+        if (way == L1_BYPASS) return L1_BYPASSED;
+        if (way == L1_STALL || way < 0 || way >= c->cfg.ways || v.reserved[way])
+            return fail(c, L1F_STALL);
+        i = base + (size_t)way;
+        if (c->valid[i]) {
+            *evicted_warp = c->owner[i];
+            *evicted_line = c->tags[i];
+            if (c->ops->on_evict) c->ops->on_evict(c->policy, &v, way);
+        }
+        c->valid[i] = 0;
+        c->svalid[i] = 0;
+        c->tags[i] = r->line_addr;
+        c->fp[(size_t)set * (size_t)c->fp_stride + (size_t)way] = fingerprint(r->line_addr);
+        c->owner[i] = (int16_t)r->warp_slot;
+    } else {
+        *owner_warp = c->owner[i];
+    }
+    for (uint32_t q = sec->merged; q; q &= q - 1) {
+        int s = __builtin_ctz(q), m = c->smshr[i * (size_t)c->nsec + (size_t)s];
+        c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge + (size_t)c->mshr[m].nwaiters++] = waiter;
+        sec->mshr[s] = m;
+    }
+    if (sec->miss && !c->spend[i]) {
+        c->reserved[i] = 1;
+        c->nreserved[set]++;
+    }
+    for (uint32_t q = sec->miss; q; q &= q - 1) {
+        int s = __builtin_ctz(q), m = mshr_alloc(c);
+        c->mshr[m] = (mshr_entry){r->line_addr, way, set, s, 1, *r};
+        c->smshr[i * (size_t)c->nsec + (size_t)s] = (int16_t)m;
+        c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge] = waiter;
+        c->spend[i] |= (uint16_t)(1u << s);
+        sec->mshr[s] = m;
+    }
+    /* Replacement state. GPGPU-Sim (recency_miss): every access touches the line, a miss
+     * allocating it (tag_array::access: allocate, set_last_access_time). Else: a use of valid
+     * data promotes, the fill inserts. */
+    if (sec->line_miss) {
+        if (c->cfg.recency_miss && c->ops->on_fill) c->ops->on_fill(c->policy, r, &v, way);
+    } else if ((c->cfg.recency_miss || sec->hit) && c->ops->on_hit) {
+        c->ops->on_hit(c->policy, r, &v, way);
+    }
+    return sec->miss ? L1_MISS : sec->merged ? L1_MERGED : L1_HIT;
+}
+
+/* The fill of a sectored MSHR: its sector becomes valid. */
+__attribute__((noinline)) static int fill_sector(l1d *c, int m, uint32_t *waiters,
+                                                 uint64_t *line_addr)
+{
+    mshr_entry *e = &c->mshr[m];
+    size_t i = (size_t)e->set * (size_t)c->cfg.ways + (size_t)e->way;
+    int was_valid = c->valid[i];
+    c->spend[i] &= (uint16_t) ~(1u << e->sector);
+    c->svalid[i] |= (uint16_t)(1u << e->sector);
+    c->valid[i] = 1;
+    if (!c->spend[i]) {
+        c->reserved[i] = 0;
+        c->nreserved[e->set]--;
+    }
+    if (!c->cfg.recency_miss) {
+        l1_set_view v = set_view(c, e->set);
+        if (!was_valid && c->ops->on_fill)
+            c->ops->on_fill(c->policy, &e->req, &v, e->way);
+        else if (was_valid && c->ops->on_hit)
+            c->ops->on_hit(c->policy, &e->req, &v, e->way);
+    }
+    int n = e->nwaiters;
+    memcpy(waiters, c->waiters + (size_t)m * (size_t)c->cfg.mshr_merge,
+           (size_t)n * sizeof *waiters);
+    *line_addr = e->line + (uint64_t)e->sector * L1D_SECTOR;
+    c->mshr_free[m >> 6] |= 1ull << (m & 63);
+    c->mshr_in_use--;
+    return n;
+}
+
+int l1d_invalidate(l1d *c)
+{
+    if (c->mshr_in_use) return -1;
+    size_t lines = (size_t)c->cfg.sets * (size_t)c->cfg.ways;
+    for (int set = 0; set < c->cfg.sets; set++) {
+        l1_set_view v = set_view(c, set);
+        for (int w = 0; w < c->cfg.ways; w++)
+            if (v.valid[w] && c->ops->on_evict) c->ops->on_evict(c->policy, &v, w);
+    }
+    memset(c->valid, 0, lines);
+    if (c->svalid) memset(c->svalid, 0, lines * sizeof *c->svalid);
+    return 0;
 }
 
 int l1d_store(l1d *c, uint64_t line_addr)
 {
     int set = l1d_set_of(c, line_addr);
-    int way = find_way(c, set, line_addr, 1);
-    if (way < 0) return 0;
+    int way = c->cfg.sectored ? lookup_sectored(c, set, line_addr) : find_way(c, set, line_addr, 1);
+    if (way < 0 || !c->valid[(size_t)set * (size_t)c->cfg.ways + (size_t)way]) return 0;
     l1_set_view v = set_view(c, set);
     if (c->ops->on_evict) c->ops->on_evict(c->policy, &v, way);
     c->valid[(size_t)set * (size_t)c->cfg.ways + (size_t)way] = 0;
+    if (c->svalid) c->svalid[(size_t)set * (size_t)c->cfg.ways + (size_t)way] = 0;
     return 1;
 }
 
 int l1d_fill(l1d *c, int m, uint32_t *waiters, uint64_t *line_addr)
 {
+    if (c->cfg.sectored) return fill_sector(c, m, waiters, line_addr);
     mshr_entry *e = &c->mshr[m];
     size_t i = (size_t)e->set * (size_t)c->cfg.ways + (size_t)e->way;
     c->reserved[i] = 0;
     c->nreserved[e->set]--;
     c->valid[i] = 1;
-    if (c->ops->on_fill) {
+    if (!c->cfg.recency_miss && c->ops->on_fill) {
         l1_set_view v = set_view(c, e->set);
         c->ops->on_fill(c->policy, &e->req, &v, e->way);
     }

@@ -32,7 +32,21 @@ typedef struct l1d_config {
     int sets, ways, line_bytes;
     int hash; /* 0 linear, 1 xor */
     int mshrs, mshr_merge;
+    int sectored;     /* lines of line_bytes / L1D_SECTOR sectors, each valid on its own */
+    int recency_miss; /* the policy's insertion at the miss (reservation), merges promote, a fill
+                       * touches nothing (GPGPU-Sim); 0: insertion at the fill */
 } l1d_config;
+
+#define L1D_SECTOR 32 /* bytes of a sector of a sectored L1D (GPGPU-Sim's SECTOR_SIZE) */
+
+/* What a sectored access found, sector by sector (bit s: the s-th sector of the line). */
+typedef struct l1_sectors {
+    uint32_t hit;    /* valid */
+    uint32_t merged; /* its fetch is outstanding: the access joined its MSHR (HIT_RESERVED) */
+    uint32_t miss;   /* fetched now, one MSHR and one request each */
+    int line_miss;   /* the line was not present: a way was reserved (MISS, else SECTOR_MISS) */
+    int mshr[32];    /* per sector of miss | merged: its MSHR (for miss: put it in the request) */
+} l1_sectors;
 
 typedef struct l1d l1d;
 
@@ -52,6 +66,19 @@ int l1d_set_of(const l1d *c, uint64_t line_addr);
 l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, int *mshr,
                     int *owner_warp, int *evicted_warp, uint64_t *evicted_line);
 
+/* One load access of a sectored L1D (cfg.sectored): `sectors` are the sectors the access
+ * needs; `send_slots` the requests the SM could send now. The access succeeds for all its
+ * sectors or for none (L1_RESFAIL): L1_HIT when every sector is valid, L1_MISS when some are
+ * fetched now (in *sec->miss: one MSHR and one request of L1D_SECTOR bytes each), L1_MERGED
+ * when none is fetched but some wait for an outstanding fetch; `waiter` waits on every MSHR in
+ * sec->mshr of miss | merged. Evictions and owner as l1d_load. */
+l1_outcome l1d_load_sectors(l1d *c, const l1_request *r, uint32_t sectors, uint32_t waiter,
+                            int send_slots, l1_sectors *sec, int *owner_warp, int *evicted_warp,
+                            uint64_t *evicted_line);
+
+/* l1d_load_needs_fill for a sectored access with send_slots requests sendable at the try. */
+int l1d_load_sectors_needs_fill(const l1d *c, uint64_t line_addr, uint32_t sectors, int send_slots);
+
 /* Would l1d_load of line_addr with can_send set now fail for a reason only a fill lifts
  * (L1F_MSHR, L1F_MERGE, L1F_RESERVED), whatever the policy? 0 may also mean "not known
  * cheaply". Changes nothing. */
@@ -62,8 +89,13 @@ int l1d_load_needs_fill(const l1d *c, uint64_t line_addr);
 int l1d_store(l1d *c, uint64_t line_addr);
 
 /* The fill for MSHR id arrived: the reserved line becomes valid (insertion by the policy)
- * and the waiters are returned (up to mshr_merge of them). Returns their number. */
+ * and the waiters are returned (up to mshr_merge of them). Returns their number. Sectored:
+ * the MSHR's one sector becomes valid, and the line stays reserved while others are due. */
 int l1d_fill(l1d *c, int mshr, uint32_t *waiters, uint64_t *line_addr);
+
+/* Drops every line (the cache must have no MSHR in use): GPGPU-Sim's L1 invalidation between
+ * kernels. Returns -1 when fills are outstanding (nothing changed). */
+int l1d_invalidate(l1d *c);
 
 /* Is there a free MSHR? (Whether a replay may succeed before the next fill.) */
 int l1d_mshr_free(const l1d *c);

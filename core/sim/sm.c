@@ -67,17 +67,9 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
             goto fail;
         }
     }
-    const l1_policy_ops *lp = l1_policy_find(c->l1d_policy);
-    if (!lp) {
-        snprintf(err, errlen, "l1d.policy: unknown policy '%s'", c->l1d_policy);
-        goto fail;
-    }
-    l1d_config lc = {c->l1d_sets, c->l1d_ways,  c->l1d_line,
-                     c->l1d_hash, c->l1d_mshrs, c->l1d_mshr_merge};
-    l1_env le = {{c->l1d_sets, c->l1d_ways, c->l1d_line}, s->id, c->max_warps, env->rng};
-    if (l1d_create(&s->l1, &lc, lp, &le, env->params, err, errlen) != 0) goto fail;
-    s->l1_crit = lp->uses_criticality;
-    s->l1_prio = lp->uses_warp_prio;
+    s->params = env->params;
+    s->rng = env->rng;
+    if (sm_l1d_make(s, c->l1d_sets, c->l1d_ways, err, errlen) != 0) goto fail;
     *out = s;
     return 0;
 oom:
@@ -94,6 +86,7 @@ void sm_destroy(sm *s)
         if (s->sched_self[k]) s->sched->destroy(s->sched_self[k]);
     if (s->sched_shared) s->sched->destroy_shared(s->sched_shared);
     l1d_destroy(s->l1);
+    free(s->l1_saved);
     cpl_destroy(s->cpl);
     free(s->warps);
     free(s->ctas);
@@ -516,6 +509,9 @@ void sm_collect_policies(const sm *s, double *sched_sums, double *l1_sums, sim_m
         for (int k = 0; k < s->cfg->schedulers; k++)
             s->sched->collect(s->sched_self[k], sched_sums);
     l1d_collect(s->l1, l1_sums);
+    if (s->l1_saved) /* the statistics of the L1Ds earlier kernels had (l1d.unified_kb) */
+        for (size_t i = 0; i < s->l1_ops->nmetrics; i++)
+            l1_sums[i] += s->l1_saved[i];
     cpl_collect(s->cpl, m);
 }
 

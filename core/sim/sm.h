@@ -55,6 +55,10 @@ void sm_destroy(sm *s);
 
 /* A kernel begins: CTAs of `warps_per_cta` warps. */
 void sm_kernel_start(sm *s, const kernel_launch *k);
+/* The L1D at a kernel's start, `ctas` of which fit on an SM: the adaptive carveout's geometry
+ * (l1d.unified_kb) and the invalidation between kernels (l1d.kernel_flush). Returns 0, or -1
+ * with err. */
+int sm_l1d_kernel_start(sm *s, const kernel_launch *k, int ctas, char *err, size_t errlen);
 /* Starts CTA cta_id at cycle now. The caller has checked sm_resident_ctas() < the limit. */
 void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now);
 int sm_resident_ctas(const sm *s);

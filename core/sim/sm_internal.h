@@ -144,11 +144,16 @@ struct sm {
     void *sched_shared; /* the instances' shared state (sched_ops.create_shared), or NULL */
     l1d *l1;
     struct cpl *cpl;
-    warp_criticality crit; /* cpl, as the schedulers ask it */
-    warp_stalls stalls;    /* the warps' long waits, as the schedulers ask them */
-    uint64_t fills;        /* L1D fills so far: a replay waiting for one can tell if it came */
-    bool l1_crit;          /* the L1D policy uses criticality */
-    bool l1_prio;          /* the L1D policy uses the warps' scheduling priority */
+    warp_criticality crit;   /* cpl, as the schedulers ask it */
+    warp_stalls stalls;      /* the warps' long waits, as the schedulers ask them */
+    uint64_t fills;          /* L1D fills so far: a replay waiting for one can tell if it came */
+    const param_set *params; /* the simulation's, for an L1D made again (sm_l1d_make) */
+    wt_rng *rng;
+    const l1_policy_ops *l1_ops;
+    int l1_sets, l1_ways; /* the L1D's geometry now (l1d.unified_kb changes it per kernel) */
+    double *l1_saved;     /* the policy statistics of L1Ds replaced, or NULL */
+    bool l1_crit;         /* the L1D policy uses criticality */
+    bool l1_prio;         /* the L1D policy uses the warps' scheduling priority */
 
     warp *warps;
     cta *ctas;
@@ -262,5 +267,6 @@ int sm_atomic_requests(const uint32_t *addr, uint32_t mask, int segment, line_ac
 void sm_mem_cycle(sm *s, uint64_t now);
 void sm_access_done(sm *s, int rec, uint64_t now);
 int sm_recs_init(sm *s, int n);
+int sm_l1d_make(sm *s, int sets, int ways, char *err, size_t errlen);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "core/sim/cpl.h"
 #include "core/sim/sm_internal.h"
+#include "policies/registry.h"
 
 /* ------------------------------------------------------------- load records ---- */
 
@@ -63,6 +64,91 @@ void sm_access_done(sm *s, int id, uint64_t now)
         l1d_load_done(s->l1, r->warp, r->prio, r->accesses, r->misses);
     }
     rec_free(s, id);
+}
+
+/* --------------------------------------------------------------------- L1D ---- */
+
+/* Makes the SM's L1D, of sets x ways, with its policy (sm_create, and a kernel's start when
+ * the carveout changes the geometry: the old cache's policy statistics are kept). */
+int sm_l1d_make(sm *s, int sets, int ways, char *err, size_t errlen)
+{
+    const gpu_config *c = s->cfg;
+    const l1_policy_ops *lp = l1_policy_find(c->l1d_policy);
+    if (!lp) {
+        snprintf(err, errlen, "l1d.policy: unknown policy '%s'", c->l1d_policy);
+        return -1;
+    }
+    l1d_config lc = {sets,
+                     ways,
+                     c->l1d_line,
+                     c->l1d_hash,
+                     c->l1d_mshrs,
+                     c->l1d_mshr_merge,
+                     c->l1d_sectored,
+                     c->l1d_recency_miss};
+    l1_env le = {{sets, ways, c->l1d_line}, s->id, c->max_warps, s->rng, c->l1d_recency_miss};
+    l1d *n = NULL;
+    if (l1d_create(&n, &lc, lp, &le, s->params, err, errlen) != 0) return -1;
+    if (s->l1) {
+        if (lp->nmetrics && !s->l1_saved && !(s->l1_saved = calloc(lp->nmetrics, sizeof(double)))) {
+            l1d_destroy(n);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        if (s->l1_saved) l1d_collect(s->l1, s->l1_saved);
+        l1d_destroy(s->l1);
+    }
+    s->l1 = n;
+    s->l1_ops = lp;
+    s->l1_sets = sets;
+    s->l1_ways = ways;
+    s->l1_crit = lp->uses_criticality;
+    s->l1_prio = lp->uses_warp_prio;
+    return 0;
+}
+
+/* Volta's shared-memory options (GPGPU-Sim -gpgpu_shmem_option of SM7_QV100), in KB. */
+static const int carveout_kb[] = {0, 8, 16, 32, 64, 96};
+
+/* The carveout's L1D for a kernel whose `ctas` resident CTAs need `shared` bytes each
+ * (shader_core_config::max_cta with adaptive_cache_config): the smallest option holding them,
+ * the rest of the unified size for the L1D, as ways of the configured sets: round(max_assoc *
+ * (1 - option / unified)) with max_assoc the ways of the whole unified size. More than 64 ways
+ * (the L1D's limit) become fewer ways of more sets, the capacity the same. */
+static void carveout(const gpu_config *c, long shared, int ctas, int *sets, int *ways)
+{
+    long need = shared * ctas, unified = (long)c->l1d_unified_kb * 1024;
+    int n = (int)(sizeof carveout_kb / sizeof carveout_kb[0]), opt = carveout_kb[n - 1];
+    for (int i = 0; i < n; i++)
+        if (need <= (long)carveout_kb[i] * 1024) {
+            opt = carveout_kb[i];
+            break;
+        }
+    unsigned max_assoc = (unsigned)(unified / ((long)c->l1d_sets * c->l1d_line));
+    float ratio = 1 - ((float)opt * 1024 / (float)unified);
+    if (ratio < 0) ratio = 0;
+    int w = (int)((float)max_assoc * ratio + 0.5f), k = 1;
+    if (w < 1) w = 1;
+    while (w > 64 * k)
+        k *= 2;
+    *sets = c->l1d_sets * k;
+    *ways = (w + k - 1) / k;
+}
+
+int sm_l1d_kernel_start(sm *s, const kernel_launch *k, int ctas, char *err, size_t errlen)
+{
+    const gpu_config *c = s->cfg;
+    if (c->l1d_unified_kb) {
+        int sets, ways;
+        carveout(c, (long)k->shared_bytes, ctas, &sets, &ways);
+        if (sets != s->l1_sets || ways != s->l1_ways)
+            return sm_l1d_make(s, sets, ways, err, errlen);
+    }
+    if (c->l1d_kernel_flush && l1d_invalidate(s->l1) != 0) {
+        snprintf(err, errlen, "L1D fills outstanding at a kernel's start");
+        return -1;
+    }
+    return 0;
 }
 
 /* -------------------------------------------------------------------- issue ---- */
@@ -233,7 +319,42 @@ static void trace_access(sm *s, uint64_t now, const char *kind, uint64_t line, c
 
 static int send(sm *s, uint64_t addr, uint32_t bytes, int kind, uint32_t token, uint64_t now)
 {
-    mem_packet p = {addr, bytes, (uint8_t)kind, (uint16_t)s->id, token, now};
+    mem_packet p = {.addr = addr,
+                    .bytes = bytes,
+                    .kind = (uint8_t)kind,
+                    .sm = (uint16_t)s->id,
+                    .token = token,
+                    .sent_cycle = now};
+    return memsys_send(s->mem, &p, now);
+}
+
+/* An access's segments (l1d.bypass_segment bytes each) as 32-byte sectors of its line, for a
+ * sectored L2 (mem_packet.sectors; 0: the L2 reads the packet's byte range). */
+static uint16_t sectors32(const sm *s, uint32_t segs)
+{
+    int seg = s->cfg->bypass_segment;
+    if (!s->cfg->mem.l2_sectored || s->cfg->l1d_line > 512) return 0;
+    if (seg == 32) return (uint16_t)segs;
+    uint32_t out = 0;
+    for (; segs; segs &= segs - 1) {
+        int i = __builtin_ctz(segs), lo = i * seg / 32, hi = ((i + 1) * seg - 1) / 32;
+        for (int k = lo; k <= hi; k++)
+            out |= 1u << k;
+    }
+    return (uint16_t)out;
+}
+
+/* send() with the sectors a sectored L2 should read or write. */
+static int send_sectors(sm *s, uint64_t addr, uint32_t bytes, int kind, uint32_t token,
+                        uint32_t segs, uint64_t now)
+{
+    mem_packet p = {.addr = addr,
+                    .bytes = bytes,
+                    .kind = (uint8_t)kind,
+                    .sm = (uint16_t)s->id,
+                    .token = token,
+                    .sectors = sectors32(s, segs),
+                    .sent_cycle = now};
     return memsys_send(s->mem, &p, now);
 }
 
@@ -257,10 +378,100 @@ static void waits_on_miss(sm *s, int wi, const load_rec *r)
     s->recheck |= (uint64_t)1 << wi;
 }
 
+/* A failed try: what to wait for before the replay (see load_access). */
+static int load_failed(sm *s, l1_fail why, uint64_t now)
+{
+    mem_stage *st = &s->stage;
+    s->st.l1d_resfails++;
+    st->failed_at = now;
+    /* Until a fill arrives (MSHR, merge slot, reserved ways) or the memory system moves
+     * (injection queue) nothing can change the answer: the SM may sleep until then. A
+     * policy's stall is retried every cycle. */
+    st->blocked_on_fill = why == L1F_MSHR || why == L1F_MERGE || why == L1F_RESERVED;
+    st->fail_fills = s->fills;
+    st->blocked_on_send = why == L1F_SEND;
+    return 0;
+}
+
+/* load_access of a sectored L1D (l1d.sectored): the access is counted sector by sector, as
+ * GPGPU-Sim counts its per-sector accesses (memory_coalescing_arch makes one per 32-byte
+ * sector on Volta; tag_array::access gives each HIT, HIT_RESERVED, MISS or SECTOR_MISS): hits,
+ * merges (HIT_RESERVED) and misses (MISS and SECTOR_MISS, each a 32-byte request). The load
+ * record waits for each fetch the access joined or made, and for the hit latency if any
+ * sector hit. */
+__attribute__((noinline)) static int load_access_sectored(sm *s, const line_access *a, uint64_t now)
+{
+    mem_stage *st = &s->stage;
+    load_rec *r = &s->recs[st->rec];
+    int slots = memsys_send_slots(s->mem, s->id, now, s->cfg->l1d_line / L1D_SECTOR);
+    l1_request q = {a->line,
+                    st->pc,
+                    st->warp,
+                    st->prio,
+                    s->l1_crit ? (int)cpl_criticality(s->cpl, st->warp) : 0,
+                    s->l1_crit && cpl_is_critical(s->cpl, st->warp),
+                    st->n,
+                    false,
+                    now};
+    l1_sectors sec;
+    int owner = -1, evicted = -1;
+    uint64_t evicted_line = 0;
+    l1_outcome o = l1d_load_sectors(s->l1, &q, a->sectors, (uint32_t)st->rec, slots, &sec, &owner,
+                                    &evicted, &evicted_line);
+    int bypass_blocked = o == L1_BYPASSED && !slots;
+    if (bypass_blocked) o = L1_RESFAIL;
+    uint32_t nsec = sm_popcount(a->sectors);
+    if (o != L1_RESFAIL) s->st.l1d_accesses += nsec;
+    if (s->l1_trace || s->l1_observer) trace_access(s, now, "load", a->line, l1_outcome_names[o]);
+    if (o == L1_RESFAIL)
+        return load_failed(s, bypass_blocked ? L1F_SEND : l1d_last_fail(s->l1), now);
+    if (o == L1_BYPASSED) {
+        send_sectors(s, a->line, nsec * L1D_SECTOR, MEM_READ, TOK_BYPASS | (uint32_t)st->rec,
+                     a->sectors, now);
+        s->st.l1d_misses += nsec;
+        s->st.l1d_bypasses++;
+        r->misses++;
+        waits_on_miss(s, st->warp, r);
+        notify(s, L1E_MISS, st->warp, a->line, now);
+        return 1;
+    }
+    uint32_t hits = sm_popcount(sec.hit), fetch = sec.miss | sec.merged;
+    s->st.l1d_hits += hits;
+    s->st.l1d_misses += sm_popcount(sec.miss);
+    s->st.l1d_merged += sm_popcount(sec.merged);
+    /* one completion per fetch waited on, one for the hit latency */
+    r->remaining += (int)sm_popcount(fetch) + (hits ? 1 : 0) - 1;
+    if (hits) {
+        s->st.l1d_bytes += fetch ? (uint64_t)L1D_SECTOR * hits : 4u * sm_popcount(a->lanes);
+        sm_event e = {
+            .cycle = now + (uint64_t)s->cfg->l1d_hit_latency, .kind = EV_ACCESS, .a = st->rec};
+        sm_push_event(s, &e, EVQ_HIT);
+    }
+    if (o == L1_HIT) {
+        if (owner == st->warp)
+            s->st.l1d_intra_hits++;
+        else
+            s->st.l1d_inter_hits++;
+        notify(s, L1E_HIT, st->warp, a->line, now);
+        return 1;
+    }
+    for (uint32_t m = sec.miss; m; m &= m - 1) {
+        int k = __builtin_ctz(m);
+        send(s, a->line + (uint64_t)k * L1D_SECTOR, L1D_SECTOR, MEM_READ,
+             TOK_FILL | (uint32_t)sec.mshr[k], now);
+    }
+    r->misses++;
+    waits_on_miss(s, st->warp, r);
+    if (evicted >= 0) notify(s, L1E_EVICT, evicted, evicted_line, now);
+    notify(s, L1E_MISS, st->warp, a->line, now);
+    return 1;
+}
+
 /* Tries the current access of a global load. Returns 1 when it is done with (the unit may
  * move on), 0 to replay it next time. */
 static int load_access(sm *s, const line_access *a, uint64_t now)
 {
+    if (s->cfg->l1d_sectored && s->cfg->l1d_enabled) return load_access_sectored(s, a, now);
     mem_stage *st = &s->stage;
     load_rec *r = &s->recs[st->rec];
     int can_send = memsys_can_send(s->mem, s->id, now);
@@ -315,7 +526,7 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
         return 1;
     case L1_BYPASSED: {
         uint32_t bytes = sm_popcount(a->sectors) * (uint32_t)s->cfg->bypass_segment;
-        send(s, a->line, bytes, MEM_READ, TOK_BYPASS | (uint32_t)st->rec, now);
+        send_sectors(s, a->line, bytes, MEM_READ, TOK_BYPASS | (uint32_t)st->rec, a->sectors, now);
         s->st.l1d_misses++;
         s->st.l1d_bypasses++;
         r->misses++;
@@ -323,18 +534,9 @@ static int load_access(sm *s, const line_access *a, uint64_t now)
         notify(s, L1E_MISS, st->warp, a->line, now);
         return 1;
     }
-    case L1_RESFAIL: {
-        s->st.l1d_resfails++;
-        st->failed_at = now;
-        l1_fail why = s->cfg->l1d_enabled && can_send ? l1d_last_fail(s->l1) : L1F_SEND;
-        /* Until a fill arrives (MSHR, merge slot, reserved ways) or the memory system moves
-         * (injection queue) nothing can change the answer: the SM may sleep until then. A
-         * policy's stall is retried every cycle. */
-        st->blocked_on_fill = why == L1F_MSHR || why == L1F_MERGE || why == L1F_RESERVED;
-        st->fail_fills = s->fills;
-        st->blocked_on_send = why == L1F_SEND;
-        return 0;
-    }
+    case L1_RESFAIL:
+        return load_failed(s, s->cfg->l1d_enabled && can_send ? l1d_last_fail(s->l1) : L1F_SEND,
+                           now);
     }
     return 0;
 }
@@ -350,8 +552,14 @@ static void fail_ahead(sm *s, uint64_t now)
 {
     mem_stage *st = &s->stage;
     if (!s->cfg->l1d_enabled || s->l1_trace || s->l1_observer) return;
-    if (!l1d_load_needs_fill(s->l1, st->acc[st->next].line)) return;
-    if (!memsys_can_send(s->mem, s->id, now + 1)) return; /* that try fails, but as L1F_SEND */
+    const line_access *a = &st->acc[st->next];
+    if (s->cfg->l1d_sectored) {
+        int slots = memsys_send_slots(s->mem, s->id, now + 1, s->cfg->l1d_line / L1D_SECTOR);
+        if (!l1d_load_sectors_needs_fill(s->l1, a->line, a->sectors, slots)) return;
+    } else {
+        if (!l1d_load_needs_fill(s->l1, a->line)) return;
+        if (!memsys_can_send(s->mem, s->id, now + 1)) return; /* that try fails, as L1F_SEND */
+    }
     st->blocked_on_fill = true;
     st->fail_fills = s->fills;
     st->failed_at = now;
@@ -400,9 +608,10 @@ void sm_mem_cycle(sm *s, uint64_t now)
                              dropped ? "hit" : "miss");
         }
         if (st->cls == IC_ST_GLOBAL)
-            send(s, a->line, bytes, MEM_WRITE, 0, now);
+            send_sectors(s, a->line, bytes, MEM_WRITE, 0, a->sectors, now);
         else
-            send(s, a->line, bytes, MEM_ATOMIC, TOK_ATOMIC | (uint32_t)st->rec, now);
+            send_sectors(s, a->line, bytes, MEM_ATOMIC, TOK_ATOMIC | (uint32_t)st->rec, a->sectors,
+                         now);
         done = 1;
     }
     if (done && ++st->next == st->n) {
@@ -429,7 +638,7 @@ void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
         uint64_t line;
         s->fills++;
         int n = l1d_fill(s->l1, (int)idx, waiters, &line);
-        s->st.l1d_bytes += (uint64_t)s->cfg->l1d_line;
+        s->st.l1d_bytes += (uint64_t)(s->cfg->l1d_sectored ? L1D_SECTOR : s->cfg->l1d_line);
         for (int i = 0; i < n; i++)
             sm_access_done(s, (int)waiters[i], now);
         break;

@@ -74,7 +74,10 @@ void stats_collect(const gpu_config *c, const sm *const *sms, const memsys *mem,
     m->l1d_merged = (double)t.l1d_merged;
     m->l1d_reservation_fails = (double)t.l1d_resfails;
     m->l1d_bypasses = (double)t.l1d_bypasses;
-    m->l1d_miss_rate = ratio(m->l1d_misses + m->l1d_merged, m->l1d_accesses);
+    /* sectored: GPGPU-Sim's (MISS + SECTOR_MISS) / accesses, a merge (HIT_RESERVED) not a miss
+     * (cache_stats::get_sub_stats) */
+    m->l1d_miss_rate = c->l1d_sectored ? ratio(m->l1d_misses, m->l1d_accesses)
+                                       : ratio(m->l1d_misses + m->l1d_merged, m->l1d_accesses);
     m->mpki = ratio(1000.0 * m->l1d_misses, m->warp_insts);
     m->l1d_intra_warp_hits = (double)t.l1d_intra_hits;
     m->l1d_inter_warp_hits = (double)t.l1d_inter_hits;

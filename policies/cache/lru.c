@@ -23,6 +23,7 @@ typedef struct lru_node {
 
 typedef struct lru {
     uint8_t *head, *tail; /* per set: least and most recently used listed way */
+    bool keep_reserved;   /* insertion at the miss: reserved ways keep their place */
 } lru;
 
 static int lru_create(void **self, const l1_env *env, const param_set *p, char *err, size_t errlen)
@@ -41,6 +42,7 @@ static int lru_create(void **self, const l1_env *env, const param_set *p, char *
     }
     memset(s->head, LRU_NONE, sets);
     memset(s->tail, LRU_NONE, sets);
+    s->keep_reserved = env->insert_at_miss;
     *self = s;
     return 0;
 }
@@ -100,6 +102,11 @@ static int lru_victim(void *self, const l1_request *r, const l1_set_view *s)
     int way = l1_first_free_way(s);
     if (way >= 0) return way; /* rare once the cache is warm */
     uint8_t h;
+    if (l->keep_reserved) { /* the oldest unreserved way; reserved ones stay where they are */
+        for (h = l->head[s->set]; h != LRU_NONE && s->reserved[h]; h = node(s, h)->next)
+            ;
+        return h == LRU_NONE ? -1 : h;
+    }
     while ((h = l->head[s->set]) != LRU_NONE && s->reserved[h])
         unlink_way(l, s, h);
     return h == LRU_NONE ? -1 : h;

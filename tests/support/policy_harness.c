@@ -153,7 +153,8 @@ int ph_l1d_try(ph_l1d *f, const char *name, l1d_config cfg, int max_warps, uint6
     const l1_policy_ops *ops = NULL;
     if (!(f->p = l1_params(name, sets, &ops, err, errlen))) return -1;
     wt_rng_seed(&f->rng, seed);
-    l1_env env = {{cfg.sets, cfg.ways, cfg.line_bytes}, 0, max_warps, &f->rng};
+    l1_env env = {
+        {cfg.sets, cfg.ways, cfg.line_bytes}, 0, max_warps, &f->rng, cfg.recency_miss != 0};
     int rc = l1d_create(&f->c, &f->cfg, ops, &env, f->p, err, errlen);
     if (rc != 0) {
         param_set_free(f->p);

@@ -1,0 +1,259 @@
+/* Whole simulations with sectored caches (l1d.sectored, l2.sectored) and insertion at the miss
+ * (l1d.recency=miss): hand-counted sector accesses, misses and DRAM bytes on tiny kernels, the
+ * adaptive L1D carveout (l1d.unified_kb), and skipping idle cycles exact with the new state. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/support/support.h"
+
+#define TINY     "gpu.sms=1", "sm.schedulers=1", "sm.simd_width=32", "l1d.hit_latency=20"
+#define SECTORED "l1d.sectored=true", "l2.sectored=true"
+
+/* Bytes the DRAM moved: the bandwidth utilisation times cycles times the default peak (6
+ * channels of 21 bytes a cycle). */
+static double dram_bytes(const sim_metrics *m)
+{
+    return m->dram_bandwidth_util * m->cycles * 6 * 21;
+}
+
+static void run_ok(const char *text, const char *const *sets, sim_metrics *m)
+{
+    char err[1024] = "";
+    sim_status st = test_sim(text, sets, NULL, m, err, sizeof err);
+    if (st != SIM_OK) fail_msg("simulation failed: %s", err);
+}
+
+/* A warp loads 32 consecutive words (one line, four sectors), uses them, loads them again:
+ * sectored, 4 sector misses then 4 sector hits (8 accesses); each miss is a 32-byte request,
+ * so the sectored L2 reads 4 sectors of 32 bytes from DRAM. Unsectored: 2 accesses, 1 miss,
+ * one 128-byte line. */
+static void test_coherent_load_sectors(void **state)
+{
+    (void)state;
+    const char *wl = ".array a i32 [64] iota(0, 1)\n"
+                     ".kernel k block=32\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 2\n"
+                     "    ld.i32 r2, [a + r1]\n"
+                     "    add r3, r2, 1\n"
+                     "    ld.i32 r4, [a + r1]\n"
+                     "    add r5, r4, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *sec[] = {TINY, SECTORED, NULL};
+    const char *line[] = {TINY, NULL};
+    sim_metrics s, l;
+    run_ok(wl, sec, &s);
+    run_ok(wl, line, &l);
+    assert_int_equal((int)s.l1d_accesses, 8);
+    assert_int_equal((int)s.l1d_misses, 4);
+    assert_int_equal((int)s.l1d_hits, 4);
+    assert_int_equal((int)s.l1d_merged, 0);
+    assert_true(s.l1d_miss_rate == 0.5);
+    assert_int_equal((int)s.fully_cached_loads, 1);
+    assert_int_equal((int)s.l2_accesses, 4);
+    assert_int_equal((int)s.l2_misses, 4);
+    assert_int_equal((int)s.dram_reads, 4);
+    assert_true(fabs(dram_bytes(&s) - (128)) < 0.5);
+
+    assert_int_equal((int)l.l1d_accesses, 2);
+    assert_int_equal((int)l.l1d_misses, 1);
+    assert_int_equal((int)l.dram_reads, 1);
+    assert_true(fabs(dram_bytes(&l) - (128)) < 0.5);
+}
+
+/* A stride of 128 bytes: 32 lines of one sector each. Sectored: 32 accesses, 32 misses, 32
+ * requests of 32 bytes and 32 sectors from DRAM (1 KB); unsectored, 32 lines (4 KB). */
+static void test_strided_load_sectors(void **state)
+{
+    (void)state;
+    const char *wl = ".array a i32 [32*32] zero\n"
+                     ".kernel k block=32\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 7\n"
+                     "    ld.i32 r2, [a + r1]\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *sec[] = {TINY, SECTORED, NULL};
+    const char *line[] = {TINY, NULL};
+    sim_metrics s, l;
+    run_ok(wl, sec, &s);
+    run_ok(wl, line, &l);
+    assert_int_equal((int)s.l1d_accesses, 32);
+    assert_int_equal((int)s.l1d_misses, 32);
+    assert_int_equal((int)s.l2_accesses, 32);
+    assert_true(fabs(dram_bytes(&s) - (32 * 32)) < 0.5);
+    assert_int_equal((int)l.l1d_accesses, 32);
+    assert_true(fabs(dram_bytes(&l) - (32 * 128)) < 0.5);
+    assert_true(s.mpli == 32.0);
+}
+
+/* Lanes all load words 0..7 (sector 0), then the whole line after the first is back: the
+ * second load finds sector 0 valid and misses the other three (SECTOR_MISS): 1 + 4 sector
+ * accesses, 1 hit, 4 misses; the load counts as missing. */
+static void test_sector_miss_in_present_line(void **state)
+{
+    (void)state;
+    const char *wl = ".array a i32 [64] iota(0, 1)\n"
+                     ".kernel k block=32\n"
+                     "    mov r0, %laneid\n"
+                     "    and r6, r0, 7\n"
+                     "    shl r7, r6, 2\n"
+                     "    ld.i32 r2, [a + r7]\n"
+                     "    add r3, r2, 1\n"
+                     "    shl r1, r0, 2\n"
+                     "    ld.i32 r4, [a + r1]\n"
+                     "    add r5, r4, r3\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *sec[] = {TINY, SECTORED, NULL};
+    sim_metrics s;
+    run_ok(wl, sec, &s);
+    assert_int_equal((int)s.l1d_accesses, 5);
+    assert_int_equal((int)s.l1d_hits, 1);
+    assert_int_equal((int)s.l1d_misses, 4);
+    assert_int_equal((int)s.fully_cached_loads, 0);
+    assert_true(fabs(dram_bytes(&s) - (128)) < 0.5);
+}
+
+/* Volta's adaptive carveout (l1d.unified_kb=128 over 4 sets of 128-byte lines): a warp reads
+ * 384 lines (48 KB, 96 a set) with stride loads, waits for them, and reads them again.
+ *   no shared memory: option 0 KB, the L1D 128 KB (256 ways): the second pass hits, 384 misses
+ *   64 KB a CTA, one CTA: option 64, 64 KB (128 ways): hits again
+ *   96 KB: option 96, 32 KB (64 ways): LRU over 96 lines a set misses all 768, as without
+ *   16 KB a CTA: 6 CTAs fit (96 KB: misses all); with sm.max_ctas=2, 32 KB: 96 KB of L1D. */
+static void test_adaptive_carveout(void **state)
+{
+    (void)state;
+    const char *fmt = ".array a i32 [384*32] zero\n"
+                      ".kernel k block=32 shared=%d\n"
+                      "    mov r0, %%laneid\n"
+                      "    shl r1, r0, 7\n"
+                      "    ld.i32 r2, [a + r1]\n"
+                      "    ld.i32 r3, [a + r1 + 4096]\n"
+                      "    ld.i32 r4, [a + r1 + 8192]\n"
+                      "    ld.i32 r5, [a + r1 + 12288]\n"
+                      "    ld.i32 r6, [a + r1 + 16384]\n"
+                      "    ld.i32 r7, [a + r1 + 20480]\n"
+                      "    ld.i32 r8, [a + r1 + 24576]\n"
+                      "    ld.i32 r9, [a + r1 + 28672]\n"
+                      "    ld.i32 r10, [a + r1 + 32768]\n"
+                      "    ld.i32 r11, [a + r1 + 36864]\n"
+                      "    ld.i32 r12, [a + r1 + 40960]\n"
+                      "    ld.i32 r13, [a + r1 + 45056]\n"
+                      "    add r14, r2, r3\n"
+                      "    add r14, r14, r4\n"
+                      "    add r14, r14, r5\n"
+                      "    add r14, r14, r6\n"
+                      "    add r14, r14, r7\n"
+                      "    add r14, r14, r8\n"
+                      "    add r14, r14, r9\n"
+                      "    add r14, r14, r10\n"
+                      "    add r14, r14, r11\n"
+                      "    add r14, r14, r12\n"
+                      "    add r14, r14, r13\n"
+                      "    ld.i32 r2, [a + r1]\n"
+                      "    ld.i32 r3, [a + r1 + 4096]\n"
+                      "    ld.i32 r4, [a + r1 + 8192]\n"
+                      "    ld.i32 r5, [a + r1 + 12288]\n"
+                      "    ld.i32 r6, [a + r1 + 16384]\n"
+                      "    ld.i32 r7, [a + r1 + 20480]\n"
+                      "    ld.i32 r8, [a + r1 + 24576]\n"
+                      "    ld.i32 r9, [a + r1 + 28672]\n"
+                      "    ld.i32 r10, [a + r1 + 32768]\n"
+                      "    ld.i32 r11, [a + r1 + 36864]\n"
+                      "    ld.i32 r12, [a + r1 + 40960]\n"
+                      "    ld.i32 r13, [a + r1 + 45056]\n"
+                      "    exit\n"
+                      ".host\n"
+                      "    launch k grid=1\n";
+    struct {
+        int shared, max_ctas, unified, misses;
+    } cases[] = {{0, 8, 0, 768},       {0, 8, 128, 384},     {65536, 8, 128, 384},
+                 {98304, 8, 128, 768}, {16384, 8, 128, 768}, {16384, 2, 128, 384}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char wl[4096], ctas[64], uni[64];
+        snprintf(wl, sizeof wl, fmt, cases[i].shared);
+        snprintf(ctas, sizeof ctas, "sm.max_ctas=%d", cases[i].max_ctas);
+        snprintf(uni, sizeof uni, "l1d.unified_kb=%d", cases[i].unified);
+        const char *sets[] = {
+            "gpu.sms=1", "l1d.sets=4", "l1d.ways=64", "l1d.mshrs=256", "sm.shared_bytes=98304",
+            ctas,        uni,          NULL};
+        sim_metrics m;
+        run_ok(wl, sets, &m);
+        assert_int_equal((int)m.l1d_accesses, 768);
+        if ((int)m.l1d_misses != cases[i].misses)
+            fail_msg("case %zu: %d misses, expected %d", i, (int)m.l1d_misses, cases[i].misses);
+    }
+}
+
+/* l1d.sectored with a bypass segment other than 32 bytes is refused. */
+static void test_bad_sector_config(void **state)
+{
+    (void)state;
+    const char *sets[] = {"l1d.sectored=true", "l1d.bypass_segment=64", NULL};
+    sim_metrics m;
+    char err[512] = "";
+    assert_int_equal(test_sim("stream", sets, NULL, &m, err, sizeof err), SIM_BAD_CONFIG);
+    assert_non_null(strstr(err, "l1d.sectored"));
+}
+
+/* Skipping idle cycles changes nothing with the sectored caches and insertion at the miss,
+ * on the GTX480 defaults, and on the QV100 preset's cache geometry with the carveout and the
+ * invalidation between kernels. */
+static void test_skip_exact_sectored(void **state)
+{
+    (void)state;
+    const char *names[] = {"kmeans", "stream", "matmul"};
+    const char *skip[] = {"gpu.sms=4", SECTORED, "l1d.recency=miss", NULL};
+    const char *noskip[] = {"gpu.sms=4", SECTORED, "l1d.recency=miss", "sim.skip_idle=false", NULL};
+    const char *skip_v[] = {"gpu.sms=4",
+                            SECTORED,
+                            "l1d.sets=4",
+                            "l1d.ways=64",
+                            "l1d.mshrs=256",
+                            "l1d.unified_kb=128",
+                            "l1d.kernel_flush=true",
+                            NULL};
+    const char *noskip_v[] = {"gpu.sms=4",
+                              SECTORED,
+                              "l1d.sets=4",
+                              "l1d.ways=64",
+                              "l1d.mshrs=256",
+                              "l1d.unified_kb=128",
+                              "l1d.kernel_flush=true",
+                              "sim.skip_idle=false",
+                              NULL};
+    for (size_t i = 0; i < 3; i++) {
+        sim_metrics a, b;
+        run_ok(names[i], skip, &a);
+        run_ok(names[i], noskip, &b);
+        if (memcmp(&a, &b, sizeof a) != 0) fail_msg("%s: skipping changed the results", names[i]);
+        run_ok(names[i], skip_v, &a);
+        run_ok(names[i], noskip_v, &b);
+        if (memcmp(&a, &b, sizeof a) != 0) fail_msg("%s: skipping changed the results", names[i]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_coherent_load_sectors),
+        cmocka_unit_test(test_strided_load_sectors),
+        cmocka_unit_test(test_sector_miss_in_present_line),
+        cmocka_unit_test(test_adaptive_carveout),
+        cmocka_unit_test(test_bad_sector_config),
+        cmocka_unit_test(test_skip_exact_sectored),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

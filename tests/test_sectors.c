@@ -1,0 +1,390 @@
+/* Tests of the sectored caches and of the L1D's insertion at the miss, driven directly: the
+ * coalescer's sector masks of the two textbook warps, a sectored L1D (MISS, SECTOR_MISS,
+ * HIT_RESERVED, per-sector MSHRs and every reservation failure), a sectored L2 slice with
+ * hand-computed times and DRAM bytes, and LRU's order with l1d.recency=miss. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "core/mem/memsys.h"
+#include "core/sim/coalescer.h"
+#include "core/sim/l1d.h"
+#include "tests/support/policy_harness.h"
+
+/* ------------------------------------------------------------------ coalescer ---- */
+
+/* 32 consecutive 4-byte words: one access of the four sectors of one line. A stride of 128
+ * bytes: 32 accesses of one sector each. */
+static void test_coalescer_sectors(void **state)
+{
+    (void)state;
+    uint32_t addr[32];
+    line_access acc[32];
+    for (int l = 0; l < 32; l++)
+        addr[l] = 4096 + 4u * (uint32_t)l;
+    assert_int_equal(coalesce(addr, ~0u, 128, 32, acc), 1);
+    assert_int_equal(acc[0].sectors, 0xf);
+    for (int l = 0; l < 32; l++)
+        addr[l] = 4096 + 128u * (uint32_t)l + 36;
+    assert_int_equal(coalesce(addr, ~0u, 128, 32, acc), 32);
+    for (int i = 0; i < 32; i++)
+        assert_int_equal(acc[i].sectors, 0x2);
+}
+
+/* ---------------------------------------------------------------- sectored L1D ---- */
+
+typedef ph_l1d fixture;
+
+static void make(fixture *f, int ways, int mshrs, int merge, int recency_miss, int sectored)
+{
+    ph_l1d_make(f, "lru", (l1d_config){1, ways, 128, 0, mshrs, merge, sectored, recency_miss}, 48,
+                1, NULL);
+}
+
+typedef struct res {
+    l1_outcome o;
+    l1_sectors s;
+    int evicted;
+    uint64_t evicted_line;
+} res;
+
+static res ld(fixture *f, uint64_t line, uint32_t sectors, uint32_t waiter, int slots)
+{
+    l1_request r = {0};
+    r.line_addr = line;
+    r.warp_slot = (int)waiter;
+    r.divergence = 1;
+    res x;
+    memset(&x, 0, sizeof x);
+    int owner = -1;
+    x.o = l1d_load_sectors(f->c, &r, sectors, waiter, slots, &x.s, &owner, &x.evicted,
+                           &x.evicted_line);
+    return x;
+}
+
+static int fill(fixture *f, int mshr, uint32_t *waiters)
+{
+    uint64_t line;
+    return l1d_fill(f->c, mshr, waiters, &line);
+}
+
+/* Hand-checked on one set of two 128-byte ways (four sectors each), 4 MSHRs merging 2:
+ *   load line 0 sector 0          MISS: way reserved, 1 MSHR, 1 request
+ *   load line 0 sectors 0,1       sector 0 on its way (HIT_RESERVED), sector 1 SECTOR_MISS
+ *   fill sector 0                 both waiters; the line valid, still reserved for sector 1
+ *   load line 0 sector 0          HIT
+ *   load line 0 sectors 0,2       sector 0 hit, sector 2 fetched */
+static void test_l1d_sector_sequence(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 4, 2, 0, 1);
+    res a = ld(&f, 0, 0x1, 10, 4);
+    assert_int_equal(a.o, L1_MISS);
+    assert_int_equal(a.s.miss, 0x1);
+    assert_int_equal(a.s.hit, 0);
+    assert_int_equal(a.s.merged, 0);
+    assert_true(a.s.line_miss);
+    int m0 = a.s.mshr[0];
+
+    res b = ld(&f, 0, 0x3, 11, 4);
+    assert_int_equal(b.o, L1_MISS);
+    assert_int_equal(b.s.merged, 0x1);
+    assert_int_equal(b.s.miss, 0x2);
+    assert_false(b.s.line_miss); /* SECTOR_MISS */
+    assert_int_equal(b.s.mshr[0], m0);
+    int m1 = b.s.mshr[1];
+    assert_int_not_equal(m1, m0);
+
+    uint32_t w[8];
+    assert_int_equal(fill(&f, m0, w), 2);
+    assert_int_equal(w[0], 10);
+    assert_int_equal(w[1], 11);
+
+    res c = ld(&f, 0, 0x1, 12, 4);
+    assert_int_equal(c.o, L1_HIT);
+    assert_int_equal(c.s.hit, 0x1);
+
+    res d = ld(&f, 0, 0x5, 13, 4);
+    assert_int_equal(d.o, L1_MISS);
+    assert_int_equal(d.s.hit, 0x1);
+    assert_int_equal(d.s.miss, 0x4);
+
+    /* sector 1 merges (HIT_RESERVED) without fetching anything */
+    res e = ld(&f, 0, 0x2, 14, 0);
+    assert_int_equal(e.o, L1_MERGED);
+    assert_int_equal(e.s.merged, 0x2);
+    assert_int_equal(fill(&f, m1, w), 2);
+    assert_int_equal(w[0], 11);
+    assert_int_equal(w[1], 14);
+    ph_l1d_free(&f);
+}
+
+/* Every failure, each before anything changes: a full merge slot, too few MSHRs for the
+ * missing sectors, too few requests the SM can send, every way reserved. */
+static void test_l1d_sector_failures(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 1, 3, 1, 0, 1);
+    res a = ld(&f, 0, 0x3, 1, 4); /* 2 MSHRs */
+    assert_int_equal(a.o, L1_MISS);
+    /* sector 0 again: its MSHR merges one request only */
+    assert_int_equal(ld(&f, 0, 0x1, 2, 4).o, L1_RESFAIL);
+    assert_int_equal(l1d_last_fail(f.c), L1F_MERGE);
+    assert_true(l1d_load_sectors_needs_fill(f.c, 0, 0x1, 4));
+    /* sectors 2 and 3: two more MSHRs, one left */
+    assert_int_equal(ld(&f, 0, 0xc, 3, 4).o, L1_RESFAIL);
+    assert_int_equal(l1d_last_fail(f.c), L1F_MSHR);
+    assert_true(l1d_load_sectors_needs_fill(f.c, 0, 0xc, 4));
+    /* sector 2 alone fits, but not without a request slot */
+    assert_int_equal(ld(&f, 0, 0x4, 3, 0).o, L1_RESFAIL);
+    assert_int_equal(l1d_last_fail(f.c), L1F_SEND);
+    assert_false(l1d_load_sectors_needs_fill(f.c, 0, 0x4, 0));
+    /* another line: the only way is reserved */
+    assert_int_equal(ld(&f, 128, 0x1, 4, 4).o, L1_RESFAIL);
+    assert_int_equal(l1d_last_fail(f.c), L1F_RESERVED);
+    assert_true(l1d_load_sectors_needs_fill(f.c, 128, 0x1, 4));
+    uint32_t w[4];
+    assert_int_equal(fill(&f, a.s.mshr[0], w), 1);
+    assert_int_equal(fill(&f, a.s.mshr[1], w), 1);
+    /* the line is valid and no longer reserved: the other line replaces it */
+    res b = ld(&f, 128, 0x1, 4, 4);
+    assert_int_equal(b.o, L1_MISS);
+    assert_int_equal(b.evicted, 1);
+    assert_int_equal(b.evicted_line, 0);
+    ph_l1d_free(&f);
+}
+
+/* A store drops the valid sectors; the line's outstanding sector still arrives. */
+static void test_l1d_sector_store(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 4, 2, 0, 1);
+    res a = ld(&f, 0, 0x1, 1, 4);
+    uint32_t w[4];
+    fill(&f, a.s.mshr[0], w);
+    res b = ld(&f, 0, 0x2, 2, 4);
+    assert_false(b.s.line_miss);
+    assert_int_equal(l1d_store(f.c, 0), 1);
+    res c = ld(&f, 0, 0x1, 3, 4); /* dropped: fetched again, in the same way */
+    assert_int_equal(c.o, L1_MISS);
+    assert_false(c.s.line_miss);
+    fill(&f, b.s.mshr[1], w);
+    assert_int_equal(ld(&f, 0, 0x2, 4, 4).o, L1_HIT);
+    ph_l1d_free(&f);
+}
+
+/* ------------------------------------------------------------- insertion time ---- */
+
+/* Two ways, lines A and B missed in that order, filled in the other order, then C misses.
+ * l1d.recency=fill (today): B was inserted first, so it is the LRU victim. miss (GPGPU-Sim,
+ * tag_array::access stamps the line when it allocates it): A was allocated first: A goes. */
+static void test_recency_fill_vs_miss(void **state)
+{
+    (void)state;
+    for (int sectored = 0; sectored <= 1; sectored++) {
+        for (int miss = 0; miss <= 1; miss++) {
+            fixture f;
+            make(&f, 2, 4, 2, miss, sectored);
+            uint32_t w[4];
+            int ma, mb;
+            l1_request r = {0};
+            int owner, ev;
+            uint64_t evl;
+            if (sectored) {
+                ma = ld(&f, 0, 0x1, 1, 4).s.mshr[0];
+                mb = ld(&f, 128, 0x1, 2, 4).s.mshr[0];
+            } else {
+                r.line_addr = 0;
+                assert_int_equal(l1d_load(f.c, &r, 1, 1, &ma, &owner, &ev, &evl), L1_MISS);
+                r.line_addr = 128;
+                assert_int_equal(l1d_load(f.c, &r, 2, 1, &mb, &owner, &ev, &evl), L1_MISS);
+            }
+            fill(&f, mb, w);
+            fill(&f, ma, w);
+            uint64_t victim;
+            if (sectored) {
+                res c = ld(&f, 256, 0x1, 3, 4);
+                assert_int_equal(c.o, L1_MISS);
+                victim = c.evicted_line;
+            } else {
+                int mc;
+                r.line_addr = 256;
+                assert_int_equal(l1d_load(f.c, &r, 3, 1, &mc, &owner, &ev, &evl), L1_MISS);
+                victim = evl;
+            }
+            assert_int_equal(victim, miss ? 0 : 128);
+            ph_l1d_free(&f);
+        }
+    }
+}
+
+/* With insertion at the miss a merge is a use (HIT_RESERVED touches the line): A missed
+ * first, B second, a merge into A's miss, both filled: B is the older. */
+static void test_recency_miss_merge_promotes(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 4, 2, 1, 0);
+    l1_request r = {0};
+    int ma, mb, mm, owner, ev;
+    uint64_t evl;
+    r.line_addr = 0;
+    l1d_load(f.c, &r, 1, 1, &ma, &owner, &ev, &evl);
+    r.line_addr = 128;
+    l1d_load(f.c, &r, 2, 1, &mb, &owner, &ev, &evl);
+    r.line_addr = 0;
+    assert_int_equal(l1d_load(f.c, &r, 3, 1, &mm, &owner, &ev, &evl), L1_MERGED);
+    uint32_t w[4];
+    uint64_t line;
+    l1d_fill(f.c, ma, w, &line);
+    l1d_fill(f.c, mb, w, &line);
+    r.line_addr = 256;
+    int mc;
+    assert_int_equal(l1d_load(f.c, &r, 4, 1, &mc, &owner, &ev, &evl), L1_MISS);
+    assert_int_equal(evl, 128);
+    ph_l1d_free(&f);
+}
+
+/* ----------------------------------------------------------------- sectored L2 ---- */
+
+static memsys_config l2_config(void)
+{
+    memsys_config c = {
+        .num_sms = 1,
+        .icnt_latency = 10,
+        .icnt_bytes_per_cycle = 32,
+        .icnt_header_bytes = 8,
+        .icnt_sm_queue = 8,
+        .partitions = 2,
+        .l2_sets = 64,
+        .l2_ways = 16,
+        .l2_line = 128,
+        .l2_hit_latency = 100,
+        .l2_mshrs = 32,
+        .l2_sectored = 1,
+        .dram_banks = 16,
+        .dram_row_bytes = 2048,
+        .dram_queue = 32,
+        .dram_bytes_per_cycle = 16,
+        .dram_t_cl = 12,
+        .dram_t_rcd = 12,
+        .dram_t_rp = 12,
+        .dram_t_ras = 28,
+    };
+    return c;
+}
+
+static uint64_t read_at(memsys *m, uint64_t addr, uint32_t bytes, uint64_t now)
+{
+    mem_packet p = {.addr = addr, .bytes = bytes, .kind = MEM_READ, .sm = 0, .token = 1};
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    for (uint64_t t = now; t < now + 10000; t++) {
+        memsys_tick(m, t);
+        mem_packet r;
+        if (memsys_pop_reply(m, 0, t, &r)) return t;
+    }
+    fail_msg("no reply");
+    return 0;
+}
+
+/* Times as test_memsys's idle read (request 1 cycle, icnt 10, L2 100, DRAM t_rcd 12 and t_cl
+ * 12, 16 bytes a cycle), with only the sectors asked for on the DRAM bus:
+ *   32 B at 0 (MISS):           arrive 11, activate, column 23, data 35 + 2, reply 137 + 10 + 2
+ *   32 B at 32 (SECTOR_MISS):   200 + 11, open row: column 211, data 223 + 2, reply + 100 + 12
+ *   32 B at 0 (HIT):            400 + 11 + 100 + 12
+ *   128 B at 0 (two missing):   600 + 11, column, data 623 + 4, + 100, reply 10 + ceil(136/32)
+ * Sectors: 1 + 1 + 1 + 4 accesses, 3 hits; 32 + 32 + 64 DRAM bytes in 3 reads. */
+static void test_l2_sectored_idle(void **state)
+{
+    (void)state;
+    memsys_config c = l2_config();
+    memsys *m = NULL;
+    char err[256];
+    assert_int_equal(memsys_create(&m, &c, err, sizeof err), 0);
+    assert_int_equal(read_at(m, 0, 32, 0), 149);
+    assert_int_equal(read_at(m, 32, 32, 200), 200 + 11 + 12 + 2 + 100 + 12);
+    assert_int_equal(read_at(m, 0, 32, 400), 400 + 11 + 100 + 12);
+    assert_int_equal(read_at(m, 0, 128, 600), 600 + 11 + 12 + 4 + 100 + 10 + 5);
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    assert_int_equal(st.l2_accesses, 7);
+    assert_int_equal(st.l2_hits, 3);
+    assert_int_equal(st.l2_misses, 4);
+    assert_int_equal(st.dram_reads, 3);
+    assert_int_equal(st.dram_bytes, 128);
+    memsys_destroy(m);
+
+    /* the same reads unsectored: the first fetches the whole line, the rest hit */
+    c.l2_sectored = 0;
+    assert_int_equal(memsys_create(&m, &c, err, sizeof err), 0);
+    assert_int_equal(read_at(m, 0, 32, 0), 149 + 6); /* 8 burst cycles instead of 2 */
+    read_at(m, 32, 32, 200);
+    read_at(m, 0, 32, 400);
+    read_at(m, 0, 128, 600);
+    memsys_get_stats(m, &st);
+    assert_int_equal(st.l2_accesses, 4);
+    assert_int_equal(st.l2_misses, 1);
+    assert_int_equal(st.dram_bytes, 128);
+    memsys_destroy(m);
+}
+
+/* Four sector reads of one line sent together: four MSHRs, four 32-byte DRAM reads; the
+ * same sector twice merges into one read. A write makes its sectors valid without a read. */
+static void test_l2_sectored_merge_and_write(void **state)
+{
+    (void)state;
+    memsys_config c = l2_config();
+    memsys *m = NULL;
+    char err[256];
+    assert_int_equal(memsys_create(&m, &c, err, sizeof err), 0);
+    for (int s = 0; s < 4; s++) {
+        mem_packet p = {.addr = 32u * (uint32_t)s, .bytes = 32, .kind = MEM_READ, .token = 1};
+        assert_int_equal(memsys_send(m, &p, 0), 0);
+    }
+    mem_packet p = {.addr = 0, .bytes = 32, .kind = MEM_READ, .token = 2};
+    assert_int_equal(memsys_send(m, &p, 0), 0);
+    mem_packet w = {.addr = 4096, .bytes = 8, .kind = MEM_WRITE, .sectors = 0x4};
+    assert_int_equal(memsys_send(m, &w, 0), 0);
+    int replies = 0;
+    for (uint64_t t = 0; t < 5000 && replies < 5; t++) {
+        memsys_tick(m, t);
+        mem_packet r;
+        while (memsys_pop_reply(m, 0, t, &r))
+            replies++;
+    }
+    assert_int_equal(replies, 5);
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    assert_int_equal(st.dram_reads, 4);
+    assert_int_equal(st.dram_bytes, 128);
+    assert_int_equal(st.l2_accesses, 6);
+    assert_int_equal(st.l2_misses, 6);
+    /* the written sector (4096 + 64) hits, its neighbour misses */
+    uint64_t t0 = 6000;
+    assert_int_equal(read_at(m, 4096 + 64, 32, t0), t0 + 11 + 100 + 12);
+    memsys_get_stats(m, &st);
+    assert_int_equal(st.l2_hits, 1);
+    memsys_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_coalescer_sectors),
+        cmocka_unit_test(test_l1d_sector_sequence),
+        cmocka_unit_test(test_l1d_sector_failures),
+        cmocka_unit_test(test_l1d_sector_store),
+        cmocka_unit_test(test_recency_fill_vs_miss),
+        cmocka_unit_test(test_recency_miss_merge_promotes),
+        cmocka_unit_test(test_l2_sectored_idle),
+        cmocka_unit_test(test_l2_sectored_merge_and_write),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
