@@ -24,7 +24,7 @@
         n, PT_CHOICE, d, 0, 0, c, "", doc                                                          \
     }
 
-static const char *const hash_names[] = {"linear", "xor", NULL};
+static const char *const hash_names[] = {"linear", "xor", "fermi", NULL};
 static const char *const shared_path_names[] = {"bypass", "ldst", NULL};
 static const char *const atomic_path_names[] = {"line", "serial", NULL};
 static const char *const recency_names[] = {"fill", "miss", NULL};
@@ -109,8 +109,9 @@ static const param_def core_defs[] = {
     P_INT("l1d.ways", 16, 1, 64, "", "L1D associativity"),
     P_INT("l1d.line", 128, 32, 512, "bytes", "L1D line size (power of two)"),
     P_CHOICE("l1d.hash", 0, hash_names,
-             "L1D set index: linear, or xor (Fermi-style pseudo-random: XOR of index-wide "
-             "slices of the line address)"),
+             "L1D set index: linear, xor (pseudo-random: XOR of index-wide slices of the "
+             "line address), or fermi (the Fermi L1 hash measured by Nugteren et al., HPCA "
+             "2014: 32 or 64 sets, GPGPU-Sim's set index function H)"),
     P_INT("l1d.mshrs", 32, 1, 1024, "", "L1D miss status holding registers"),
     P_INT("l1d.mshr_merge", 8, 1, 64, "", "requests one MSHR can merge"),
     P_INT("l1d.hit_latency", 20, 1, 1000, "cycles", "L1D hit load-to-use latency"),
@@ -315,6 +316,12 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     if (c->l1d_hash == 1 && !is_pow2(c->l1d_sets)) {
         snprintf(err, errlen, "l1d.hash=xor needs l1d.sets to be a power of two (got %d)",
                  c->l1d_sets);
+        return -1;
+    }
+    if (c->l1d_hash == 2 && ((c->l1d_sets != 32 && c->l1d_sets != 64) || c->l1d_line != 128)) {
+        snprintf(err, errlen,
+                 "l1d.hash=fermi needs 32 or 64 l1d.sets of 128-byte lines (got %d sets of %d)",
+                 c->l1d_sets, c->l1d_line);
         return -1;
     }
     if (c->sub_core && c->operand_collector) {

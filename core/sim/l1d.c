@@ -146,6 +146,11 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
         l1d_destroy(c);
         return -1;
     }
+    if (cfg->hash == 2 && ((cfg->sets != 32 && cfg->sets != 64) || cfg->line_bytes != 128)) {
+        snprintf(err, errlen, "the fermi L1D hash needs 32 or 64 sets of 128-byte lines");
+        l1d_destroy(c);
+        return -1;
+    }
     if (ops->create && ops->create(&c->policy, env, p, err, errlen) != 0) {
         c->ops = NULL;
         l1d_destroy(c);
@@ -189,6 +194,15 @@ int l1d_set_of(const l1d *c, uint64_t line_addr)
         /* a mask instead of a 64-bit division when the sets are a power of two */
         if (c->set_bits > 0) return (int)(block & (((uint64_t)1 << c->set_bits) - 1));
         return (int)(block % (uint64_t)c->cfg.sets);
+    }
+    if (c->cfg.hash == 2) {
+        /* Fermi's L1 as Nugteren et al. measured it (HPCA 2014, 4.1): line-address bits 7-11
+         * XOR address bits 13, 14, 15, 17 and 19; 64 sets add bit 12 on top. */
+        uint32_t a = (uint32_t)line_addr;
+        uint32_t upper = ((a >> 13) & 7u) | ((a >> 17) & 1u) << 3 | ((a >> 19) & 1u) << 4;
+        uint32_t set = (((a >> 7) & 31u) ^ upper);
+        if (c->cfg.sets == 64) set |= ((a >> 12) & 1u) << 5;
+        return (int)set;
     }
     /* Pseudo-random indexing in the manner of Fermi's L1 (DaCache 5, [26]): XOR of successive
      * index-wide slices of the block address, so power-of-two strides spread over sets. */
