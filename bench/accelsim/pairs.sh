@@ -29,6 +29,17 @@ pair_ref_sched() {
         swl) echo "-gpgpu_scheduler warp_limiting:2:4" ;;
     esac
 }
+# What warptune's side of a pair sets on top of the preset, to mirror the reference's own
+# departures from its config. The Fermi reference takes its SFU and branch timing from Kepler's
+# trace.config and the branch unit above (SFU latency 200, a warp every 2 cycles; branch 4), and
+# uses 16 generic operand collectors; GPGPU-Sim's SM2_GTX480 itself (fermi-gtx480) has an SFU of
+# latency 8 taking a warp every 8 cycles, and 6 SP plus 8 SFU collectors.
+pair_wt_extra() {
+    case $1 in
+        fermi) echo "--set sm.sfu_latency=200 --set sm.sfu_width=16 --set sm.branch_latency=4 --set sm.oc_units=16 --set sm.oc_units_sfu=0" ;;
+    esac
+}
+
 pair_wt_sched() {
     local nsched=4
     [ "$1" = fermi ] && nsched=2
