@@ -510,6 +510,178 @@ static void test_determinism_and_skipping(void **state)
     free(d);
 }
 
+/* The same trace with memory-side clocks of their own, slower and faster than the core's and at
+ * non-integer ratios (and a ROP delay): skipping is still exact. */
+static void test_clock_domains_skipping(void **state)
+{
+    (void)state;
+    memsys_config c = gtx480_config();
+    c.icnt_sm_queue = 2;
+    c.l2_sets = 4;
+    c.l2_mshrs = 4;
+    c.dram_queue = 4;
+    c.core_mhz = 700;
+    c.icnt_mhz = 1000; /* faster: n/d = 7/10 */
+    c.l2_mhz = 450;    /* slower: 14/9 */
+    c.dram_mhz = 924;  /* GTX480's: 25/33 */
+    c.l2_rop_latency = 7;
+    enum { N = 3000 };
+    tr_item *tr = calloc(N, sizeof *tr);
+    wt_rng g;
+    wt_rng_seed(&g, 5);
+    uint64_t cyc = 0;
+    for (int i = 0; i < N; i++) {
+        cyc += wt_rng_below(&g, 4) == 0 ? wt_rng_below(&g, 100) : 0;
+        int k = (int)wt_rng_below(&g, 10);
+        mem_kind kind = k < 6 ? MEM_READ : k < 9 ? MEM_WRITE : MEM_ATOMIC;
+        uint32_t bytes = kind == MEM_ATOMIC ? 4 : 128;
+        tr[i].cycle = cyc;
+        tr[i].p = pkt(wt_rng_below(&g, 4096) * 128, bytes, kind,
+                      (int)wt_rng_below(&g, (uint64_t)c.num_sms), (uint32_t)i);
+    }
+    rep_rec *a = calloc(N, sizeof *a), *d = calloc(N, sizeof *d), *o = calloc(N, sizeof *o);
+    memsys_stats sa, sd, so;
+    int na = replay(&c, tr, N, 0, a, &sa);
+    int nd = replay(&c, tr, N, 1, d, &sd);
+    assert_true(na > N / 2);
+    assert_int_equal(na, nd);
+    assert_memory_equal(a, d, (size_t)na * sizeof *a);
+    assert_memory_equal(&sa, &sd, sizeof sa);
+    /* and the clocks matter */
+    memsys_config same = c;
+    same.icnt_mhz = same.l2_mhz = same.dram_mhz = 0;
+    int no = replay(&same, tr, N, 1, o, &so);
+    assert_int_equal(no, na);
+    assert_true(memcmp(a, o, (size_t)na * sizeof *a) != 0);
+    free(tr);
+    free(a);
+    free(d);
+    free(o);
+}
+
+/* Unloaded latencies with an L2 at half the core clock (core 1000 MHz, L2 500 MHz: an L2 cycle
+ * is 2 core cycles; icnt and DRAM at the core clock). Base timings (see the top of the file):
+ *   miss sent at 0: fully received at 11; the L2 takes it at its first edge at or after 11,
+ *     L2 cycle 6 = core 12; DRAM activates at 12, reads at 24, data 36..44 (burst 8); the
+ *     fill at 44 is L2 cycle 22, the reply leaves 100 L2 cycles later, at L2 cycle 122 = core
+ *     244, and arrives 15 later: 259 (158 with one clock: + 1 to meet the edge + 100);
+ *   hit sent at 400: received 411, L2 cycle 206 (core 412), replies at L2 cycle 306 = core
+ *     612, arrives 627 (a latency of 227 instead of 126);
+ *   hit sent at 401: received 412 = L2 cycle 206 exactly: arrives 627 again.
+ * With rop latency 5 the hit sent at 400 is received at 411, may enter the L2 at 416 = L2
+ * cycle 208: replies at core 2 * 308 = 616, arrives 631. */
+static void test_clock_l2_half(void **state)
+{
+    (void)state;
+    memsys_config c = base_config();
+    c.core_mhz = 1000;
+    c.l2_mhz = 500;
+    memsys *m = make(&c);
+    mem_packet r;
+    uint64_t now = 0;
+    mem_packet p = pkt(0, 128, MEM_READ, 0, 1);
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 259);
+    now = 400;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 627);
+    now = 1001;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 1001 + 226);
+    memsys_destroy(m);
+
+    c.l2_rop_latency = 5;
+    m = make(&c);
+    now = 0;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    /* received 11, L2 from 16 = L2 cycle 8: DRAM act 16, read 28, data 40..48, fill 48 = L2
+     * cycle 24, reply at L2 cycle 124 = core 248, arrives 263 */
+    assert_int_equal(wait_reply(m, 0, &now, &r), 263);
+    now = 400;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 631);
+    memsys_destroy(m);
+}
+
+/* Interconnect and DRAM clocks, unloaded (core 1000 MHz):
+ * icnt at 2000 MHz (half a core cycle per icnt cycle), L = 10, 32 B per icnt cycle: a request
+ * injected at core 0 (icnt 0) is received at icnt 11 = core 5.5, seen at core 6; the L2 (core
+ * clock) takes it at 6, a hit replies at 106 = icnt 212, arrives at icnt 212 + 10 + 5 = 227 =
+ * core 113.5: popped at 114.
+ * DRAM at 250 MHz (4 core cycles per DRAM cycle; t_* = 12 DRAM cycles, burst 8): the miss
+ * received at core 11 meets DRAM cycle 3 (core 12): activate, read at 15, data 27..35 = core 140,
+ * fill 140, reply 240, arrives 255. */
+static void test_clock_icnt_and_dram(void **state)
+{
+    (void)state;
+    memsys_config c = base_config();
+    c.core_mhz = 1000;
+    c.icnt_mhz = 2000;
+    memsys *m = make(&c);
+    mem_packet r, p = pkt(0, 128, MEM_READ, 0, 1);
+    uint64_t now = 0;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    /* miss: received icnt 11 = core 6 (5.5), DRAM act 6, read 18, data 30..38, reply 138 =
+     * icnt 276, arrives icnt 291 = core 146 (145.5) */
+    assert_int_equal(wait_reply(m, 0, &now, &r), 146);
+    now = 1000;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 1000 + 114);
+    memsys_destroy(m);
+
+    c.icnt_mhz = 0;
+    c.dram_mhz = 250;
+    m = make(&c);
+    now = 0;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 255);
+    assert_true(memsys_peak_dram_bandwidth(m) == 2 * 16 / 4.0);
+    memsys_destroy(m);
+}
+
+/* DRAM at 3/4 of the core clock (core 1000, DRAM 750 MHz: a DRAM cycle is 4/3 core cycles),
+ * 16 bytes per DRAM cycle, one partition: a stream of N line reads keeps the bus busy from the
+ * first read's data on, 8 DRAM cycles a line, with no rounding accumulating. The first request
+ * is received at core 11 = DRAM edge ceil(8.25) = 9: activate 9, read 21, data from 33; the
+ * last line's data ends at DRAM cycle 33 + 8N, seen at core ceil((33 + 8N) * 4 / 3); its reply
+ * leaves 100 later and arrives 15 after that (one reply per 10.7 core cycles: no queueing). */
+static void test_clock_dram_bandwidth_exact(void **state)
+{
+    (void)state;
+    const int ns[] = {300, 301, 302};
+    for (int k = 0; k < 3; k++) {
+        memsys_config c = base_config();
+        c.partitions = 1;
+        c.core_mhz = 1000;
+        c.dram_mhz = 750;
+        memsys *m = make(&c);
+        int n = ns[k], sent = 0, got = 0;
+        uint64_t now = 0, last = 0;
+        while (got < n) {
+            memsys_tick(m, now);
+            mem_packet r;
+            while (memsys_pop_reply(m, 0, now, &r)) {
+                assert_int_equal(r.token, got); /* in order */
+                got++;
+                last = now;
+            }
+            if (sent < n) {
+                mem_packet p = pkt((uint64_t)sent * 128, 128, MEM_READ, 0, (uint32_t)sent);
+                if (memsys_send(m, &p, now) == 0) sent++;
+            }
+            now++;
+            assert_true(now < 100000);
+        }
+        uint64_t end = (uint64_t)(33 + 8 * n) * 4, end_core = (end + 2) / 3;
+        assert_int_equal(last, end_core + 100 + 15);
+        memsys_stats st;
+        memsys_get_stats(m, &st);
+        assert_int_equal(st.dram_busy_cycles, 8 * n); /* DRAM cycles */
+        assert_int_equal(st.dram_reads, n);
+        memsys_destroy(m);
+    }
+}
+
 static void expect_bad(memsys_config c, const char *name)
 {
     memsys *m = (memsys *)&c; /* must be reset to NULL */
@@ -538,6 +710,10 @@ static void test_bad_configs(void **state)
     c = base_config(), c.icnt_sm_queue = 0, expect_bad(c, "icnt_sm_queue");
     c = base_config(), c.dram_t_cl = 0, expect_bad(c, "dram_t_cl");
     c = base_config(), c.dram_t_ras = -1, expect_bad(c, "dram_t_ras");
+    c = base_config(), c.l2_rop_latency = -1, expect_bad(c, "l2_rop_latency");
+    c = base_config(), c.dram_mhz = -850, expect_bad(c, "dram clock");
+    c = base_config(), c.core_mhz = 1000, c.l2_mhz = 0.0004, expect_bad(c, "l2 clock");
+    c = base_config(), c.icnt_mhz = 1132.0001, expect_bad(c, "icnt clock");
 }
 
 static void test_injection_queue_limit(void **state)
@@ -576,6 +752,10 @@ int main(void)
         cmocka_unit_test(test_determinism_and_skipping),
         cmocka_unit_test(test_bad_configs),
         cmocka_unit_test(test_injection_queue_limit),
+        cmocka_unit_test(test_clock_l2_half),
+        cmocka_unit_test(test_clock_icnt_and_dram),
+        cmocka_unit_test(test_clock_dram_bandwidth_exact),
+        cmocka_unit_test(test_clock_domains_skipping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

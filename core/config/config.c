@@ -96,6 +96,19 @@ static const param_def core_defs_tail[] = {
     P_INT("dram.latency", 57, 0, 10000, "cycles",
           "fixed memory-controller and PHY latency of every DRAM read (57: an unloaded L2 "
           "miss takes CAWA Table 1's minimum DRAM latency of 220 cycles)"),
+    P_REAL("icnt.clock_mhz", 0, 0, 100000, "MHz",
+           "interconnect clock (0: gpu.clock_mhz); icnt.latency and icnt.bytes_per_cycle then "
+           "count icnt cycles (GPGPU-Sim -gpgpu_clock_domains, 2nd field)"),
+    P_REAL("l2.clock_mhz", 0, 0, 100000, "MHz",
+           "L2 clock (0: gpu.clock_mhz); l2.hit_latency and the one access per cycle of a "
+           "slice then count L2 cycles (GPGPU-Sim -gpgpu_clock_domains, 3rd field)"),
+    P_REAL("dram.clock_mhz", 0, 0, 100000, "MHz",
+           "DRAM command clock (0: gpu.clock_mhz); dram.t_* and dram.bytes_per_cycle then count "
+           "DRAM cycles (GPGPU-Sim -gpgpu_clock_domains, 4th field)"),
+    P_INT("l2.rop_latency", 0, 0, 10000, "cycles",
+          "core cycles from a request's arrival at its partition until its L2 slice may take "
+          "it, paid by hits and misses alike (GPGPU-Sim -gpgpu_l2_rop_latency, l2cache.cc "
+          "m_rop)"),
     P_REAL("energy.int_op_pj", 0.1, 0, 1e6, "pJ",
            "integer operation per lane (Horowitz ISSCC 2014: 32-bit add, 45 nm)"),
     P_REAL("energy.fp_op_pj", 3.7, 0, 1e6, "pJ",
@@ -187,6 +200,11 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     m->dram_t_rp = ival(p, "dram.t_rp");
     m->dram_t_ras = ival(p, "dram.t_ras");
     m->dram_latency = ival(p, "dram.latency");
+    m->core_mhz = param_get_real(p, "gpu.clock_mhz");
+    m->icnt_mhz = param_get_real(p, "icnt.clock_mhz");
+    m->l2_mhz = param_get_real(p, "l2.clock_mhz");
+    m->dram_mhz = param_get_real(p, "dram.clock_mhz");
+    m->l2_rop_latency = ival(p, "l2.rop_latency");
 
     energy_config *e = &c->energy;
     e->clock_mhz = param_get_real(p, "gpu.clock_mhz");

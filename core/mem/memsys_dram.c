@@ -1,5 +1,8 @@
 /* One DRAM channel per partition: dram_banks banks with an open-row policy, a request queue of
- * dram_queue entries and one data bus. All times are core cycles.
+ * dram_queue entries and one data bus. All times are DRAM cycles (ms_clock clk_dram; the core's
+ * when dram_mhz is 0): a request that arrives at core cycle t may be scheduled from the first
+ * DRAM edge at or after t, a read's data is handed back at the first core cycle at or after its
+ * last bus cycle, and dram_latency (core cycles, like GPGPU-Sim's -dram_latency) is added then.
  *
  * Address (local = line number inside the partition, R = dram_row_bytes / l2_line lines per
  * row, B = dram_banks):
@@ -60,8 +63,8 @@ int ms_dram_space(const memsys *m, uint32_t part)
     return m->cfg.dram_queue - m->parts[part].dq_n;
 }
 
-/* Makes sure the channel runs its scheduler no later than cycle t (and not twice a cycle). A
- * later pending step is superseded (its generation no longer matches). */
+/* Makes sure the channel runs its scheduler no later than DRAM cycle t (and not twice a cycle).
+ * A later pending step is superseded (its generation no longer matches). */
 static void request_sched(memsys *m, uint32_t part, uint64_t t)
 {
     ms_part *p = &m->parts[part];
@@ -69,7 +72,7 @@ static void request_sched(memsys *m, uint32_t part, uint64_t t)
     if (p->sched_time <= t) return;
     p->sched_gen++;
     p->sched_time = t;
-    ms_push(m, t, EV_DRAM_SCHED, part, p->sched_gen);
+    ms_push(m, ms_core(&m->clk_dram, t), EV_DRAM_SCHED, part, p->sched_gen);
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -130,7 +133,7 @@ void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32
     /* Only the newcomer's bank can make a command possible earlier than already planned (it
      * may also block a planned precharge; the step then finds nothing and replans). */
     uint64_t e = b->hits ? max_u64(b->own, bus_col(m, p)) : b->own;
-    request_sched(m, part, max_u64(e, t));
+    request_sched(m, part, max_u64(e, ms_edge(&m->clk_dram, t)));
 }
 
 static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
@@ -154,20 +157,24 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
     else
         st->dram_reads++;
     if (!d.activated) st->dram_row_hits++;
-    st->dram_queue_cycles += t - d.arrival;
+    const uint64_t now = ms_core(&m->clk_dram, t); /* the core cycle of this command */
+    st->dram_queue_cycles += now - d.arrival;
     st->dram_bytes += (uint64_t)m->cfg.l2_line;
     st->dram_busy_cycles += m->burst;
     if (!d.write)
-        ms_push(m, p->bus_free + (uint64_t)m->cfg.dram_latency, EV_DRAM_DONE, part, d.mshr);
-    ms_l2_wake(m, part, MS_STALL_DRAM, t); /* a queue slot freed */
+        ms_push(m, ms_core(&m->clk_dram, p->bus_free) + (uint64_t)m->cfg.dram_latency, EV_DRAM_DONE,
+                part, d.mshr);
+    ms_l2_wake(m, part, MS_STALL_DRAM, now); /* a queue slot freed */
 }
 
-/* One scheduling step at cycle t: issue at most one command, then plan the next step for the
- * first cycle any command becomes possible. */
-void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t t)
+/* One scheduling step, at the DRAM cycle it was planned for (seen at core cycle now): issue at
+ * most one command, then plan the next step for the first cycle any command becomes possible. */
+void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t now)
 {
     ms_part *p = &m->parts[part];
-    if (gen != p->sched_gen) return; /* superseded by an earlier step */
+    (void)now;
+    if (gen != p->sched_gen) return;  /* superseded by an earlier step */
+    const uint64_t t = p->sched_time; /* DRAM cycles from here */
     p->sched_time = MS_NEVER;
     /* A bank may issue now when its own time has come; a column also needs the bus. */
     const int cols = bus_col(m, p) <= t;

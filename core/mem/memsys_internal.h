@@ -20,8 +20,8 @@ typedef struct ms_req {
     mem_packet pkt;
     uint64_t line;  /* global L2 line number: addr >> log2(l2_line) */
     uint64_t local; /* line number inside its partition (set index and DRAM address source) */
-    uint64_t ready; /* input queue: cycle it finished arriving at the partition */
-    uint64_t ser;   /* cycles a port is busy with it: the request, then its reply (ms_ser) */
+    uint64_t ready; /* input queue: core cycle it may enter the L2 (arrived, plus rop latency) */
+    uint64_t ser;   /* icnt cycles a port is busy with it: the request, then its reply (ms_ser) */
     uint32_t next;
     uint32_t part;
 } ms_req;
@@ -82,6 +82,35 @@ typedef struct ms_dreq {
 #define MS_STALL_FILL 1 /* no MSHR, or every way of the set reserved: wait for a fill */
 #define MS_STALL_DRAM 2 /* too few DRAM queue slots: wait for a DRAM issue (or a fill) */
 
+/* A clock domain (interconnect, L2 or DRAM) relative to the core clock: one domain cycle lasts
+ * n / d core cycles exactly (n / d = core MHz / domain MHz as a reduced fraction of whole kHz;
+ * n = d = 1 when the domain runs at the core clock). Domain cycle e (its e-th edge, from 0) is at
+ * the exact core-cycle position e * n / d. The memory system's events and interface stay in whole
+ * core cycles; each domain keeps its own state (port free times, the L2's next acceptance, every
+ * DRAM bank and bus time) in its own cycles, so a bandwidth of b bytes per domain cycle stays
+ * exact however long it runs (no rounding accumulates). Time crosses between domains through two
+ * conversions, both exact integer arithmetic:
+ *   ms_edge(k, t): the first domain edge at or after core cycle t, ceil(t * d / n): something
+ *                  that becomes possible at core cycle t is acted on at that edge;
+ *   ms_core(k, e): the core cycle at which edge e is seen, ceil(e * n / d): a result ready at
+ *                  domain edge e is handed on (to the core or another domain) then.
+ * Both are the identity when n = d, so the default configuration is unchanged. */
+typedef struct ms_clock {
+    uint64_t n, d;
+} ms_clock;
+
+static inline uint64_t ms_edge(const ms_clock *k, uint64_t t)
+{
+    if (k->n == k->d || t == MS_NEVER) return t;
+    return (uint64_t)(((unsigned __int128)t * k->d + k->n - 1) / k->n);
+}
+
+static inline uint64_t ms_core(const ms_clock *k, uint64_t e)
+{
+    if (k->n == k->d || e == MS_NEVER) return e;
+    return (uint64_t)(((unsigned __int128)e * k->n + k->d - 1) / k->d);
+}
+
 typedef struct ms_bank {
     uint64_t open_row; /* MS_ROW_NONE when precharged */
     uint64_t act_time;
@@ -94,7 +123,7 @@ typedef struct ms_bank {
 } ms_bank;
 
 typedef struct ms_part {
-    /* interconnect ports */
+    /* interconnect ports (icnt cycles) */
     uint64_t in_free, out_free;
     /* input queue (FIFO of requests, ready times non-decreasing) */
     uint32_t in_head, in_tail;
@@ -105,12 +134,12 @@ typedef struct ms_part {
     uint32_t *mshr_free; /* stack of free MSHR indices */
     int mshr_nfree;
     uint64_t lru_clock;
-    uint64_t l2_next;     /* earliest cycle the slice accepts another input (one per cycle) */
+    uint64_t l2_next;     /* earliest L2 cycle the slice accepts another input (one per cycle) */
     uint8_t proc_pending; /* an EV_L2_PROCESS is queued */
     uint8_t stalled;      /* head of the input queue waits: MS_STALL_FILL or MS_STALL_DRAM */
     int32_t retry_way;    /* a head stalled for DRAM slots: its victim way, still right until a
                            * fill (-1: none; only a fill changes the slice while the head waits) */
-    /* DRAM channel */
+    /* DRAM channel (times in DRAM cycles but ms_dreq.arrival, a core cycle) */
     ms_dreq *dq; /* oldest first */
     int dq_n;
     ms_bank *banks;
@@ -123,15 +152,16 @@ typedef struct ms_part {
 } ms_part;
 
 typedef struct ms_sm {
-    uint64_t *inj; /* ring of the injection start cycles of its last icnt_sm_queue packets */
+    uint64_t *inj; /* ring of the injection start (core) cycles of its last icnt_sm_queue packets */
     int inj_head, inj_n;
-    uint64_t inj_free, ej_free;
+    uint64_t inj_free, ej_free;  /* icnt cycles */
     uint32_t rep_head, rep_tail; /* delivered replies, arrival order */
 } ms_sm;
 
 struct memsys {
     memsys_config cfg;
     /* derived */
+    ms_clock clk_icnt, clk_l2, clk_dram; /* ports; L2 slices; DRAM channels */
     int line_shift;
     uint64_t set_mask;
     uint64_t hint_mask; /* L2 way hints per partition, minus one */
@@ -241,7 +271,7 @@ static inline void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a
 
 #define MS_SER_TAB 1024
 
-/* Cycles a port is busy with a packet of data_bytes: ceil((header + data) / bytes_per_cycle),
+/* Icnt cycles a port is busy with a packet of data_bytes: ceil((header + data) / bytes_per_cycle),
  * at least 1. Every hop of every request asks, so the common sizes come from a table. */
 uint64_t ms_ser_div(const memsys *m, uint32_t data_bytes);
 static inline uint64_t ms_ser(const memsys *m, uint32_t data_bytes)
