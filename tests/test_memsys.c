@@ -512,6 +512,8 @@ static void test_determinism_and_skipping(void **state)
 
 /* The same trace with memory-side clocks of their own, slower and faster than the core's and at
  * non-integer ratios (and a ROP delay): skipping is still exact. */
+static void expect_bad(memsys_config c, const char *name);
+
 static void test_clock_domains_skipping(void **state)
 {
     (void)state;
@@ -525,6 +527,9 @@ static void test_clock_domains_skipping(void **state)
     c.l2_mhz = 450;    /* slower: 14/9 */
     c.dram_mhz = 924;  /* GTX480's: 25/33 */
     c.l2_rop_latency = 7;
+    c.l2_slices_per_channel = 2; /* 3 channels of 2 slices */
+    c.dram_latency = 30;
+    c.dram_latency_first = 1;
     enum { N = 3000 };
     tr_item *tr = calloc(N, sizeof *tr);
     wt_rng g;
@@ -550,6 +555,7 @@ static void test_clock_domains_skipping(void **state)
     /* and the clocks matter */
     memsys_config same = c;
     same.icnt_mhz = same.l2_mhz = same.dram_mhz = 0;
+    same.l2_rop_latency = 0;
     int no = replay(&same, tr, N, 1, o, &so);
     assert_int_equal(no, na);
     assert_true(memcmp(a, o, (size_t)na * sizeof *a) != 0);
@@ -682,6 +688,66 @@ static void test_clock_dram_bandwidth_exact(void **state)
     }
 }
 
+/* Two L2 slices on one DRAM channel (base config: partitions = 2). Lines 0 and 1 go to slices
+ * 0 and 1 (local line 0 in each); the channel sees them as its lines 0 and 1, one row. Sent at
+ * 0 and 1: slice 0 takes line 0 at 11 (activate 11, read 23, data 35..43, reply 158); slice 1
+ * takes line 1 at 12, a row hit on the same bank, whose read waits for the bus: read 31, data
+ * 43..51, fill 51, reply leaves 151, arrives 161, ejected after reply 0 (158): 166. With a
+ * channel per slice line 1 would have its own: activate 12, data 36..44, reply arrives at 154
+ * but waits for the ejection port (busy with reply 0 until 158): 163. */
+static void test_slices_share_channel(void **state)
+{
+    (void)state;
+    for (int shared = 0; shared < 2; shared++) {
+        memsys_config c = base_config();
+        c.l2_slices_per_channel = shared ? 2 : 1;
+        memsys *m = make(&c);
+        mem_packet r, p0 = pkt(0, 128, MEM_READ, 0, 0), p1 = pkt(128, 128, MEM_READ, 0, 1);
+        uint64_t now = 0;
+        assert_int_equal(memsys_send(m, &p0, 0), 0);
+        memsys_tick(m, 0);
+        assert_int_equal(memsys_send(m, &p1, 1), 0);
+        now = 1;
+        assert_int_equal(wait_reply(m, 0, &now, &r), 158);
+        assert_int_equal(r.token, 0);
+        now++;
+        assert_int_equal(wait_reply(m, 0, &now, &r), shared ? 166 : 163);
+        assert_true(memsys_peak_dram_bandwidth(m) == (shared ? 16.0 : 32.0));
+        memsys_stats st;
+        memsys_get_stats(m, &st);
+        assert_int_equal(st.dram_activations, shared ? 1 : 2);
+        memsys_destroy(m);
+    }
+    memsys_config c = base_config();
+    c.partitions = 3;
+    c.l2_slices_per_channel = 2;
+    expect_bad(c, "l2_slices_per_channel");
+}
+
+/* dram_latency in front of the queue or behind the data (core 1000, DRAM 250 MHz: 4 core cycles
+ * per DRAM cycle; latency 22 core cycles). The miss is taken by the L2 at 11.
+ * behind: DRAM cycle 3 (core 12) activates, 15 reads, data 27..35 = core 140, + 22 = 162,
+ *   reply 262, arrives 277;
+ * in front: reaches the queue at 33 = DRAM cycle 9 (core 36), reads at 21, data 33..41 =
+ *   core 164, reply 264, arrives 279. */
+static void test_dram_latency_first(void **state)
+{
+    (void)state;
+    for (int first = 0; first < 2; first++) {
+        memsys_config c = base_config();
+        c.core_mhz = 1000;
+        c.dram_mhz = 250;
+        c.dram_latency = 22;
+        c.dram_latency_first = first;
+        memsys *m = make(&c);
+        mem_packet r, p = pkt(0, 128, MEM_READ, 0, 0);
+        uint64_t now = 0;
+        assert_int_equal(memsys_send(m, &p, now), 0);
+        assert_int_equal(wait_reply(m, 0, &now, &r), first ? 279 : 277);
+        memsys_destroy(m);
+    }
+}
+
 static void expect_bad(memsys_config c, const char *name)
 {
     memsys *m = (memsys *)&c; /* must be reset to NULL */
@@ -756,6 +822,8 @@ int main(void)
         cmocka_unit_test(test_clock_icnt_and_dram),
         cmocka_unit_test(test_clock_dram_bandwidth_exact),
         cmocka_unit_test(test_clock_domains_skipping),
+        cmocka_unit_test(test_slices_share_channel),
+        cmocka_unit_test(test_dram_latency_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -109,6 +109,14 @@ static const param_def core_defs_tail[] = {
           "core cycles from a request's arrival at its partition until its L2 slice may take "
           "it, paid by hits and misses alike (GPGPU-Sim -gpgpu_l2_rop_latency, l2cache.cc "
           "m_rop)"),
+    P_INT("l2.slices_per_channel", 1, 1, 64, "",
+          "L2 slices sharing one DRAM channel: l2.partitions counts slices (each with its own "
+          "interconnect port and l2.sets x l2.ways), and every channel (queue, banks, bus) "
+          "serves this many (GPGPU-Sim -gpgpu_n_sub_partition_per_mchannel)"),
+    P_BOOL("dram.latency_first", 0,
+           "dram.latency delays a request on its way into the channel's queue instead of "
+           "its data on the way back (GPGPU-Sim -dram_latency, l2cache.cc "
+           "m_dram_latency_queue)"),
     P_REAL("energy.int_op_pj", 0.1, 0, 1e6, "pJ",
            "integer operation per lane (Horowitz ISSCC 2014: 32-bit add, 45 nm)"),
     P_REAL("energy.fp_op_pj", 3.7, 0, 1e6, "pJ",
@@ -205,6 +213,8 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     m->l2_mhz = param_get_real(p, "l2.clock_mhz");
     m->dram_mhz = param_get_real(p, "dram.clock_mhz");
     m->l2_rop_latency = ival(p, "l2.rop_latency");
+    m->l2_slices_per_channel = ival(p, "l2.slices_per_channel");
+    m->dram_latency_first = ival(p, "dram.latency_first");
 
     energy_config *e = &c->energy;
     e->clock_mhz = param_get_real(p, "gpu.clock_mhz");
@@ -242,6 +252,11 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
                  "l1d.bypass_segment must be a power of two of at least l1d.line/32 = %d bytes "
                  "(got %d)",
                  c->l1d_line / 32 > 4 ? c->l1d_line / 32 : 4, c->bypass_segment);
+        return -1;
+    }
+    if (m->partitions % m->l2_slices_per_channel != 0) {
+        snprintf(err, errlen, "l2.slices_per_channel (%d) must divide l2.partitions (%d)",
+                 m->l2_slices_per_channel, m->partitions);
         return -1;
     }
     if (!is_pow2(m->l2_sets)) {

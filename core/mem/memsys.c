@@ -109,6 +109,10 @@ static int check_config(const memsys_config *c, char *err, size_t errlen)
     if (c->dram_t_rcd < 0) BAD("memsys: dram_t_rcd must be >= 0 (got %d)", c->dram_t_rcd);
     if (c->dram_t_rp < 0) BAD("memsys: dram_t_rp must be >= 0 (got %d)", c->dram_t_rp);
     if (c->dram_t_ras < 0) BAD("memsys: dram_t_ras must be >= 0 (got %d)", c->dram_t_ras);
+    if (c->l2_slices_per_channel < 0 || c->l2_slices_per_channel > 64 ||
+        (c->l2_slices_per_channel > 1 && c->partitions % c->l2_slices_per_channel != 0))
+        BAD("memsys: l2_slices_per_channel must be in 0..64 and divide partitions (got %d of %d)",
+            c->l2_slices_per_channel, c->partitions);
     if (c->l2_rop_latency < 0)
         BAD("memsys: l2_rop_latency must be >= 0 (got %d)", c->l2_rop_latency);
     const double mhz[4] = {c->core_mhz, c->icnt_mhz, c->l2_mhz, c->dram_mhz};
@@ -135,6 +139,7 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
     m->clk_icnt = make_clock(cfg->core_mhz, cfg->icnt_mhz);
     m->clk_l2 = make_clock(cfg->core_mhz, cfg->l2_mhz);
     m->clk_dram = make_clock(cfg->core_mhz, cfg->dram_mhz);
+    m->slices = cfg->l2_slices_per_channel > 1 ? (uint32_t)cfg->l2_slices_per_channel : 1;
     m->line_shift = log2i((uint64_t)cfg->l2_line);
     m->set_mask = (uint64_t)cfg->l2_sets - 1;
     /* About two hints per line of a slice, capped: a hint is only a guess, checked by its tag */
@@ -320,6 +325,9 @@ void memsys_tick(memsys *m, uint64_t now)
             case EV_DRAM_DONE:
                 ms_l2_fill(m, e.a, e.b, t);
                 break;
+            case EV_DRAM_ARRIVE:
+                ms_dram_arrive(m, e.a, t);
+                break;
             case EV_REPLY_READY:
                 ms_icnt_reply_ready(m, e.a, t);
                 break;
@@ -375,8 +383,8 @@ int memsys_busy(const memsys *m)
 double memsys_peak_dram_bandwidth(const memsys *m)
 {
     /* DRAM cycles per core cycle: d / n */
-    return (double)m->cfg.partitions * (double)m->cfg.dram_bytes_per_cycle * (double)m->clk_dram.d /
-           (double)m->clk_dram.n;
+    return (double)(m->cfg.partitions / (int)m->slices) * (double)m->cfg.dram_bytes_per_cycle *
+           (double)m->clk_dram.d / (double)m->clk_dram.n;
 }
 
 void memsys_get_stats(const memsys *m, memsys_stats *out)

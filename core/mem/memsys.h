@@ -52,6 +52,14 @@ typedef struct memsys_config {
     double core_mhz, icnt_mhz, l2_mhz, dram_mhz;
     int l2_rop_latency; /* core cycles from a request's arrival at its partition until the L2
                          * may accept it (GPGPU-Sim -gpgpu_l2_rop_latency); 0 in the past */
+    /* L2 slices sharing one DRAM channel (0 or 1: one each; GPGPU-Sim
+     * -gpgpu_n_sub_partition_per_mchannel): `partitions` counts slices, and the
+     * partitions / l2_slices_per_channel channels each serve that many consecutive slices
+     * through one request queue of dram_queue entries, one set of banks and one data bus. */
+    int l2_slices_per_channel;
+    /* 1: dram_latency delays a request's entry into its channel's queue (GPGPU-Sim
+     * memory_partition_unit::dram_cycle, m_dram_latency_queue) instead of its data's return. */
+    int dram_latency_first;
 } memsys_config;
 
 typedef struct memsys_stats {

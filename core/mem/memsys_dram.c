@@ -37,10 +37,11 @@
 int ms_dram_init(memsys *m, ms_part *p)
 {
     p->dq = calloc((size_t)m->cfg.dram_queue, sizeof *p->dq);
+    p->pend = calloc((size_t)m->cfg.dram_queue, sizeof *p->pend);
     p->banks = calloc((size_t)m->cfg.dram_banks, sizeof *p->banks);
     p->bank_q = calloc(((size_t)m->cfg.dram_banks + 63) / 64, sizeof *p->bank_q);
     p->bank_h = calloc(((size_t)m->cfg.dram_banks + 63) / 64, sizeof *p->bank_h);
-    if (!p->dq || !p->banks || !p->bank_q || !p->bank_h) return -1;
+    if (!p->dq || !p->pend || !p->banks || !p->bank_q || !p->bank_h) return -1;
     for (int b = 0; b < m->cfg.dram_banks; b++) {
         p->banks[b].open_row = MS_ROW_NONE;
         p->banks[b].own = MS_NEVER;
@@ -53,14 +54,18 @@ int ms_dram_init(memsys *m, ms_part *p)
 void ms_dram_free(ms_part *p)
 {
     free(p->dq);
+    free(p->pend);
     free(p->banks);
     free(p->bank_q);
     free(p->bank_h);
 }
 
+/* Free slots of the queue of the channel serving partition part (requests on their way to it
+ * hold theirs). */
 int ms_dram_space(const memsys *m, uint32_t part)
 {
-    return m->cfg.dram_queue - m->parts[part].dq_n;
+    const ms_part *c = &m->parts[part / m->slices];
+    return m->cfg.dram_queue - c->dq_n - c->pend_n;
 }
 
 /* Makes sure the channel runs its scheduler no later than DRAM cycle t (and not twice a cycle).
@@ -113,27 +118,56 @@ static uint64_t bus_col(const memsys *m, const ms_part *p)
     return p->bus_free > t_cl ? p->bus_free - t_cl : 0;
 }
 
-void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr, uint64_t t)
+/* Request src joins channel part's queue at core cycle t. */
+static void enqueue(memsys *m, uint32_t part, const ms_dreq *src, uint64_t t)
 {
     ms_part *p = &m->parts[part];
-    uint64_t rb = local >> m->row_shift; /* local / lines_per_row */
-    uint64_t row = rb >> m->bank_shift;
     ms_dreq *d = &p->dq[p->dq_n++];
+    *d = *src;
     d->arrival = t;
-    d->row = row;
-    d->bank = (uint32_t)((rb ^ row) & m->bank_mask);
-    d->mshr = mshr;
-    d->write = (uint8_t)write;
-    d->activated = 0;
-    m->dram_queued++;
     ms_bank *b = &p->banks[d->bank];
     b->queued++;
-    if (b->open_row == row) b->hits++;
+    if (b->open_row == d->row) b->hits++;
     bank_update(m, p, d->bank);
     /* Only the newcomer's bank can make a command possible earlier than already planned (it
      * may also block a planned precharge; the step then finds nothing and replans). */
     uint64_t e = b->hits ? max_u64(b->own, bus_col(m, p)) : b->own;
     request_sched(m, part, max_u64(e, ms_edge(&m->clk_dram, t)));
+}
+
+/* Slice `part` sends a request for its line `local` at core cycle t. Its channel sees the line
+ * as local * slices + the slice's place in the channel (the slices' lines interleave). */
+void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr, uint64_t t)
+{
+    const uint32_t S = m->slices, ch = part / S;
+    if (S > 1) local = local * S + (part - ch * S);
+    uint64_t rb = local >> m->row_shift; /* local / lines_per_row */
+    uint64_t row = rb >> m->bank_shift;
+    ms_dreq d = {.row = row,
+                 .bank = (uint32_t)((rb ^ row) & m->bank_mask),
+                 .mshr = mshr,
+                 .slice = part,
+                 .write = (uint8_t)write};
+    m->dram_queued++;
+    if (!m->cfg.dram_latency_first || m->cfg.dram_latency == 0) {
+        enqueue(m, ch, &d, t);
+        return;
+    }
+    /* On its way through the fixed latency: in order, as t never decreases. */
+    ms_part *c = &m->parts[ch];
+    int slot = c->pend_head + c->pend_n++;
+    c->pend[slot >= m->cfg.dram_queue ? slot - m->cfg.dram_queue : slot] = d;
+    ms_push(m, t + (uint64_t)m->cfg.dram_latency, EV_DRAM_ARRIVE, ch, 0);
+}
+
+/* The oldest request on its way to channel ch's queue arrives at core cycle t. */
+void ms_dram_arrive(memsys *m, uint32_t ch, uint64_t t)
+{
+    ms_part *c = &m->parts[ch];
+    ms_dreq d = c->pend[c->pend_head];
+    c->pend_head = c->pend_head + 1 == m->cfg.dram_queue ? 0 : c->pend_head + 1;
+    c->pend_n--;
+    enqueue(m, ch, &d, t);
 }
 
 static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
@@ -161,10 +195,12 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
     st->dram_queue_cycles += now - d.arrival;
     st->dram_bytes += (uint64_t)m->cfg.l2_line;
     st->dram_busy_cycles += m->burst;
-    if (!d.write)
-        ms_push(m, ms_core(&m->clk_dram, p->bus_free) + (uint64_t)m->cfg.dram_latency, EV_DRAM_DONE,
-                part, d.mshr);
-    ms_l2_wake(m, part, MS_STALL_DRAM, now); /* a queue slot freed */
+    if (!d.write) {
+        uint64_t lat = m->cfg.dram_latency_first ? 0 : (uint64_t)m->cfg.dram_latency;
+        ms_push(m, ms_core(&m->clk_dram, p->bus_free) + lat, EV_DRAM_DONE, d.slice, d.mshr);
+    }
+    for (uint32_t s = 0; s < m->slices; s++) /* a queue slot freed */
+        ms_l2_wake(m, part * m->slices + s, MS_STALL_DRAM, now);
 }
 
 /* One scheduling step, at the DRAM cycle it was planned for (seen at core cycle now): issue at

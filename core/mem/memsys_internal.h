@@ -30,8 +30,9 @@ typedef enum ms_ev_type {
     EV_WAKE,        /* nothing to do: an SM injection slot frees (makes next_event exact) */
     EV_PART_ARRIVE, /* a request's head reaches its partition's input port; a = req */
     EV_L2_PROCESS,  /* a partition's L2 may accept its next input; a = partition */
-    EV_DRAM_SCHED,  /* a DRAM channel may issue a command; a = partition, b = generation */
+    EV_DRAM_SCHED,  /* a DRAM channel may issue a command; a = channel, b = generation */
     EV_DRAM_DONE,   /* a DRAM read's data is fully on the bus; a = partition, b = MSHR */
+    EV_DRAM_ARRIVE, /* a request reaches its channel's queue (dram_latency_first); a = channel */
     EV_REPLY_READY, /* a reply leaves the L2 pipeline for the partition's output port; a = req */
     EV_SM_ARRIVE,   /* a reply's head reaches its SM's ejection port; a = req */
     EV_DELIVER      /* a reply is fully received: it becomes poppable; a = req */
@@ -72,7 +73,8 @@ typedef struct ms_dreq {
     uint64_t arrival;
     uint64_t row;
     uint32_t bank;
-    uint32_t mshr; /* MS_NIL for writes */
+    uint32_t mshr;  /* MS_NIL for writes */
+    uint32_t slice; /* the partition (L2 slice) it came from */
     uint8_t write, activated;
 } ms_dreq;
 
@@ -139,9 +141,12 @@ typedef struct ms_part {
     uint8_t stalled;      /* head of the input queue waits: MS_STALL_FILL or MS_STALL_DRAM */
     int32_t retry_way;    /* a head stalled for DRAM slots: its victim way, still right until a
                            * fill (-1: none; only a fill changes the slice while the head waits) */
-    /* DRAM channel (times in DRAM cycles but ms_dreq.arrival, a core cycle) */
+    /* DRAM channel (times in DRAM cycles but ms_dreq.arrival, a core cycle). With several
+     * slices per channel, channel c's state is in parts[c] (c = partition / slices). */
     ms_dreq *dq; /* oldest first */
     int dq_n;
+    ms_dreq *pend; /* ring of requests on their way to dq (dram_latency_first), oldest first */
+    int pend_head, pend_n;
     ms_bank *banks;
     uint64_t *bank_q;  /* bit per bank: it has queued requests (the banks a step plans for) */
     uint64_t *bank_h;  /* bit per bank: queued requests hit its open row (a subset of bank_q) */
@@ -170,6 +175,7 @@ struct memsys {
     uint64_t bank_mask;
     int bank_shift;
     uint64_t burst;      /* data-bus cycles per line */
+    uint32_t slices;     /* L2 slices per DRAM channel (>= 1) */
     uint64_t part_recip; /* ceil(2^64 / partitions): division by multiplication (ms_div_part) */
     uint32_t *ser_tab;   /* ms_ser for data sizes up to MS_SER_TAB bytes */
     /* state */
@@ -315,6 +321,7 @@ void ms_dram_free(ms_part *p);
 int ms_dram_space(const memsys *m, uint32_t part);
 void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr,
                      uint64_t t);
-void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t t);
+void ms_dram_sched(memsys *m, uint32_t chan, uint32_t gen, uint64_t t);
+void ms_dram_arrive(memsys *m, uint32_t chan, uint64_t t);
 
 #endif
