@@ -9,7 +9,8 @@
  * Within each group of P consecutive lines every partition gets exactly one line (a bijection, so
  * a stream spreads evenly and the local numbers are dense), while the fold rotates the assignment
  * from group to group so that strides of P (or multiples) do not all hit one partition. The L2
- * set is local & (l2_sets - 1); the DRAM bank and row come from local too (memsys_dram.c). */
+ * set is local & (l2_sets - 1); the DRAM bank and row come from local too (memsys_dram.c; with
+ * several slices per channel, slice p belongs to channel p / l2_slices_per_channel). */
 #include "core/mem/memsys.h"
 #include "core/mem/memsys_internal.h"
 

@@ -1,11 +1,14 @@
-/* One DRAM channel per partition: dram_banks banks with an open-row policy, a request queue of
- * dram_queue entries and one data bus. All times are DRAM cycles (ms_clock clk_dram; the core's
- * when dram_mhz is 0): a request that arrives at core cycle t may be scheduled from the first
- * DRAM edge at or after t, a read's data is handed back at the first core cycle at or after its
- * last bus cycle, and dram_latency (core cycles, like GPGPU-Sim's -dram_latency) is added then.
+/* One DRAM channel per l2_slices_per_channel partitions (L2 slices; one each by default):
+ * dram_banks banks with an open-row policy, a request queue of dram_queue entries and one data
+ * bus. All times are DRAM cycles (ms_clock clk_dram; the core's when dram_mhz is 0): a request
+ * that arrives at core cycle t may be scheduled from the first DRAM edge at or after t, a read's
+ * data is handed back at the first core cycle at or after its last bus cycle, and dram_latency
+ * (core cycles, like GPGPU-Sim's -dram_latency) is added then, or, with dram_latency_first, on
+ * the request's way into the queue (GPGPU-Sim's m_dram_latency_queue).
  *
- * Address (local = line number inside the partition, R = dram_row_bytes / l2_line lines per
- * row, B = dram_banks):
+ * Address (local = line number inside the channel: the slice's local line times the slices
+ * per channel plus the slice's place in it; R = dram_row_bytes / l2_line lines per row,
+ * B = dram_banks):
  *   row_block = local / R; row = row_block / B; bank = (row_block ^ row) % B
  * Consecutive lines fill a whole row before moving to the next bank (a stream gets row hits and
  * its next row opens in another bank); XOR-ing the row into the bank (permutation interleaving)
