@@ -645,6 +645,64 @@ static void test_clock_icnt_and_dram(void **state)
     memsys_destroy(m);
 }
 
+/* The last reply of a stream of n line reads at one DRAM channel of dram_mhz against a core of
+ * 1000 MHz (see test_clock_dram_bandwidth_exact). */
+static uint64_t stream_last_reply(int dram_mhz, int n, uint64_t *busy)
+{
+    memsys_config c = base_config();
+    c.partitions = 1;
+    c.core_mhz = 1000;
+    c.dram_mhz = dram_mhz;
+    memsys *m = make(&c);
+    int sent = 0, got = 0;
+    uint64_t now = 0, last = 0;
+    while (got < n) {
+        memsys_tick(m, now);
+        mem_packet r;
+        while (memsys_pop_reply(m, 0, now, &r)) {
+            assert_int_equal(r.token, got); /* in order */
+            got++;
+            last = now;
+        }
+        if (sent < n) {
+            mem_packet p = pkt((uint64_t)sent * 128, 128, MEM_READ, 0, (uint32_t)sent);
+            if (memsys_send(m, &p, now) == 0) sent++;
+        }
+        now++;
+        assert_true(now < 1000000);
+    }
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    *busy = st.dram_busy_cycles;
+    assert_int_equal(st.dram_reads, n);
+    memsys_destroy(m);
+    return last;
+}
+
+/* Property: for any DRAM clock from 500 to 1499 MHz (a line every 8 DRAM cycles, 5.3 core
+ * cycles or more: the reply ports keep up), the first request reaches the DRAM at its first
+ * edge at or after core 11, E = ceil(11 * f / 1000), activates, reads t_rcd = 12 later and
+ * its data starts t_cl = 12 after that; from then the bus never idles, so the last data ends
+ * at DRAM cycle E + 24 + 8n, seen at core ceil((E + 24 + 8n) * 1000 / f), and its reply
+ * arrives 100 + 15 core cycles later. */
+static void test_clock_dram_bandwidth_property(void **state)
+{
+    (void)state;
+    wt_rng g;
+    wt_rng_seed(&g, 42);
+    for (int k = 0; k < 12; k++) {
+        uint64_t f = 500 + wt_rng_below(&g, 1000);
+        int n = 150 + (int)wt_rng_below(&g, 100);
+        uint64_t busy, last = stream_last_reply((int)f, n, &busy);
+        uint64_t E = (11 * f + 999) / 1000, end = E + 24 + 8 * (uint64_t)n;
+        uint64_t want = (end * 1000 + f - 1) / f + 115;
+        if (last != want)
+            fail_msg("dram %llu MHz, n %d: last reply %llu, want %llu", (unsigned long long)f, n,
+                     (unsigned long long)last, (unsigned long long)want);
+        assert_int_equal(busy, 8 * (uint64_t)n);
+    }
+}
+
 /* DRAM at 3/4 of the core clock (core 1000, DRAM 750 MHz: a DRAM cycle is 4/3 core cycles),
  * 16 bytes per DRAM cycle, one partition: a stream of N line reads keeps the bus busy from the
  * first read's data on, 8 DRAM cycles a line, with no rounding accumulating. The first request
@@ -656,35 +714,10 @@ static void test_clock_dram_bandwidth_exact(void **state)
     (void)state;
     const int ns[] = {300, 301, 302};
     for (int k = 0; k < 3; k++) {
-        memsys_config c = base_config();
-        c.partitions = 1;
-        c.core_mhz = 1000;
-        c.dram_mhz = 750;
-        memsys *m = make(&c);
-        int n = ns[k], sent = 0, got = 0;
-        uint64_t now = 0, last = 0;
-        while (got < n) {
-            memsys_tick(m, now);
-            mem_packet r;
-            while (memsys_pop_reply(m, 0, now, &r)) {
-                assert_int_equal(r.token, got); /* in order */
-                got++;
-                last = now;
-            }
-            if (sent < n) {
-                mem_packet p = pkt((uint64_t)sent * 128, 128, MEM_READ, 0, (uint32_t)sent);
-                if (memsys_send(m, &p, now) == 0) sent++;
-            }
-            now++;
-            assert_true(now < 100000);
-        }
-        uint64_t end = (uint64_t)(33 + 8 * n) * 4, end_core = (end + 2) / 3;
+        uint64_t busy, last = stream_last_reply(750, ns[k], &busy);
+        uint64_t end = (uint64_t)(33 + 8 * ns[k]) * 4, end_core = (end + 2) / 3;
         assert_int_equal(last, end_core + 100 + 15);
-        memsys_stats st;
-        memsys_get_stats(m, &st);
-        assert_int_equal(st.dram_busy_cycles, 8 * n); /* DRAM cycles */
-        assert_int_equal(st.dram_reads, n);
-        memsys_destroy(m);
+        assert_int_equal(busy, 8 * (uint64_t)ns[k]); /* DRAM cycles */
     }
 }
 
@@ -821,6 +854,7 @@ int main(void)
         cmocka_unit_test(test_clock_l2_half),
         cmocka_unit_test(test_clock_icnt_and_dram),
         cmocka_unit_test(test_clock_dram_bandwidth_exact),
+        cmocka_unit_test(test_clock_dram_bandwidth_property),
         cmocka_unit_test(test_clock_domains_skipping),
         cmocka_unit_test(test_slices_share_channel),
         cmocka_unit_test(test_dram_latency_first),

@@ -37,7 +37,9 @@ static const param_def core_defs[] = {
            "skip cycles in which nothing can happen (false: step every SM every cycle; the "
            "results are identical, only slower)"),
     P_INT("gpu.sms", 15, 1, 256, "", "streaming multiprocessors (SMs)"),
-    P_REAL("gpu.clock_mhz", 1400, 100, 5000, "MHz", "core clock, for energy and time"),
+    P_REAL("gpu.clock_mhz", 1400, 100, 5000, "MHz",
+           "core clock, for energy and time, and the reference of icnt.clock_mhz, "
+           "l2.clock_mhz and dram.clock_mhz (GPGPU-Sim -gpgpu_clock_domains, 1st field)"),
     P_INT("sm.max_warps", 48, 1, 64, "", "warp slots per SM"),
     P_INT("sm.max_ctas", 8, 1, 32, "", "CTA slots per SM"),
     P_INT("sm.max_threads", 1536, 32, 4096, "", "resident threads per SM"),
