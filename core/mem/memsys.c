@@ -60,6 +60,18 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
+uint64_t ms_edge_div(const ms_clock *k, uint64_t t)
+{
+    if (t == MS_NEVER) return t;
+    return (uint64_t)(((unsigned __int128)t * k->d + k->n - 1) / k->n);
+}
+
+uint64_t ms_core_div(const ms_clock *k, uint64_t e)
+{
+    if (e == MS_NEVER) return e;
+    return (uint64_t)(((unsigned __int128)e * k->n + k->d - 1) / k->d);
+}
+
 /* The domain clock of dom_mhz against the core's (either 0: the same clock). */
 static ms_clock make_clock(double core_mhz, double dom_mhz)
 {

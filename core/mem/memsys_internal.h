@@ -101,16 +101,19 @@ typedef struct ms_clock {
     uint64_t n, d;
 } ms_clock;
 
+/* The conversions between different clocks divide, out of line (memsys.c), so that the one
+ * clock case stays small where it is inlined. MS_NEVER converts to itself. */
+uint64_t ms_edge_div(const ms_clock *k, uint64_t t);
+uint64_t ms_core_div(const ms_clock *k, uint64_t e);
+
 static inline uint64_t ms_edge(const ms_clock *k, uint64_t t)
 {
-    if (k->n == k->d || t == MS_NEVER) return t;
-    return (uint64_t)(((unsigned __int128)t * k->d + k->n - 1) / k->n);
+    return k->n == k->d ? t : ms_edge_div(k, t);
 }
 
 static inline uint64_t ms_core(const ms_clock *k, uint64_t e)
 {
-    if (k->n == k->d || e == MS_NEVER) return e;
-    return (uint64_t)(((unsigned __int128)e * k->n + k->d - 1) / k->d);
+    return k->n == k->d ? e : ms_core_div(k, e);
 }
 
 typedef struct ms_bank {
