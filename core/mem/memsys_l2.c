@@ -49,7 +49,7 @@ void ms_l2_free(ms_part *p)
     free(p->hint);
 }
 
-static void schedule_process(memsys *m, uint32_t part, uint64_t t)
+static inline void schedule_process(memsys *m, uint32_t part, uint64_t t)
 {
     ms_part *p = &m->parts[part];
     if (p->proc_pending || p->stalled || p->in_head == MS_NIL) return;
