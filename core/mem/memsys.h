@@ -40,9 +40,10 @@ typedef struct memsys_config {
     int dram_banks;
     int dram_row_bytes;
     int dram_queue;           /* request queue capacity per channel (FR-FCFS window) */
-    int dram_bytes_per_cycle; /* data bus bandwidth per channel, in core cycles */
-    int dram_t_cl, dram_t_rcd, dram_t_rp, dram_t_ras; /* core cycles */
-    int dram_latency; /* fixed controller and PHY latency added to every read's data, cycles */
+    int dram_bytes_per_cycle; /* data bus bandwidth per channel, per DRAM cycle */
+    int dram_t_cl, dram_t_rcd, dram_t_rp, dram_t_ras; /* DRAM cycles */
+    int dram_latency; /* fixed controller and PHY latency of every read (core cycles): added to
+                       * its data, or with dram_latency_first before it enters the queue */
     /* Clock domains (MHz; 0: the core clock). With a domain's own clock, its latencies,
      * timings and bandwidths above count in that domain's cycles (see memsys_internal.h,
      * ms_clock): icnt_latency and icnt_bytes_per_cycle in icnt cycles, l2_hit_latency in L2
