@@ -42,7 +42,7 @@ static void run_with(const char *text, const char *const *sets, const sim_option
 {
     char err[1024] = "";
     param_set *p = param_set_new();
-    if (test_apply_sets(p, WT_DEFAULT_PRESET, sets, err, sizeof err) != 0) fail_msg("%s", err);
+    if (test_apply_sets(p, TEST_PRESET, sets, err, sizeof err) != 0) fail_msg("%s", err);
     workload *w = NULL;
     if (workload_parse(text, "pause.wl", NULL, NULL, 0, &w, err, sizeof err) != 0)
         fail_msg("%s", err);

@@ -510,6 +510,277 @@ static void test_determinism_and_skipping(void **state)
     free(d);
 }
 
+/* The same trace with memory-side clocks of their own, slower and faster than the core's and at
+ * non-integer ratios (and a ROP delay): skipping is still exact. */
+static void expect_bad(memsys_config c, const char *name);
+
+static void test_clock_domains_skipping(void **state)
+{
+    (void)state;
+    memsys_config c = gtx480_config();
+    c.icnt_sm_queue = 2;
+    c.l2_sets = 4;
+    c.l2_mshrs = 4;
+    c.dram_queue = 4;
+    c.core_mhz = 700;
+    c.icnt_mhz = 1000; /* faster: n/d = 7/10 */
+    c.l2_mhz = 450;    /* slower: 14/9 */
+    c.dram_mhz = 924;  /* GTX480's: 25/33 */
+    c.l2_rop_latency = 7;
+    c.l2_slices_per_channel = 2; /* 3 channels of 2 slices */
+    c.dram_latency = 30;
+    c.dram_latency_first = 1;
+    enum { N = 3000 };
+    tr_item *tr = calloc(N, sizeof *tr);
+    wt_rng g;
+    wt_rng_seed(&g, 5);
+    uint64_t cyc = 0;
+    for (int i = 0; i < N; i++) {
+        cyc += wt_rng_below(&g, 4) == 0 ? wt_rng_below(&g, 100) : 0;
+        int k = (int)wt_rng_below(&g, 10);
+        mem_kind kind = k < 6 ? MEM_READ : k < 9 ? MEM_WRITE : MEM_ATOMIC;
+        uint32_t bytes = kind == MEM_ATOMIC ? 4 : 128;
+        tr[i].cycle = cyc;
+        tr[i].p = pkt(wt_rng_below(&g, 4096) * 128, bytes, kind,
+                      (int)wt_rng_below(&g, (uint64_t)c.num_sms), (uint32_t)i);
+    }
+    rep_rec *a = calloc(N, sizeof *a), *d = calloc(N, sizeof *d), *o = calloc(N, sizeof *o);
+    memsys_stats sa, sd, so;
+    int na = replay(&c, tr, N, 0, a, &sa);
+    int nd = replay(&c, tr, N, 1, d, &sd);
+    assert_true(na > N / 2);
+    assert_int_equal(na, nd);
+    assert_memory_equal(a, d, (size_t)na * sizeof *a);
+    assert_memory_equal(&sa, &sd, sizeof sa);
+    /* and the clocks matter */
+    memsys_config same = c;
+    same.icnt_mhz = same.l2_mhz = same.dram_mhz = 0;
+    same.l2_rop_latency = 0;
+    int no = replay(&same, tr, N, 1, o, &so);
+    assert_int_equal(no, na);
+    assert_true(memcmp(a, o, (size_t)na * sizeof *a) != 0);
+    free(tr);
+    free(a);
+    free(d);
+    free(o);
+}
+
+/* Unloaded latencies with an L2 at half the core clock (core 1000 MHz, L2 500 MHz: an L2 cycle
+ * is 2 core cycles; icnt and DRAM at the core clock). Base timings (see the top of the file):
+ *   miss sent at 0: fully received at 11; the L2 takes it at its first edge at or after 11,
+ *     L2 cycle 6 = core 12; DRAM activates at 12, reads at 24, data 36..44 (burst 8); the
+ *     fill at 44 is L2 cycle 22, the reply leaves 100 L2 cycles later, at L2 cycle 122 = core
+ *     244, and arrives 15 later: 259 (158 with one clock: + 1 to meet the edge + 100);
+ *   hit sent at 400: received 411, L2 cycle 206 (core 412), replies at L2 cycle 306 = core
+ *     612, arrives 627 (a latency of 227 instead of 126);
+ *   hit sent at 401: received 412 = L2 cycle 206 exactly: arrives 627 again.
+ * With rop latency 5 the hit sent at 400 is received at 411, may enter the L2 at 416 = L2
+ * cycle 208: replies at core 2 * 308 = 616, arrives 631. */
+static void test_clock_l2_half(void **state)
+{
+    (void)state;
+    memsys_config c = base_config();
+    c.core_mhz = 1000;
+    c.l2_mhz = 500;
+    memsys *m = make(&c);
+    mem_packet r;
+    uint64_t now = 0;
+    mem_packet p = pkt(0, 128, MEM_READ, 0, 1);
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 259);
+    now = 400;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 627);
+    now = 1001;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 1001 + 226);
+    memsys_destroy(m);
+
+    c.l2_rop_latency = 5;
+    m = make(&c);
+    now = 0;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    /* received 11, L2 from 16 = L2 cycle 8: DRAM act 16, read 28, data 40..48, fill 48 = L2
+     * cycle 24, reply at L2 cycle 124 = core 248, arrives 263 */
+    assert_int_equal(wait_reply(m, 0, &now, &r), 263);
+    now = 400;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 631);
+    memsys_destroy(m);
+}
+
+/* Interconnect and DRAM clocks, unloaded (core 1000 MHz):
+ * icnt at 2000 MHz (half a core cycle per icnt cycle), L = 10, 32 B per icnt cycle: a request
+ * injected at core 0 (icnt 0) is received at icnt 11 = core 5.5, seen at core 6; the L2 (core
+ * clock) takes it at 6, a hit replies at 106 = icnt 212, arrives at icnt 212 + 10 + 5 = 227 =
+ * core 113.5: popped at 114.
+ * DRAM at 250 MHz (4 core cycles per DRAM cycle; t_* = 12 DRAM cycles, burst 8): the miss
+ * received at core 11 meets DRAM cycle 3 (core 12): activate, read at 15, data 27..35 = core 140,
+ * fill 140, reply 240, arrives 255. */
+static void test_clock_icnt_and_dram(void **state)
+{
+    (void)state;
+    memsys_config c = base_config();
+    c.core_mhz = 1000;
+    c.icnt_mhz = 2000;
+    memsys *m = make(&c);
+    mem_packet r, p = pkt(0, 128, MEM_READ, 0, 1);
+    uint64_t now = 0;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    /* miss: received icnt 11 = core 6 (5.5), DRAM act 6, read 18, data 30..38, reply 138 =
+     * icnt 276, arrives icnt 291 = core 146 (145.5) */
+    assert_int_equal(wait_reply(m, 0, &now, &r), 146);
+    now = 1000;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 1000 + 114);
+    memsys_destroy(m);
+
+    c.icnt_mhz = 0;
+    c.dram_mhz = 250;
+    m = make(&c);
+    now = 0;
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(wait_reply(m, 0, &now, &r), 255);
+    assert_true(memsys_peak_dram_bandwidth(m) == 2 * 16 / 4.0);
+    memsys_destroy(m);
+}
+
+/* The last reply of a stream of n line reads at one DRAM channel of dram_mhz against a core of
+ * 1000 MHz (see test_clock_dram_bandwidth_exact). */
+static uint64_t stream_last_reply(int dram_mhz, int n, uint64_t *busy)
+{
+    memsys_config c = base_config();
+    c.partitions = 1;
+    c.core_mhz = 1000;
+    c.dram_mhz = dram_mhz;
+    memsys *m = make(&c);
+    int sent = 0, got = 0;
+    uint64_t now = 0, last = 0;
+    while (got < n) {
+        memsys_tick(m, now);
+        mem_packet r;
+        while (memsys_pop_reply(m, 0, now, &r)) {
+            assert_int_equal(r.token, got); /* in order */
+            got++;
+            last = now;
+        }
+        if (sent < n) {
+            mem_packet p = pkt((uint64_t)sent * 128, 128, MEM_READ, 0, (uint32_t)sent);
+            if (memsys_send(m, &p, now) == 0) sent++;
+        }
+        now++;
+        assert_true(now < 1000000);
+    }
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    *busy = st.dram_busy_cycles;
+    assert_int_equal(st.dram_reads, n);
+    memsys_destroy(m);
+    return last;
+}
+
+/* Property: for any DRAM clock from 500 to 1499 MHz (a line every 8 DRAM cycles, 5.3 core
+ * cycles or more: the reply ports keep up), the first request reaches the DRAM at its first
+ * edge at or after core 11, E = ceil(11 * f / 1000), activates, reads t_rcd = 12 later and
+ * its data starts t_cl = 12 after that; from then the bus never idles, so the last data ends
+ * at DRAM cycle E + 24 + 8n, seen at core ceil((E + 24 + 8n) * 1000 / f), and its reply
+ * arrives 100 + 15 core cycles later. */
+static void test_clock_dram_bandwidth_property(void **state)
+{
+    (void)state;
+    wt_rng g;
+    wt_rng_seed(&g, 42);
+    for (int k = 0; k < 12; k++) {
+        uint64_t f = 500 + wt_rng_below(&g, 1000);
+        int n = 150 + (int)wt_rng_below(&g, 100);
+        uint64_t busy, last = stream_last_reply((int)f, n, &busy);
+        uint64_t E = (11 * f + 999) / 1000, end = E + 24 + 8 * (uint64_t)n;
+        uint64_t want = (end * 1000 + f - 1) / f + 115;
+        if (last != want)
+            fail_msg("dram %llu MHz, n %d: last reply %llu, want %llu", (unsigned long long)f, n,
+                     (unsigned long long)last, (unsigned long long)want);
+        assert_int_equal(busy, 8 * (uint64_t)n);
+    }
+}
+
+/* DRAM at 3/4 of the core clock (core 1000, DRAM 750 MHz: a DRAM cycle is 4/3 core cycles),
+ * 16 bytes per DRAM cycle, one partition: a stream of N line reads keeps the bus busy from the
+ * first read's data on, 8 DRAM cycles a line, with no rounding accumulating. The first request
+ * is received at core 11 = DRAM edge ceil(8.25) = 9: activate 9, read 21, data from 33; the
+ * last line's data ends at DRAM cycle 33 + 8N, seen at core ceil((33 + 8N) * 4 / 3); its reply
+ * leaves 100 later and arrives 15 after that (one reply per 10.7 core cycles: no queueing). */
+static void test_clock_dram_bandwidth_exact(void **state)
+{
+    (void)state;
+    const int ns[] = {300, 301, 302};
+    for (int k = 0; k < 3; k++) {
+        uint64_t busy, last = stream_last_reply(750, ns[k], &busy);
+        uint64_t end = (uint64_t)(33 + 8 * ns[k]) * 4, end_core = (end + 2) / 3;
+        assert_int_equal(last, end_core + 100 + 15);
+        assert_int_equal(busy, 8 * (uint64_t)ns[k]); /* DRAM cycles */
+    }
+}
+
+/* Two L2 slices on one DRAM channel (base config: partitions = 2). Lines 0 and 1 go to slices
+ * 0 and 1 (local line 0 in each); the channel sees them as its lines 0 and 1, one row. Sent at
+ * 0 and 1: slice 0 takes line 0 at 11 (activate 11, read 23, data 35..43, reply 158); slice 1
+ * takes line 1 at 12, a row hit on the same bank, whose read waits for the bus: read 31, data
+ * 43..51, fill 51, reply leaves 151, arrives 161, ejected after reply 0 (158): 166. With a
+ * channel per slice line 1 would have its own: activate 12, data 36..44, reply arrives at 154
+ * but waits for the ejection port (busy with reply 0 until 158): 163. */
+static void test_slices_share_channel(void **state)
+{
+    (void)state;
+    for (int shared = 0; shared < 2; shared++) {
+        memsys_config c = base_config();
+        c.l2_slices_per_channel = shared ? 2 : 1;
+        memsys *m = make(&c);
+        mem_packet r, p0 = pkt(0, 128, MEM_READ, 0, 0), p1 = pkt(128, 128, MEM_READ, 0, 1);
+        uint64_t now = 0;
+        assert_int_equal(memsys_send(m, &p0, 0), 0);
+        memsys_tick(m, 0);
+        assert_int_equal(memsys_send(m, &p1, 1), 0);
+        now = 1;
+        assert_int_equal(wait_reply(m, 0, &now, &r), 158);
+        assert_int_equal(r.token, 0);
+        now++;
+        assert_int_equal(wait_reply(m, 0, &now, &r), shared ? 166 : 163);
+        assert_true(memsys_peak_dram_bandwidth(m) == (shared ? 16.0 : 32.0));
+        memsys_stats st;
+        memsys_get_stats(m, &st);
+        assert_int_equal(st.dram_activations, shared ? 1 : 2);
+        memsys_destroy(m);
+    }
+    memsys_config c = base_config();
+    c.partitions = 3;
+    c.l2_slices_per_channel = 2;
+    expect_bad(c, "l2_slices_per_channel");
+}
+
+/* dram_latency in front of the queue or behind the data (core 1000, DRAM 250 MHz: 4 core cycles
+ * per DRAM cycle; latency 22 core cycles). The miss is taken by the L2 at 11.
+ * behind: DRAM cycle 3 (core 12) activates, 15 reads, data 27..35 = core 140, + 22 = 162,
+ *   reply 262, arrives 277;
+ * in front: reaches the queue at 33 = DRAM cycle 9 (core 36), reads at 21, data 33..41 =
+ *   core 164, reply 264, arrives 279. */
+static void test_dram_latency_first(void **state)
+{
+    (void)state;
+    for (int first = 0; first < 2; first++) {
+        memsys_config c = base_config();
+        c.core_mhz = 1000;
+        c.dram_mhz = 250;
+        c.dram_latency = 22;
+        c.dram_latency_first = first;
+        memsys *m = make(&c);
+        mem_packet r, p = pkt(0, 128, MEM_READ, 0, 0);
+        uint64_t now = 0;
+        assert_int_equal(memsys_send(m, &p, now), 0);
+        assert_int_equal(wait_reply(m, 0, &now, &r), first ? 279 : 277);
+        memsys_destroy(m);
+    }
+}
+
 static void expect_bad(memsys_config c, const char *name)
 {
     memsys *m = (memsys *)&c; /* must be reset to NULL */
@@ -538,6 +809,10 @@ static void test_bad_configs(void **state)
     c = base_config(), c.icnt_sm_queue = 0, expect_bad(c, "icnt_sm_queue");
     c = base_config(), c.dram_t_cl = 0, expect_bad(c, "dram_t_cl");
     c = base_config(), c.dram_t_ras = -1, expect_bad(c, "dram_t_ras");
+    c = base_config(), c.l2_rop_latency = -1, expect_bad(c, "l2_rop_latency");
+    c = base_config(), c.dram_mhz = -850, expect_bad(c, "dram clock");
+    c = base_config(), c.core_mhz = 1000, c.l2_mhz = 0.0004, expect_bad(c, "l2 clock");
+    c = base_config(), c.icnt_mhz = 1132.0001, expect_bad(c, "icnt clock");
 }
 
 static void test_injection_queue_limit(void **state)
@@ -576,6 +851,13 @@ int main(void)
         cmocka_unit_test(test_determinism_and_skipping),
         cmocka_unit_test(test_bad_configs),
         cmocka_unit_test(test_injection_queue_limit),
+        cmocka_unit_test(test_clock_l2_half),
+        cmocka_unit_test(test_clock_icnt_and_dram),
+        cmocka_unit_test(test_clock_dram_bandwidth_exact),
+        cmocka_unit_test(test_clock_dram_bandwidth_property),
+        cmocka_unit_test(test_clock_domains_skipping),
+        cmocka_unit_test(test_slices_share_channel),
+        cmocka_unit_test(test_dram_latency_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,10 +42,10 @@ static void test_builtins_apply(void **state)
 {
     (void)state;
     size_t n = preset_builtin_count();
-    assert_int_equal(n, 5);
-    static const char *const want[] = {"ccws-micro12", "dacache-ics15", "dyncta-pact13",
-                                       "fermi-gtx480", "qv100-accelsim"};
-    for (size_t k = 0; k < 5; k++) {
+    assert_int_equal(n, 6);
+    static const char *const want[] = {"ccws-micro12", "dacache-ics15",  "dyncta-pact13",
+                                       "fermi-gtx480", "qv100-accelsim", "gtx480-cawa"};
+    for (size_t k = 0; k < 6; k++) {
         int found = 0;
         for (size_t i = 0; i < n; i++)
             found += strcmp(preset_builtin_name(i), want[k]) == 0;
@@ -75,7 +75,7 @@ static void test_fermi_gtx480(void **state)
 {
     (void)state;
     param_set *p = applied("fermi-gtx480");
-    /* CAWA, ISCA 2015, Table 1 */
+    /* GPGPU-Sim's SM2_GTX480 config (docs/presets.md) */
     assert_int_equal(geti(p, "gpu.sms"), 15);
     assert_int_equal(geti(p, "sm.max_warps"), 48);
     assert_int_equal(geti(p, "sm.max_ctas"), 8);
@@ -83,15 +83,12 @@ static void test_fermi_gtx480(void **state)
     assert_int_equal(geti(p, "sm.schedulers"), 2);
     assert_int_equal(geti(p, "sm.registers"), 32768);
     assert_int_equal(geti(p, "sm.shared_bytes"), 48 * 1024);
-    assert_int_equal(geti(p, "l1d.sets"), 8);
-    assert_int_equal(geti(p, "l1d.ways"), 16);
+    assert_int_equal(geti(p, "l1d.sets"), 32); /* N:32:128:4 */
+    assert_int_equal(geti(p, "l1d.ways"), 4);
     assert_int_equal(geti(p, "l1d.line"), 128);
-    assert_string_equal(param_get_choice(p, "l1d.hash"), "linear");
-    assert_int_equal(geti(p, "l2.partitions"), 6);
-    assert_int_equal(geti(p, "l2.sets"), 64);
-    assert_int_equal(geti(p, "l2.ways"), 16);
+    assert_string_equal(param_get_choice(p, "l1d.hash"), "fermi");
     assert_int_equal(geti(p, "l2.line"), 128);
-    assert_true(param_get_real(p, "gpu.clock_mhz") == 1400.0);
+    assert_true(param_get_real(p, "gpu.clock_mhz") == 700.0); /* -gpgpu_clock_domains 700:.. */
 
     gpu_config c;
     char err[512];
@@ -154,7 +151,7 @@ static void test_builtin_base(void **state)
     /* ccws-micro12 does not set these: they come from its base, fermi-gtx480 */
     assert_int_equal(preset_apply(p, "ccws-micro12", err, sizeof err), 0);
     assert_int_equal(geti(p, "sm.max_ctas"), 8);
-    assert_int_equal(geti(p, "l2.hit_latency"), 40);
+    assert_int_equal(geti(p, "l2.hit_latency"), 1); /* fermi-gtx480's */
     assert_int_equal(geti(p, "gpu.sms"), 30);       /* its own setting wins over the base's 15 */
     assert_int_equal(geti(p, "sm.int_latency"), 9); /* in neither: untouched */
     param_set_free(p);

@@ -185,7 +185,7 @@ static void test_caws_profiling_pass(void **state)
     param_set *p = param_set_new();
     char err[1024];
     workload *w = NULL;
-    assert_int_equal(preset_apply(p, WT_DEFAULT_PRESET, err, sizeof err), 0);
+    assert_int_equal(preset_apply(p, TEST_PRESET, err, sizeof err), 0);
     assert_int_equal(param_set_parse(p, "gpu.sms", "1", err, sizeof err), 0);
     assert_int_equal(param_set_parse(p, "sched.policy", "lrr", err, sizeof err), 0);
     assert_int_equal(workload_parse(wl, "paths.wl", NULL, NULL, 0, &w, err, sizeof err), 0);

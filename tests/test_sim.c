@@ -387,6 +387,31 @@ static void test_energy_sm_and_front_end_terms(void **state)
     assert_near(i.energy_sm_j, 13e-9, 1e-15);
 }
 
+/* Memory-side clock domains (faster and slower than the core, at non-integer ratios), shared
+ * DRAM channels, the ROP delay and the DRAM latency in front: skipping idle cycles is still
+ * exact, and the clocks change the result. */
+static void test_clock_domains_skip_exact(void **state)
+{
+    (void)state;
+    const char *names[] = {"kmeans", "stream"};
+#define CLOCKS                                                                                     \
+    "gpu.sms=4", "gpu.clock_mhz=700", "icnt.clock_mhz=1000", "l2.clock_mhz=450",                   \
+        "dram.clock_mhz=924", "l2.rop_latency=20", "l2.slices_per_channel=2",                      \
+        "dram.latency_first=true"
+    const char *clk[] = {CLOCKS, NULL};
+    const char *noskip[] = {CLOCKS, "sim.skip_idle=false", NULL};
+#undef CLOCKS
+    const char *plain[] = {"gpu.sms=4", NULL};
+    for (size_t i = 0; i < 2; i++) {
+        sim_metrics a, c, p;
+        run_ok(names[i], clk, NULL, &a);
+        run_ok(names[i], noskip, NULL, &c);
+        run_ok(names[i], plain, NULL, &p);
+        if (memcmp(&a, &c, sizeof a) != 0) fail_msg("%s: skipping changed the results", names[i]);
+        assert_true(a.cycles != p.cycles);
+    }
+}
+
 /* CCWS section 5.1: GTO keeps the working set of few warps in the L1D; LRR thrashes it. */
 static void test_gto_misses_less_than_lrr_on_kmeans(void **state)
 {
@@ -454,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_bad_config_is_rejected),
         cmocka_unit_test(test_deterministic_and_skip_exact),
         cmocka_unit_test(test_energy_sm_and_front_end_terms),
+        cmocka_unit_test(test_clock_domains_skip_exact),
         cmocka_unit_test(test_gto_misses_less_than_lrr_on_kmeans),
         cmocka_unit_test(test_more_ctas_raise_latency_on_stream),
         cmocka_unit_test(test_matmul_ipc_rises_with_ctas),

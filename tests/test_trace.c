@@ -358,7 +358,7 @@ static void test_simulate(void **state)
     trace_app *t;
     if (trace_open(list_path(), &t, err, sizeof err)) fail_msg("%s", err);
     param_set *p = param_set_new();
-    assert_int_equal(preset_apply(p, WT_DEFAULT_PRESET, err, sizeof err), 0);
+    assert_int_equal(preset_apply(p, TEST_PRESET, err, sizeof err), 0);
     sim_metrics m;
     if (sim_run_source(p, trace_isource_factory, t, NULL, &m, err, sizeof err) != SIM_OK)
         fail_msg("%s", err);
@@ -483,7 +483,7 @@ static void test_errors_while_running(void **state)
     trace_app *t;
     if (trace_open(list_path(), &t, err, sizeof err)) fail_msg("%s", err);
     param_set *p = param_set_new();
-    assert_int_equal(preset_apply(p, WT_DEFAULT_PRESET, err, sizeof err), 0);
+    assert_int_equal(preset_apply(p, TEST_PRESET, err, sizeof err), 0);
     sim_metrics m;
     assert_int_equal(sim_run_source(p, trace_isource_factory, t, NULL, &m, err, sizeof err),
                      SIM_FAILED);

@@ -135,7 +135,7 @@ static param_set *config(const char *const *sets)
     char err[1024];
     param_set *p = param_set_new();
     assert_non_null(p);
-    if (test_apply_sets(p, WT_DEFAULT_PRESET, sets, err, sizeof err)) fail_msg("%s", err);
+    if (test_apply_sets(p, TEST_PRESET, sets, err, sizeof err)) fail_msg("%s", err);
     return p;
 }
 

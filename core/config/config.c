@@ -40,7 +40,9 @@ static const param_def core_defs[] = {
            "skip cycles in which nothing can happen (false: step every SM every cycle; the "
            "results are identical, only slower)"),
     P_INT("gpu.sms", 15, 1, 256, "", "streaming multiprocessors (SMs)"),
-    P_REAL("gpu.clock_mhz", 1400, 100, 5000, "MHz", "core clock, for energy and time"),
+    P_REAL("gpu.clock_mhz", 1400, 100, 5000, "MHz",
+           "core clock, for energy and time, and the reference of icnt.clock_mhz, "
+           "l2.clock_mhz and dram.clock_mhz (GPGPU-Sim -gpgpu_clock_domains, 1st field)"),
     P_INT("sm.max_warps", 48, 1, 64, "", "warp slots per SM"),
     P_INT("sm.max_ctas", 8, 1, 32, "", "CTA slots per SM"),
     P_INT("sm.max_threads", 1536, 32, 4096, "", "resident threads per SM"),
@@ -169,6 +171,27 @@ static const param_def core_defs_tail[] = {
     P_INT("dram.latency", 57, 0, 10000, "cycles",
           "fixed memory-controller and PHY latency of every DRAM read (57: an unloaded L2 "
           "miss takes CAWA Table 1's minimum DRAM latency of 220 cycles)"),
+    P_REAL("icnt.clock_mhz", 0, 0, 100000, "MHz",
+           "interconnect clock (0: gpu.clock_mhz); icnt.latency and icnt.bytes_per_cycle then "
+           "count icnt cycles (GPGPU-Sim -gpgpu_clock_domains, 2nd field)"),
+    P_REAL("l2.clock_mhz", 0, 0, 100000, "MHz",
+           "L2 clock (0: gpu.clock_mhz); l2.hit_latency and the one access per cycle of a "
+           "slice then count L2 cycles (GPGPU-Sim -gpgpu_clock_domains, 3rd field)"),
+    P_REAL("dram.clock_mhz", 0, 0, 100000, "MHz",
+           "DRAM command clock (0: gpu.clock_mhz); dram.t_* and dram.bytes_per_cycle then count "
+           "DRAM cycles (GPGPU-Sim -gpgpu_clock_domains, 4th field)"),
+    P_INT("l2.rop_latency", 0, 0, 10000, "cycles",
+          "core cycles from a request's arrival at its partition until its L2 slice may take "
+          "it, paid by hits and misses alike (GPGPU-Sim -gpgpu_l2_rop_latency, l2cache.cc "
+          "m_rop)"),
+    P_INT("l2.slices_per_channel", 1, 1, 64, "",
+          "L2 slices sharing one DRAM channel: l2.partitions counts slices (each with its own "
+          "interconnect port and l2.sets x l2.ways), and every channel (queue, banks, bus) "
+          "serves this many (GPGPU-Sim -gpgpu_n_sub_partition_per_mchannel)"),
+    P_BOOL("dram.latency_first", 0,
+           "dram.latency delays a request on its way into the channel's queue instead of "
+           "its data on the way back (GPGPU-Sim -dram_latency, l2cache.cc "
+           "m_dram_latency_queue)"),
     P_REAL("energy.int_op_pj", 0.1, 0, 1e6, "pJ",
            "integer operation per lane (Horowitz ISSCC 2014: 32-bit add, 45 nm)"),
     P_REAL("energy.fp_op_pj", 3.7, 0, 1e6, "pJ",
@@ -290,6 +313,13 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     m->dram_t_rp = ival(p, "dram.t_rp");
     m->dram_t_ras = ival(p, "dram.t_ras");
     m->dram_latency = ival(p, "dram.latency");
+    m->core_mhz = param_get_real(p, "gpu.clock_mhz");
+    m->icnt_mhz = param_get_real(p, "icnt.clock_mhz");
+    m->l2_mhz = param_get_real(p, "l2.clock_mhz");
+    m->dram_mhz = param_get_real(p, "dram.clock_mhz");
+    m->l2_rop_latency = ival(p, "l2.rop_latency");
+    m->l2_slices_per_channel = ival(p, "l2.slices_per_channel");
+    m->dram_latency_first = ival(p, "dram.latency_first");
 
     energy_config *e = &c->energy;
     e->clock_mhz = param_get_real(p, "gpu.clock_mhz");
@@ -368,6 +398,11 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     if (m->l2_sectored && m->l2_line > 256) {
         snprintf(err, errlen, "l2.sectored needs l2.line of at most 256 bytes (got %d)",
                  m->l2_line);
+        return -1;
+    }
+    if (m->partitions % m->l2_slices_per_channel != 0) {
+        snprintf(err, errlen, "l2.slices_per_channel (%d) must divide l2.partitions (%d)",
+                 m->l2_slices_per_channel, m->partitions);
         return -1;
     }
     if (!is_pow2(m->l2_sets)) {

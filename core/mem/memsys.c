@@ -9,7 +9,8 @@
  * Within each group of P consecutive lines every partition gets exactly one line (a bijection, so
  * a stream spreads evenly and the local numbers are dense), while the fold rotates the assignment
  * from group to group so that strides of P (or multiples) do not all hit one partition. The L2
- * set is local & (l2_sets - 1); the DRAM bank and row come from local too (memsys_dram.c). */
+ * set is local & (l2_sets - 1); the DRAM bank and row come from local too (memsys_dram.c; with
+ * several slices per channel, slice p belongs to channel p / l2_slices_per_channel). */
 #include "core/mem/memsys.h"
 #include "core/mem/memsys_internal.h"
 
@@ -40,6 +41,46 @@ static int log2i(uint64_t v)
     while ((1ull << s) < v)
         s++;
     return s;
+}
+
+/* A clock in whole kHz, or 0 when it is not one (to a part in 10^9). */
+static uint64_t clock_khz(double mhz)
+{
+    double k = mhz * 1000.0, r = (double)(uint64_t)(k + 0.5), e = k > r ? k - r : r - k;
+    return e <= 1e-9 * r ? (uint64_t)r : 0;
+}
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+uint64_t ms_edge_div(const ms_clock *k, uint64_t t)
+{
+    if (t == MS_NEVER) return t;
+    return (uint64_t)(((unsigned __int128)t * k->d + k->n - 1) / k->n);
+}
+
+uint64_t ms_core_div(const ms_clock *k, uint64_t e)
+{
+    if (e == MS_NEVER) return e;
+    return (uint64_t)(((unsigned __int128)e * k->n + k->d - 1) / k->d);
+}
+
+/* The domain clock of dom_mhz against the core's (either 0: the same clock). */
+static ms_clock make_clock(double core_mhz, double dom_mhz)
+{
+    ms_clock k = {1, 1};
+    if (core_mhz == 0 || dom_mhz == 0) return k;
+    uint64_t c = clock_khz(core_mhz), d = clock_khz(dom_mhz), g = gcd_u64(c, d);
+    k.n = c / g; /* core cycles per domain cycle: c / d */
+    k.d = d / g;
+    return k;
 }
 
 static int check_config(const memsys_config *c, char *err, size_t errlen)
@@ -86,6 +127,18 @@ static int check_config(const memsys_config *c, char *err, size_t errlen)
     if (c->dram_t_rcd < 0) BAD("memsys: dram_t_rcd must be >= 0 (got %d)", c->dram_t_rcd);
     if (c->dram_t_rp < 0) BAD("memsys: dram_t_rp must be >= 0 (got %d)", c->dram_t_rp);
     if (c->dram_t_ras < 0) BAD("memsys: dram_t_ras must be >= 0 (got %d)", c->dram_t_ras);
+    if (c->l2_slices_per_channel < 0 || c->l2_slices_per_channel > 64 ||
+        (c->l2_slices_per_channel > 1 && c->partitions % c->l2_slices_per_channel != 0))
+        BAD("memsys: l2_slices_per_channel must be in 0..64 and divide partitions (got %d of %d)",
+            c->l2_slices_per_channel, c->partitions);
+    if (c->l2_rop_latency < 0)
+        BAD("memsys: l2_rop_latency must be >= 0 (got %d)", c->l2_rop_latency);
+    const double mhz[4] = {c->core_mhz, c->icnt_mhz, c->l2_mhz, c->dram_mhz};
+    const char *const names[4] = {"core", "icnt", "l2", "dram"};
+    for (int i = 0; i < 4; i++)
+        if (!(mhz[i] == 0 || (mhz[i] >= 1 && mhz[i] <= 1e6 && clock_khz(mhz[i]) > 0)))
+            BAD("memsys: %s clock must be 0 (the core clock) or 1..1e6 MHz in whole kHz (got %g)",
+                names[i], mhz[i]);
 #undef BAD
     return 0;
 }
@@ -101,6 +154,10 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
     memsys *m = calloc(1, sizeof *m);
     if (!m) goto oom;
     m->cfg = *cfg;
+    m->clk_icnt = make_clock(cfg->core_mhz, cfg->icnt_mhz);
+    m->clk_l2 = make_clock(cfg->core_mhz, cfg->l2_mhz);
+    m->clk_dram = make_clock(cfg->core_mhz, cfg->dram_mhz);
+    m->slices = cfg->l2_slices_per_channel > 1 ? (uint32_t)cfg->l2_slices_per_channel : 1;
     m->line_shift = log2i((uint64_t)cfg->l2_line);
     m->set_mask = (uint64_t)cfg->l2_sets - 1;
     /* About two hints per line of a slice, capped: a hint is only a guess, checked by its tag */
@@ -300,6 +357,9 @@ void memsys_tick(memsys *m, uint64_t now)
             case EV_DRAM_DONE:
                 ms_l2_fill(m, e.a, e.b, t);
                 break;
+            case EV_DRAM_ARRIVE:
+                ms_dram_arrive(m, e.a, t);
+                break;
             case EV_REPLY_READY:
                 ms_icnt_reply_ready(m, e.a, t);
                 break;
@@ -354,7 +414,9 @@ int memsys_busy(const memsys *m)
 
 double memsys_peak_dram_bandwidth(const memsys *m)
 {
-    return (double)m->cfg.partitions * (double)m->cfg.dram_bytes_per_cycle;
+    /* DRAM cycles per core cycle: d / n */
+    return (double)(m->cfg.partitions / (int)m->slices) * (double)m->cfg.dram_bytes_per_cycle *
+           (double)m->clk_dram.d / (double)m->clk_dram.n;
 }
 
 void memsys_get_stats(const memsys *m, memsys_stats *out)

@@ -43,18 +43,36 @@ typedef struct memsys_config {
     int dram_banks;
     int dram_row_bytes;
     int dram_queue;           /* request queue capacity per channel (FR-FCFS window) */
-    int dram_bytes_per_cycle; /* data bus bandwidth per channel, in core cycles */
-    int dram_t_cl, dram_t_rcd, dram_t_rp, dram_t_ras; /* core cycles */
-    int dram_latency; /* fixed controller and PHY latency added to every read's data, cycles */
+    int dram_bytes_per_cycle; /* data bus bandwidth per channel, per DRAM cycle */
+    int dram_t_cl, dram_t_rcd, dram_t_rp, dram_t_ras; /* DRAM cycles */
+    int dram_latency; /* fixed controller and PHY latency of every read (core cycles): added to
+                       * its data, or with dram_latency_first before it enters the queue */
+    /* Clock domains (MHz; 0: the core clock). With a domain's own clock, its latencies,
+     * timings and bandwidths above count in that domain's cycles (see memsys_internal.h,
+     * ms_clock): icnt_latency and icnt_bytes_per_cycle in icnt cycles, l2_hit_latency in L2
+     * cycles (and the slice accepts one request per L2 cycle), dram_t_* and
+     * dram_bytes_per_cycle in DRAM cycles. dram_latency and l2_rop_latency stay in core
+     * cycles, as GPGPU-Sim counts them. Everything outside the memory system is core cycles. */
+    double core_mhz, icnt_mhz, l2_mhz, dram_mhz;
+    int l2_rop_latency; /* core cycles from a request's arrival at its partition until the L2
+                         * may accept it (GPGPU-Sim -gpgpu_l2_rop_latency); 0 in the past */
+    /* L2 slices sharing one DRAM channel (0 or 1: one each; GPGPU-Sim
+     * -gpgpu_n_sub_partition_per_mchannel): `partitions` counts slices, and the
+     * partitions / l2_slices_per_channel channels each serve that many consecutive slices
+     * through one request queue of dram_queue entries, one set of banks and one data bus. */
+    int l2_slices_per_channel;
+    /* 1: dram_latency delays a request's entry into its channel's queue (GPGPU-Sim
+     * memory_partition_unit::dram_cycle, m_dram_latency_queue) instead of its data's return. */
+    int dram_latency_first;
 } memsys_config;
 
 typedef struct memsys_stats {
     uint64_t l2_accesses, l2_hits, l2_misses, l2_writebacks;
     uint64_t dram_reads, dram_writes; /* line-sized transfers */
     uint64_t dram_row_hits, dram_activations;
-    uint64_t dram_queue_cycles;        /* sum over DRAM requests of cycles waited in queue */
+    uint64_t dram_queue_cycles;        /* sum over DRAM requests of core cycles waited in queue */
     uint64_t dram_bytes;               /* bytes moved on DRAM data buses */
-    uint64_t dram_busy_cycles;         /* sum over channels of data-bus busy cycles */
+    uint64_t dram_busy_cycles;         /* sum over channels of data-bus busy DRAM cycles */
     uint64_t icnt_packets, icnt_bytes; /* both directions */
     uint64_t atomics;
 } memsys_stats;

@@ -1,8 +1,14 @@
-/* One DRAM channel per partition: dram_banks banks with an open-row policy, a request queue of
- * dram_queue entries and one data bus. All times are core cycles.
+/* One DRAM channel per l2_slices_per_channel partitions (L2 slices; one each by default):
+ * dram_banks banks with an open-row policy, a request queue of dram_queue entries and one data
+ * bus. All times are DRAM cycles (ms_clock clk_dram; the core's when dram_mhz is 0): a request
+ * that arrives at core cycle t may be scheduled from the first DRAM edge at or after t, a read's
+ * data is handed back at the first core cycle at or after its last bus cycle, and dram_latency
+ * (core cycles, like GPGPU-Sim's -dram_latency) is added then, or, with dram_latency_first, on
+ * the request's way into the queue (GPGPU-Sim's m_dram_latency_queue).
  *
- * Address (local = line number inside the partition, R = dram_row_bytes / l2_line lines per
- * row, B = dram_banks):
+ * Address (local = line number inside the channel: the slice's local line times the slices
+ * per channel plus the slice's place in it; R = dram_row_bytes / l2_line lines per row,
+ * B = dram_banks):
  *   row_block = local / R; row = row_block / B; bank = (row_block ^ row) % B
  * Consecutive lines fill a whole row before moving to the next bank (a stream gets row hits and
  * its next row opens in another bank); XOR-ing the row into the bank (permutation interleaving)
@@ -34,10 +40,11 @@
 int ms_dram_init(memsys *m, ms_part *p)
 {
     p->dq = calloc((size_t)m->cfg.dram_queue, sizeof *p->dq);
+    p->pend = calloc((size_t)m->cfg.dram_queue, sizeof *p->pend);
     p->banks = calloc((size_t)m->cfg.dram_banks, sizeof *p->banks);
     p->bank_q = calloc(((size_t)m->cfg.dram_banks + 63) / 64, sizeof *p->bank_q);
     p->bank_h = calloc(((size_t)m->cfg.dram_banks + 63) / 64, sizeof *p->bank_h);
-    if (!p->dq || !p->banks || !p->bank_q || !p->bank_h) return -1;
+    if (!p->dq || !p->pend || !p->banks || !p->bank_q || !p->bank_h) return -1;
     for (int b = 0; b < m->cfg.dram_banks; b++) {
         p->banks[b].open_row = MS_ROW_NONE;
         p->banks[b].own = MS_NEVER;
@@ -50,18 +57,22 @@ int ms_dram_init(memsys *m, ms_part *p)
 void ms_dram_free(ms_part *p)
 {
     free(p->dq);
+    free(p->pend);
     free(p->banks);
     free(p->bank_q);
     free(p->bank_h);
 }
 
+/* Free slots of the queue of the channel serving partition part (requests on their way to it
+ * hold theirs). */
 int ms_dram_space(const memsys *m, uint32_t part)
 {
-    return m->cfg.dram_queue - m->parts[part].dq_n;
+    const ms_part *c = &m->parts[part / m->slices];
+    return m->cfg.dram_queue - c->dq_n - c->pend_n;
 }
 
-/* Makes sure the channel runs its scheduler no later than cycle t (and not twice a cycle). A
- * later pending step is superseded (its generation no longer matches). */
+/* Makes sure the channel runs its scheduler no later than DRAM cycle t (and not twice a cycle).
+ * A later pending step is superseded (its generation no longer matches). */
 static void request_sched(memsys *m, uint32_t part, uint64_t t)
 {
     ms_part *p = &m->parts[part];
@@ -69,7 +80,7 @@ static void request_sched(memsys *m, uint32_t part, uint64_t t)
     if (p->sched_time <= t) return;
     p->sched_gen++;
     p->sched_time = t;
-    ms_push(m, t, EV_DRAM_SCHED, part, p->sched_gen);
+    ms_push(m, ms_core(&m->clk_dram, t), EV_DRAM_SCHED, part, p->sched_gen);
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -110,29 +121,58 @@ static uint64_t bus_col(const memsys *m, const ms_part *p)
     return p->bus_free > t_cl ? p->bus_free - t_cl : 0;
 }
 
-void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr,
-                     uint32_t bytes, uint64_t t)
+/* Request src joins channel part's queue at core cycle t. */
+static void enqueue(memsys *m, uint32_t part, const ms_dreq *src, uint64_t t)
 {
     ms_part *p = &m->parts[part];
-    uint64_t rb = local >> m->row_shift; /* local / lines_per_row */
-    uint64_t row = rb >> m->bank_shift;
     ms_dreq *d = &p->dq[p->dq_n++];
+    *d = *src;
     d->arrival = t;
-    d->row = row;
-    d->bank = (uint32_t)((rb ^ row) & m->bank_mask);
-    d->mshr = mshr;
-    d->bytes = (uint16_t)bytes;
-    d->write = (uint8_t)write;
-    d->activated = 0;
-    m->dram_queued++;
     ms_bank *b = &p->banks[d->bank];
     b->queued++;
-    if (b->open_row == row) b->hits++;
+    if (b->open_row == d->row) b->hits++;
     bank_update(m, p, d->bank);
     /* Only the newcomer's bank can make a command possible earlier than already planned (it
      * may also block a planned precharge; the step then finds nothing and replans). */
     uint64_t e = b->hits ? max_u64(b->own, bus_col(m, p)) : b->own;
-    request_sched(m, part, max_u64(e, t));
+    request_sched(m, part, max_u64(e, ms_edge(&m->clk_dram, t)));
+}
+
+/* Slice `part` sends a request for its line `local` at core cycle t. Its channel sees the line
+ * as local * slices + the slice's place in the channel (the slices' lines interleave). */
+void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr,
+                     uint32_t bytes, uint64_t t)
+{
+    const uint32_t S = m->slices, ch = part / S;
+    if (S > 1) local = local * S + (part - ch * S);
+    uint64_t rb = local >> m->row_shift; /* local / lines_per_row */
+    uint64_t row = rb >> m->bank_shift;
+    ms_dreq d = {.row = row,
+                 .bank = (uint32_t)((rb ^ row) & m->bank_mask),
+                 .mshr = mshr,
+                 .slice = part,
+                 .bytes = (uint16_t)bytes,
+                 .write = (uint8_t)write};
+    m->dram_queued++;
+    if (!m->cfg.dram_latency_first || m->cfg.dram_latency == 0) {
+        enqueue(m, ch, &d, t);
+        return;
+    }
+    /* On its way through the fixed latency: in order, as t never decreases. */
+    ms_part *c = &m->parts[ch];
+    int slot = c->pend_head + c->pend_n++;
+    c->pend[slot >= m->cfg.dram_queue ? slot - m->cfg.dram_queue : slot] = d;
+    ms_push(m, t + (uint64_t)m->cfg.dram_latency, EV_DRAM_ARRIVE, ch, 0);
+}
+
+/* The oldest request on its way to channel ch's queue arrives at core cycle t. */
+void ms_dram_arrive(memsys *m, uint32_t ch, uint64_t t)
+{
+    ms_part *c = &m->parts[ch];
+    ms_dreq d = c->pend[c->pend_head];
+    c->pend_head = c->pend_head + 1 == m->cfg.dram_queue ? 0 : c->pend_head + 1;
+    c->pend_n--;
+    enqueue(m, ch, &d, t);
 }
 
 static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
@@ -141,6 +181,7 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
     ms_dreq d = p->dq[i];
     ms_bank *b = &p->banks[d.bank];
     uint64_t data = t + (uint64_t)m->cfg.dram_t_cl;
+    /* a sectored L2 moves only the sectors it misses */
     uint64_t burst = d.bytes == (uint32_t)m->cfg.l2_line
                          ? m->burst
                          : ((uint64_t)d.bytes + (uint64_t)m->cfg.dram_bytes_per_cycle - 1) /
@@ -160,20 +201,26 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
     else
         st->dram_reads++;
     if (!d.activated) st->dram_row_hits++;
-    st->dram_queue_cycles += t - d.arrival;
+    const uint64_t now = ms_core(&m->clk_dram, t); /* the core cycle of this command */
+    st->dram_queue_cycles += now - d.arrival;
     st->dram_bytes += d.bytes;
     st->dram_busy_cycles += burst;
-    if (!d.write)
-        ms_push(m, p->bus_free + (uint64_t)m->cfg.dram_latency, EV_DRAM_DONE, part, d.mshr);
-    ms_l2_wake(m, part, MS_STALL_DRAM, t); /* a queue slot freed */
+    if (!d.write) {
+        uint64_t lat = m->cfg.dram_latency_first ? 0 : (uint64_t)m->cfg.dram_latency;
+        ms_push(m, ms_core(&m->clk_dram, p->bus_free) + lat, EV_DRAM_DONE, d.slice, d.mshr);
+    }
+    for (uint32_t s = 0; s < m->slices; s++) /* a queue slot freed */
+        ms_l2_wake(m, part * m->slices + s, MS_STALL_DRAM, now);
 }
 
-/* One scheduling step at cycle t: issue at most one command, then plan the next step for the
- * first cycle any command becomes possible. */
-void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t t)
+/* One scheduling step, at the DRAM cycle it was planned for (seen at core cycle now): issue at
+ * most one command, then plan the next step for the first cycle any command becomes possible. */
+void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t now)
 {
     ms_part *p = &m->parts[part];
-    if (gen != p->sched_gen) return; /* superseded by an earlier step */
+    (void)now;
+    if (gen != p->sched_gen) return;  /* superseded by an earlier step */
+    const uint64_t t = p->sched_time; /* DRAM cycles from here */
     p->sched_time = MS_NEVER;
     /* A bank may issue now when its own time has come; a column also needs the bus. */
     const int cols = bus_col(m, p) <= t;

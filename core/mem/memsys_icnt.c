@@ -6,7 +6,13 @@
  * Timing of one direction (cut-through): the packet starts leaving its source port at
  * start = max(ready, source_free); its head reaches the destination port icnt_latency cycles
  * later; the destination receives it from rx = max(head arrival, dest_free) for ser cycles.
- * Unloaded, a hop costs icnt_latency + ser; each busy port adds its queueing. */
+ * Unloaded, a hop costs icnt_latency + ser; each busy port adds its queueing.
+ *
+ * All of this counts in icnt cycles (ms_clock clk_icnt): a hop that becomes possible at core
+ * cycle t starts at the first icnt edge at or after t, the port free times are icnt cycles, and
+ * a packet's arrival is handed on at the first core cycle at or after its icnt edge. A request
+ * may enter the L2 l2_rop_latency core cycles after it is fully received (GPGPU-Sim's ROP delay
+ * queue, l2cache.cc memory_sub_partition::push, counted in core cycles). */
 #include "core/mem/memsys_internal.h"
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -23,12 +29,13 @@ uint64_t ms_icnt_inject(memsys *m, uint32_t r, uint64_t now)
     uint32_t data = ms_req_bytes(&q->pkt);
     uint64_t ser = ms_ser(m, data);
     q->ser = ser; /* again at the partition's input port */
-    uint64_t start = max_u64(now, s->inj_free);
+    const ms_clock *k = &m->clk_icnt;
+    uint64_t start = max_u64(ms_edge(k, now), s->inj_free);
     s->inj_free = start + ser;
     m->st.icnt_packets++;
     m->st.icnt_bytes += (uint64_t)m->cfg.icnt_header_bytes + data;
-    ms_push(m, start + (uint64_t)m->cfg.icnt_latency, EV_PART_ARRIVE, r, 0);
-    return start;
+    ms_push(m, ms_core(k, start + (uint64_t)m->cfg.icnt_latency), EV_PART_ARRIVE, r, 0);
+    return ms_core(k, start);
 }
 
 /* The head of request r reached its partition at t: receive it, then queue it for the L2. */
@@ -36,9 +43,9 @@ void ms_icnt_part_arrive(memsys *m, uint32_t r, uint64_t t)
 {
     ms_req *q = &m->reqs[r];
     ms_part *p = &m->parts[q->part];
-    uint64_t rx = max_u64(t, p->in_free);
+    uint64_t rx = max_u64(ms_edge(&m->clk_icnt, t), p->in_free);
     p->in_free = rx + q->ser;
-    q->ready = p->in_free;
+    q->ready = ms_core(&m->clk_icnt, p->in_free) + (uint64_t)m->cfg.l2_rop_latency;
     ms_l2_input(m, q->part, r);
 }
 
@@ -48,12 +55,12 @@ void ms_icnt_reply_ready(memsys *m, uint32_t r, uint64_t t)
     ms_req *q = &m->reqs[r];
     ms_part *p = &m->parts[q->part];
     uint32_t data = ms_reply_bytes(&q->pkt);
-    uint64_t tx = max_u64(t, p->out_free);
+    uint64_t tx = max_u64(ms_edge(&m->clk_icnt, t), p->out_free);
     q->ser = ms_ser(m, data); /* again at the SM's ejection port */
     p->out_free = tx + q->ser;
     m->st.icnt_packets++;
     m->st.icnt_bytes += (uint64_t)m->cfg.icnt_header_bytes + data;
-    ms_push(m, tx + (uint64_t)m->cfg.icnt_latency, EV_SM_ARRIVE, r, 0);
+    ms_push(m, ms_core(&m->clk_icnt, tx + (uint64_t)m->cfg.icnt_latency), EV_SM_ARRIVE, r, 0);
 }
 
 /* The head of a reply reached its SM at t: receive it through the ejection port. */
@@ -61,9 +68,9 @@ void ms_icnt_sm_arrive(memsys *m, uint32_t r, uint64_t t)
 {
     ms_req *q = &m->reqs[r];
     ms_sm *s = &m->sms[q->pkt.sm];
-    uint64_t rx = max_u64(t, s->ej_free);
+    uint64_t rx = max_u64(ms_edge(&m->clk_icnt, t), s->ej_free);
     s->ej_free = rx + q->ser;
-    q->ready = s->ej_free;
+    q->ready = ms_core(&m->clk_icnt, s->ej_free);
     /* Delivering through an event keeps memsys_next_event exact for the SM's pop. */
     ms_push(m, q->ready, EV_DELIVER, r, 0);
 }

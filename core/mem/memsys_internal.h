@@ -20,8 +20,8 @@ typedef struct ms_req {
     mem_packet pkt;
     uint64_t line;  /* global L2 line number: addr >> log2(l2_line) */
     uint64_t local; /* line number inside its partition (set index and DRAM address source) */
-    uint64_t ready; /* input queue: cycle it finished arriving at the partition */
-    uint64_t ser;   /* cycles a port is busy with it: the request, then its reply (ms_ser) */
+    uint64_t ready; /* input queue: core cycle it may enter the L2 (arrived, plus rop latency) */
+    uint64_t ser;   /* icnt cycles a port is busy with it: the request, then its reply (ms_ser) */
     uint32_t next;
     uint32_t part;
 } ms_req;
@@ -30,8 +30,9 @@ typedef enum ms_ev_type {
     EV_WAKE,        /* nothing to do: an SM injection slot frees (makes next_event exact) */
     EV_PART_ARRIVE, /* a request's head reaches its partition's input port; a = req */
     EV_L2_PROCESS,  /* a partition's L2 may accept its next input; a = partition */
-    EV_DRAM_SCHED,  /* a DRAM channel may issue a command; a = partition, b = generation */
+    EV_DRAM_SCHED,  /* a DRAM channel may issue a command; a = channel, b = generation */
     EV_DRAM_DONE,   /* a DRAM read's data is fully on the bus; a = partition, b = MSHR */
+    EV_DRAM_ARRIVE, /* a request reaches its channel's queue (dram_latency_first); a = channel */
     EV_REPLY_READY, /* a reply leaves the L2 pipeline for the partition's output port; a = req */
     EV_SM_ARRIVE,   /* a reply's head reaches its SM's ejection port; a = req */
     EV_DELIVER      /* a reply is fully received: it becomes poppable; a = req */
@@ -77,6 +78,7 @@ typedef struct ms_dreq {
     uint64_t row;
     uint32_t bank;
     uint32_t mshr;  /* MS_NIL for writes */
+    uint32_t slice; /* the partition (L2 slice) it came from */
     uint16_t bytes; /* data moved: l2_line, or the sectors' bytes of a sectored L2 */
     uint8_t write, activated;
 } ms_dreq;
@@ -86,6 +88,38 @@ typedef struct ms_dreq {
 /* Why an L2 slice's input queue is blocked, i.e. which event may unblock it. */
 #define MS_STALL_FILL 1 /* no MSHR, or every way of the set reserved: wait for a fill */
 #define MS_STALL_DRAM 2 /* too few DRAM queue slots: wait for a DRAM issue (or a fill) */
+
+/* A clock domain (interconnect, L2 or DRAM) relative to the core clock: one domain cycle lasts
+ * n / d core cycles exactly (n / d = core MHz / domain MHz as a reduced fraction of whole kHz;
+ * n = d = 1 when the domain runs at the core clock). Domain cycle e (its e-th edge, from 0) is at
+ * the exact core-cycle position e * n / d. The memory system's events and interface stay in whole
+ * core cycles; each domain keeps its own state (port free times, the L2's next acceptance, every
+ * DRAM bank and bus time) in its own cycles, so a bandwidth of b bytes per domain cycle stays
+ * exact however long it runs (no rounding accumulates). Time crosses between domains through two
+ * conversions, both exact integer arithmetic:
+ *   ms_edge(k, t): the first domain edge at or after core cycle t, ceil(t * d / n): something
+ *                  that becomes possible at core cycle t is acted on at that edge;
+ *   ms_core(k, e): the core cycle at which edge e is seen, ceil(e * n / d): a result ready at
+ *                  domain edge e is handed on (to the core or another domain) then.
+ * Both are the identity when n = d, so the default configuration is unchanged. */
+typedef struct ms_clock {
+    uint64_t n, d;
+} ms_clock;
+
+/* The conversions between different clocks divide, out of line (memsys.c), so that the one
+ * clock case stays small where it is inlined. MS_NEVER converts to itself. */
+uint64_t ms_edge_div(const ms_clock *k, uint64_t t);
+uint64_t ms_core_div(const ms_clock *k, uint64_t e);
+
+static inline uint64_t ms_edge(const ms_clock *k, uint64_t t)
+{
+    return k->n == k->d ? t : ms_edge_div(k, t);
+}
+
+static inline uint64_t ms_core(const ms_clock *k, uint64_t e)
+{
+    return k->n == k->d ? e : ms_core_div(k, e);
+}
 
 typedef struct ms_bank {
     uint64_t open_row; /* MS_ROW_NONE when precharged */
@@ -99,7 +133,7 @@ typedef struct ms_bank {
 } ms_bank;
 
 typedef struct ms_part {
-    /* interconnect ports */
+    /* interconnect ports (icnt cycles) */
     uint64_t in_free, out_free;
     /* input queue (FIFO of requests, ready times non-decreasing) */
     uint32_t in_head, in_tail;
@@ -111,14 +145,17 @@ typedef struct ms_part {
     uint32_t *mshr_free; /* stack of free MSHR indices */
     int mshr_nfree;
     uint64_t lru_clock;
-    uint64_t l2_next;     /* earliest cycle the slice accepts another input (one per cycle) */
+    uint64_t l2_next;     /* earliest L2 cycle the slice accepts another input (one per cycle) */
     uint8_t proc_pending; /* an EV_L2_PROCESS is queued */
     uint8_t stalled;      /* head of the input queue waits: MS_STALL_FILL or MS_STALL_DRAM */
     int32_t retry_way;    /* a head stalled for DRAM slots: its victim way, still right until a
                            * fill (-1: none; only a fill changes the slice while the head waits) */
-    /* DRAM channel */
+    /* DRAM channel (times in DRAM cycles but ms_dreq.arrival, a core cycle). With several
+     * slices per channel, channel c's state is in parts[c] (c = partition / slices). */
     ms_dreq *dq; /* oldest first */
     int dq_n;
+    ms_dreq *pend; /* ring of requests on their way to dq (dram_latency_first), oldest first */
+    int pend_head, pend_n;
     ms_bank *banks;
     uint64_t *bank_q;  /* bit per bank: it has queued requests (the banks a step plans for) */
     uint64_t *bank_h;  /* bit per bank: queued requests hit its open row (a subset of bank_q) */
@@ -129,15 +166,16 @@ typedef struct ms_part {
 } ms_part;
 
 typedef struct ms_sm {
-    uint64_t *inj; /* ring of the injection start cycles of its last icnt_sm_queue packets */
+    uint64_t *inj; /* ring of the injection start (core) cycles of its last icnt_sm_queue packets */
     int inj_head, inj_n;
-    uint64_t inj_free, ej_free;
+    uint64_t inj_free, ej_free;  /* icnt cycles */
     uint32_t rep_head, rep_tail; /* delivered replies, arrival order */
 } ms_sm;
 
 struct memsys {
     memsys_config cfg;
     /* derived */
+    ms_clock clk_icnt, clk_l2, clk_dram; /* ports; L2 slices; DRAM channels */
     int line_shift;
     uint64_t set_mask;
     uint64_t hint_mask; /* L2 way hints per partition, minus one */
@@ -146,6 +184,7 @@ struct memsys {
     uint64_t bank_mask;
     int bank_shift;
     uint64_t burst;      /* data-bus cycles per line */
+    uint32_t slices;     /* L2 slices per DRAM channel (>= 1) */
     uint64_t part_recip; /* ceil(2^64 / partitions): division by multiplication (ms_div_part) */
     uint32_t *ser_tab;   /* ms_ser for data sizes up to MS_SER_TAB bytes */
     /* state */
@@ -247,7 +286,7 @@ static inline void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a
 
 #define MS_SER_TAB 1024
 
-/* Cycles a port is busy with a packet of data_bytes: ceil((header + data) / bytes_per_cycle),
+/* Icnt cycles a port is busy with a packet of data_bytes: ceil((header + data) / bytes_per_cycle),
  * at least 1. Every hop of every request asks, so the common sizes come from a table. */
 uint64_t ms_ser_div(const memsys *m, uint32_t data_bytes);
 static inline uint64_t ms_ser(const memsys *m, uint32_t data_bytes)
@@ -291,6 +330,7 @@ void ms_dram_free(ms_part *p);
 int ms_dram_space(const memsys *m, uint32_t part);
 void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32_t mshr,
                      uint32_t bytes, uint64_t t);
-void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t t);
+void ms_dram_sched(memsys *m, uint32_t chan, uint32_t gen, uint64_t t);
+void ms_dram_arrive(memsys *m, uint32_t chan, uint64_t t);
 
 #endif

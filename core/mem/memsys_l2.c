@@ -17,7 +17,9 @@
  *   fetching it from DRAM (the timing model assumes the write covers what is read later), marks
  *   it dirty and gets no reply. A write to a line whose fill is in flight just marks it dirty.
  * Statistics: a hit is a valid line found; everything else, merges into an MSHR included, is a
- * miss. */
+ * miss.
+ * Timing counts in L2 cycles (ms_clock clk_l2): acceptance happens on an L2 edge, at most one
+ * per L2 cycle, and l2_hit_latency is L2 cycles. */
 #include "core/mem/memsys_internal.h"
 
 #include <stdlib.h>
@@ -53,15 +55,16 @@ void ms_l2_free(ms_part *p)
     free(p->smshr);
 }
 
-static void schedule_process(memsys *m, uint32_t part, uint64_t t)
+static inline void schedule_process(memsys *m, uint32_t part, uint64_t t)
 {
     ms_part *p = &m->parts[part];
     if (p->proc_pending || p->stalled || p->in_head == MS_NIL) return;
     uint64_t when = m->reqs[p->in_head].ready;
     if (when < t) when = t;
-    if (when < p->l2_next) when = p->l2_next;
+    uint64_t e = ms_edge(&m->clk_l2, when); /* L2 cycles from here */
+    if (e < p->l2_next) e = p->l2_next;
     p->proc_pending = 1;
-    ms_push(m, when, EV_L2_PROCESS, part, 0);
+    ms_push(m, ms_core(&m->clk_l2, e), EV_L2_PROCESS, part, 0);
 }
 
 void ms_l2_input(memsys *m, uint32_t part, uint32_t r)
@@ -174,7 +177,7 @@ static uint32_t req_sectors(const memsys *m, const mem_packet *pk)
  * fetches, or sectors on their way and others missing (only a request of several sectors can),
  * waits for a fill and tries again. Statistics count sectors: valid ones hit, the rest miss. */
 __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, uint32_t r,
-                                                     uint64_t t)
+                                                     uint64_t t, uint64_t e)
 {
     ms_part *p = &m->parts[part];
     ms_req *q = &m->reqs[r];
@@ -247,16 +250,16 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
         set_key(l);
         ms_dram_enqueue(m, part, q->local, 0, mi, 32u * (uint32_t)__builtin_popcount(miss), t);
     } else {
-        ms_push(m, t + (uint64_t)m->cfg.l2_hit_latency, EV_REPLY_READY, r, 0);
+        ms_push(m, ms_core(&m->clk_l2, e + (uint64_t)m->cfg.l2_hit_latency), EV_REPLY_READY, r, 0);
     }
     return 0;
 }
 
-/* Tries to accept request r (the head of the input queue) at cycle t. Returns 0 when accepted
- * (r has been dequeued), else the MS_STALL_ reason it must wait for. */
-static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t)
+/* Tries to accept request r (the head of the input queue) at core cycle t, L2 cycle e. Returns 0
+ * when accepted (r has been dequeued), else the MS_STALL_ reason it must wait for. */
+static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e)
 {
-    if (m->cfg.l2_sectored) return accept_sectored(m, part, r, t);
+    if (m->cfg.l2_sectored) return accept_sectored(m, part, r, t, e);
     ms_part *p = &m->parts[part];
     ms_req *q = &m->reqs[r];
     const int ways = m->cfg.l2_ways;
@@ -283,7 +286,7 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t)
     q->next = MS_NIL;
     m->st.l2_accesses++;
     if (kind == MEM_ATOMIC) m->st.atomics++;
-    uint64_t reply_at = t + (uint64_t)m->cfg.l2_hit_latency;
+    uint64_t reply_at = ms_core(&m->clk_l2, e + (uint64_t)m->cfg.l2_hit_latency);
 
     if (hit) {
         if (hit->pending)
@@ -332,17 +335,19 @@ void ms_l2_process(memsys *m, uint32_t part, uint64_t t)
     p->proc_pending = 0;
     uint32_t r = p->in_head;
     if (r == MS_NIL) return;
-    if (m->reqs[r].ready > t || t < p->l2_next) {
+    uint64_t e = ms_edge(&m->clk_l2, t); /* the L2 cycle now */
+    if (e < p->l2_next) e = p->l2_next;
+    if (m->reqs[r].ready > t || ms_core(&m->clk_l2, e) > t) {
         schedule_process(m, part, t);
         return;
     }
-    int why = accept(m, part, r, t);
+    int why = accept(m, part, r, t, e);
     if (why) {
         p->stalled = (uint8_t)why;
         return;
     }
-    p->l2_next = t + 1;
-    schedule_process(m, part, t + 1);
+    p->l2_next = e + 1;
+    schedule_process(m, part, t);
 }
 
 /* The DRAM read for MSHR mi finished at t: validate the line and release the waiters. */
@@ -361,7 +366,8 @@ void ms_l2_fill(memsys *m, uint32_t part, uint32_t mi, uint64_t t)
     l->valid = 1;
     set_key(l);
     p->retry_way = -1; /* the stalled head's lookup may differ now */
-    uint64_t reply_at = t + (uint64_t)m->cfg.l2_hit_latency;
+    const ms_clock *k = &m->clk_l2;
+    uint64_t reply_at = ms_core(k, ms_edge(k, t) + (uint64_t)m->cfg.l2_hit_latency);
     for (uint32_t r = ms->head; r != MS_NIL;) {
         uint32_t next = m->reqs[r].next;
         m->reqs[r].next = MS_NIL;

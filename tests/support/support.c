@@ -70,7 +70,7 @@ sim_status test_sim(const char *workload_text, const char *const *sets, const ch
     workload *w = NULL;
     sim_status st = SIM_BAD_CONFIG;
     test_wparams wp;
-    if (test_apply_sets(p, WT_DEFAULT_PRESET, sets, err, errlen) != 0) goto out;
+    if (test_apply_sets(p, TEST_PRESET, sets, err, errlen) != 0) goto out;
     if (test_split_wparams(&wp, wparams, err, errlen) != 0) goto out;
     int rc = strchr(workload_text, '\n')
                  ? workload_parse(workload_text, "test.wl", NULL, wp.ov, wp.n, &w, err, errlen)
