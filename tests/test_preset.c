@@ -151,7 +151,7 @@ static void test_builtin_base(void **state)
     /* ccws-micro12 does not set these: they come from its base, fermi-gtx480 */
     assert_int_equal(preset_apply(p, "ccws-micro12", err, sizeof err), 0);
     assert_int_equal(geti(p, "sm.max_ctas"), 8);
-    assert_int_equal(geti(p, "l2.hit_latency"), 1); /* fermi-gtx480's */
+    assert_int_equal(geti(p, "l2.hit_latency"), 2); /* fermi-gtx480's */
     assert_int_equal(geti(p, "gpu.sms"), 30);       /* its own setting wins over the base's 15 */
     assert_int_equal(geti(p, "sm.int_latency"), 9); /* in neither: untouched */
     param_set_free(p);
