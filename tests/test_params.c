@@ -235,7 +235,7 @@ static void test_set_value_rejects(void **state)
     assert_int_equal(param_set_value(p, "gpu.clock_mhz", NAN, err, sizeof err), -1);
     assert_int_equal(param_set_value(p, "l1d.enabled", 0.5, err, sizeof err), -1);
     assert_contains(err, "true or false");
-    assert_int_equal(param_set_value(p, "l1d.hash", 2, err, sizeof err), -1);
+    assert_int_equal(param_set_value(p, "l1d.hash", 3, err, sizeof err), -1);
     assert_contains(err, "linear, xor");
     assert_int_equal(param_set_value(p, "l1d.hash", -1, err, sizeof err), -1);
     assert_int_equal(param_set_value(p, "l1d.hash", 0.5, err, sizeof err), -1);

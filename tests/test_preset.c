@@ -95,9 +95,12 @@ static void test_fermi_gtx480(void **state)
     assert_int_equal(gpu_config_from_params(p, &c, err, sizeof err), 0);
     assert_int_equal(c.l1d_sets * c.l1d_ways * c.l1d_line, 16 * 1024);
     assert_int_equal(c.mem.partitions * c.mem.l2_sets * c.mem.l2_ways * c.mem.l2_line, 768 * 1024);
-    /* the registry's defaults are the same machine */
+    /* the registry's defaults are CAWA Table 1's machine, which gtx480-cawa names */
     param_set *d = param_set_new();
-    assert_true(param_set_hash(d) == param_set_hash(p));
+    param_set *cawa = applied("gtx480-cawa");
+    assert_true(param_set_hash(d) == param_set_hash(cawa));
+    assert_true(param_set_hash(d) != param_set_hash(p));
+    param_set_free(cawa);
     param_set_free(d);
     param_set_free(p);
 }
@@ -147,13 +150,13 @@ static void test_builtin_base(void **state)
     assert_int_equal(param_set_parse(p, "sm.max_ctas", "3", err, sizeof err), 0);
     assert_int_equal(param_set_parse(p, "l2.hit_latency", "77", err, sizeof err), 0);
     assert_int_equal(param_set_parse(p, "gpu.sms", "2", err, sizeof err), 0);
-    assert_int_equal(param_set_parse(p, "sm.int_latency", "9", err, sizeof err), 0);
+    assert_int_equal(param_set_parse(p, "sim.watchdog", "9999", err, sizeof err), 0);
     /* ccws-micro12 does not set these: they come from its base, fermi-gtx480 */
     assert_int_equal(preset_apply(p, "ccws-micro12", err, sizeof err), 0);
     assert_int_equal(geti(p, "sm.max_ctas"), 8);
-    assert_int_equal(geti(p, "l2.hit_latency"), 2); /* fermi-gtx480's */
-    assert_int_equal(geti(p, "gpu.sms"), 30);       /* its own setting wins over the base's 15 */
-    assert_int_equal(geti(p, "sm.int_latency"), 9); /* in neither: untouched */
+    assert_int_equal(geti(p, "l2.hit_latency"), 2);  /* fermi-gtx480's */
+    assert_int_equal(geti(p, "gpu.sms"), 30);        /* its own setting wins over the base's 15 */
+    assert_int_equal(geti(p, "sim.watchdog"), 9999); /* in neither: untouched */
     param_set_free(p);
 
     p = param_set_new();
@@ -165,7 +168,7 @@ static void test_builtin_base(void **state)
                        "}\n";
     assert_int_equal(preset_apply_text(p, text, "mine.json", err, sizeof err), 0);
     assert_int_equal(geti(p, "gpu.sms"), 30);
-    assert_int_equal(geti(p, "l1d.sets"), 8);
+    assert_int_equal(geti(p, "l1d.sets"), 32);
     assert_string_equal(param_get_choice(p, "l1d.hash"), "xor");
     param_set_free(p);
 }

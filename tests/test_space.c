@@ -120,7 +120,8 @@ static void test_rounding(void **state)
 static void test_constraints(void **state)
 {
     (void)state;
-    space *s = parse_ok("{\"parameters\": {\"l1d.ways\": {\"min\": 1, \"max\": 16}},\n"
+    space *s = parse_ok("{\"preset\": \"gtx480-cawa\", \"parameters\": {\"l1d.ways\": {\"min\": 1, "
+                        "\"max\": 16}},\n"
                         " \"constraints\": [\"l1d.ways < l1d.sets\", \"l1d.ways % 2 == 0 || "
                         "l1d.ways == 1\", \"!(sched.policy == 'lrr') && max(l1d.ways, 2) >= "
                         "-(-2)\"],\n" WL "}");

@@ -105,6 +105,9 @@ static param_set *run_config(const param_set *base, int run, char *err, size_t e
     if (run == RUN_UNBOUNDED) {
         rc = param_set_value(p, "l1d.sets", 4096, err, errlen) ||
              param_set_value(p, "l1d.ways", 64, err, errlen);
+        /* the Fermi hash is defined for 32 and 64 sets only */
+        if (!rc && strcmp(param_get_choice(p, "l1d.hash"), "fermi") == 0)
+            rc = param_set_parse(p, "l1d.hash", "xor", err, errlen);
     } else if (run != RUN_PRESET) {
         int64_t ways = param_get_int(base, "l1d.ways"), line = param_get_int(base, "l1d.line");
         int64_t bytes = (int64_t)size_kb[run] * 1024;
@@ -117,6 +120,10 @@ static param_set *run_config(const param_set *base, int run, char *err, size_t e
         int64_t sets = bytes / (ways * line);
         if (!rc && (sets & (sets - 1)) != 0)
             rc = param_set_parse(p, "l1d.hash", "linear", err, errlen);
+        /* the Fermi hash is defined for 32 and 64 sets of 128 bytes; other sizes use xor */
+        else if (!rc && strcmp(param_get_choice(p, "l1d.hash"), "fermi") == 0 &&
+                 ((sets != 32 && sets != 64) || line != 128))
+            rc = param_set_parse(p, "l1d.hash", "xor", err, errlen);
     }
     if (rc) {
         param_set_free(p);

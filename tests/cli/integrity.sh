@@ -91,6 +91,7 @@ expect 1 "$tmp/div2.wl:4: bar on a divergent path" -- "$WT" sim --workload "$tmp
 cat >"$tmp/worse.json" <<'JSON'
 {
   "name": "worse",
+  "preset": "gtx480-cawa",
   "settings": {"gpu.sms": 1, "l2.partitions": 2, "l1d.sets": 16},
   "parameters": {"l1d.ways": [1, 2]},
   "workloads": [{"name": "kmeans", "params": {"npoints": 256}}],
@@ -198,6 +199,7 @@ expect 0 "finished ([0-9]+)/\1 \(100%\)" -- "$WT" explore "$tmp/cons.json" --out
 cat >"$tmp/budget.json" <<'JSON'
 {
   "name": "budget",
+  "preset": "gtx480-cawa",
   "settings": {"gpu.sms": 1, "l2.partitions": 2},
   "parameters": {"l1d.ways": {"min": 1, "max": 8}, "sm.max_ctas": [1, 2, 4],
                  "sched.policy": ["lrr", "gto"]},
@@ -287,7 +289,7 @@ done
 check "! cmp -s '$tmp/lds1.set' '$tmp/lds2.set'" "MLSL-LDS: seeds 1 and 2 evaluate the same points"
 
 # cross-parameter limits of the params docs are checked when a configuration is built
-tiny=(--workload stream --wparam n=256 --set gpu.sms=1)
+tiny=(--preset gtx480-cawa --workload stream --wparam n=256 --set gpu.sms=1)
 expect 2 "dip.duel_sets = 3 exceeds l1d.sets/4 = 2 \(l1d.sets = 8; expected at most 2\)" -- \
     "$WT" sim "${tiny[@]}" --set l1d.policy=dip --set dip.duel_sets=3
 expect 2 "rrip.duel_sets = 5 exceeds l1d.sets/4 = 4" -- \

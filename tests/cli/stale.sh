@@ -14,7 +14,7 @@ run() { # run SPACE OUT SIMULATED WHAT: explore, then the count of simulations i
 }
 space() { # space FILE WORKLOAD: a one-point study of the workload
     printf '{"name": "stale", "settings": {"gpu.sms": 1, "l2.partitions": 2},
- "parameters": {"l1d.ways": [4]}, "workloads": ["%s"], "objectives": ["ipc"]}\n' "$2" >"$1"
+ "parameters": {"l1d.ways": [8]}, "workloads": ["%s"], "objectives": ["ipc"]}\n' "$2" >"$1"
 }
 
 # an edge-list graph: bfs reading e.txt
