@@ -266,12 +266,23 @@ static void test_ldst_paths(void **state)
     round_trip("pvc", sets, small_params("pvc"));
 }
 
+/* The L1D access pipeline (l1d.tag_pipeline) with banks: its bank of an access reads the
+ * access's sectors, which the trace must give back exactly. */
+static void test_l1d_tag_pipeline(void **state)
+{
+    (void)state;
+    const char *sets[] = {"l1d.tag_pipeline=true", "l1d.banks=4", NULL};
+    round_trip("kmeans", sets, small_params("kmeans"));
+    round_trip("pvc", sets, small_params("pvc"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_builtin),
         cmocka_unit_test(test_criticality_scheduler),
         cmocka_unit_test(test_ldst_paths),
+        cmocka_unit_test(test_l1d_tag_pipeline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

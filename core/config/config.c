@@ -131,6 +131,15 @@ static const param_def core_defs[] = {
     P_BOOL("l1d.kernel_flush", 0,
            "invalidate the L1D when a kernel starts (GPGPU-Sim -gpgpu_flush_l1_cache; false: "
            "lines stay from one kernel to the next)"),
+    P_BOOL("l1d.tag_pipeline", 0,
+           "GPGPU-Sim's L1D access pipeline (ldst_unit::l1_latency_queue, -gpgpu_l1_latency): a "
+           "load's or store's accesses enter a queue of l1d.hit_latency stages per bank and do "
+           "their tag lookup, allocation and miss request at its head; a reservation fail holds "
+           "the head (false: the lookup when the access leaves the load/store unit)"),
+    P_INT("l1d.banks", 1, 1, 32, "",
+          "L1D banks for l1d.tag_pipeline, one access entering each bank's queue per cycle, "
+          "32-byte interleaved (GPGPU-Sim -gpgpu_l1_banks with "
+          "-gpgpu_l1_banks_byte_interleaving 32)"),
     P_INT("l1d.unified_kb", 0, 0, 4096, "KB",
           "Volta's adaptive carveout: L1D plus shared memory per SM (0: off); each kernel gets "
           "the smallest of 0, 8, 16, 32, 64, 96 KB of shared memory its resident CTAs need and "
@@ -287,6 +296,8 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->l1d_recency_miss = param_get_choice(p, "l1d.recency")[0] == 'm';
     c->l1d_unified_kb = ival(p, "l1d.unified_kb");
     c->l1d_kernel_flush = ival(p, "l1d.kernel_flush");
+    c->l1d_tag_pipeline = ival(p, "l1d.tag_pipeline");
+    c->l1d_banks = ival(p, "l1d.banks");
     c->sched_policy = param_get_choice(p, "sched.policy");
     c->l1d_policy = param_get_choice(p, "l1d.policy");
     c->cta_policy = param_get_choice(p, "cta.policy");

@@ -53,6 +53,8 @@ typedef struct gpu_config {
     int l1d_recency_miss; /* the policy's insertion at the miss (l1d.recency=miss) */
     int l1d_unified_kb;   /* L1D + shared memory for the adaptive carveout, 0: off */
     int l1d_kernel_flush; /* invalidate the L1D at each kernel's start */
+    int l1d_tag_pipeline; /* l1d.tag_pipeline: GPGPU-Sim's l1_latency_queue */
+    int l1d_banks;        /* its banks (l1d.banks) */
     const char *sched_policy, *l1d_policy, *cta_policy;
     memsys_config mem;
     energy_config energy;

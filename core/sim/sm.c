@@ -86,6 +86,7 @@ void sm_destroy(sm *s)
         if (s->sched_self[k]) s->sched->destroy(s->sched_self[k]);
     if (s->sched_shared) s->sched->destroy_shared(s->sched_shared);
     l1d_destroy(s->l1);
+    sm_l1q_free(s);
     free(s->l1_saved);
     cpl_destroy(s->cpl);
     free(s->warps);
@@ -491,13 +492,17 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
     }
 
     wake = s->scan_at;
-    if (s->stage.busy && !s->stage.blocked_on_fill) {
+    if (s->stage.busy && !s->stage.blocked_on_fill && !s->stage.blocked_on_queue) {
         uint64_t retry = s->stage.blocked_on_send ? memsys_next_event(s->mem, now)
                          : s->stage.done_at > now ? s->stage.done_at
                                                   : now + 1;
         if (retry < wake) wake = retry;
     }
     if (s->ev_next < wake) wake = s->ev_next;
+    if (s->stage.q_count) {
+        uint64_t q = sm_l1q_wake(s, now);
+        if (q < wake) wake = q;
+    }
     if (s->ib_empty && now + 1 < wake) wake = now + 1; /* the fetch goes on next cycle */
     s->wake = wake;
     return issued;
@@ -522,7 +527,8 @@ uint64_t sm_wake(const sm *s)
 
 int sm_busy(const sm *s)
 {
-    return s->live_warps > 0 || s->stage.busy || s->ev_n > 0 || s->nrecs > 0;
+    return s->live_warps > 0 || s->stage.busy || s->ev_n > 0 || s->nrecs > 0 ||
+           s->stage.q_count > 0;
 }
 
 const sm_stats *sm_get_stats(const sm *s)

@@ -70,6 +70,30 @@ typedef struct load_rec {
     int next_free;
 } load_rec;
 
+/* An access in the L1D access pipeline (l1d.tag_pipeline): what its tag lookup at the head
+ * needs of the instruction that made it. */
+typedef struct l1q_entry {
+    line_access a;
+    int rec; /* its load record (-1 for a store) */
+    int warp, n, prio;
+    uint32_t pc;
+    uint8_t cls;
+    uint64_t entered; /* cycle it entered the tail */
+} l1q_entry;
+
+/* One bank's queue of GPGPU-Sim's ldst_unit::l1_latency_queue: l1d.hit_latency stages, an
+ * access entering the tail moving one stage a cycle while the next is free, looked up at the
+ * head. Accesses never overtake, so the queue is a FIFO and the head's first try is at
+ * max(entered + depth, the cycle after the previous head left) (`ready`); the tail is free
+ * unless an access entered this cycle or all depth stages hold one. */
+typedef struct l1q_bank {
+    l1q_entry *e; /* ring of depth entries */
+    int head, count;
+    uint64_t ready;
+    bool blocked_on_fill, blocked_on_send; /* the head's last try, as in mem_stage */
+    uint64_t fail_fills, failed_at;
+} l1q_bank;
+
 /* The instruction in the load/store unit, one access per cycle. */
 typedef struct mem_stage {
     bool busy;
@@ -88,6 +112,11 @@ typedef struct mem_stage {
      * then writes dst back sm.shared_latency cycles later */
     uint64_t done_at;
     uint64_t dst[2];
+    /* l1d.tag_pipeline: the banks' queues, the accesses in them, and whether the instruction
+     * waits for a full queue's head to leave (the queue's wake is then its own) */
+    l1q_bank *q;
+    int q_banks, q_depth, q_count;
+    bool blocked_on_queue;
 } mem_stage;
 
 /* The operand collector (sm.operand_collector, sm_opcoll.c). Everything it decides is known
@@ -265,6 +294,10 @@ void sm_shared_issue(sm *s, int w, const inst_info *in, const inst_exec *x, uint
 int sm_shared_degree(const uint32_t *addr, uint32_t mask, int banks);
 int sm_atomic_requests(const uint32_t *addr, uint32_t mask, int segment, line_access *out);
 void sm_mem_cycle(sm *s, uint64_t now);
+/* The next cycle the L1D access pipeline has something to do (UINT64_MAX: nothing before a
+ * fill or the SM's own wake), for sm_cycle's wake. */
+uint64_t sm_l1q_wake(const sm *s, uint64_t now);
+void sm_l1q_free(sm *s);
 void sm_access_done(sm *s, int rec, uint64_t now);
 int sm_recs_init(sm *s, int n);
 int sm_l1d_make(sm *s, int sets, int ways, char *err, size_t errlen);

@@ -98,6 +98,23 @@ int sm_l1d_make(sm *s, int sets, int ways, char *err, size_t errlen)
         if (s->l1_saved) l1d_collect(s->l1, s->l1_saved);
         l1d_destroy(s->l1);
     }
+    if (c->l1d_tag_pipeline && !s->stage.q) {
+        mem_stage *st = &s->stage;
+        int banks = c->l1d_banks, depth = c->l1d_hit_latency;
+        st->q = calloc((size_t)banks, sizeof *st->q);
+        for (int b = 0; st->q && b < banks; b++)
+            if (!(st->q[b].e = calloc((size_t)depth, sizeof *st->q[b].e))) {
+                st->q_banks = b;
+                sm_l1q_free(s);
+            }
+        if (!st->q) {
+            l1d_destroy(n);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        st->q_banks = banks;
+        st->q_depth = depth;
+    }
     s->l1 = n;
     s->l1_ops = lp;
     s->l1_sets = sets;
@@ -105,6 +122,16 @@ int sm_l1d_make(sm *s, int sets, int ways, char *err, size_t errlen)
     s->l1_crit = lp->uses_criticality;
     s->l1_prio = lp->uses_warp_prio;
     return 0;
+}
+
+void sm_l1q_free(sm *s)
+{
+    mem_stage *st = &s->stage;
+    if (!st->q) return;
+    for (int b = 0; b < st->q_banks; b++)
+        free(st->q[b].e);
+    free(st->q);
+    st->q = NULL;
 }
 
 /* Volta's shared-memory options (GPGPU-Sim -gpgpu_shmem_option of SM7_QV100), in KB. */
@@ -306,13 +333,14 @@ static void stage_free(sm *s)
 
 /* ------------------------------------------------------------ per-cycle access ---- */
 
-static void trace_access(sm *s, uint64_t now, const char *kind, uint64_t line, const char *outcome)
+static void trace_access(sm *s, uint64_t now, int wi, uint32_t pc, const char *kind, uint64_t line,
+                         const char *outcome)
 {
     if (s->l1_trace)
-        fprintf(s->l1_trace, "%d,%llu,%d,%u,%llu,%s,%s\n", s->id, (unsigned long long)now,
-                s->stage.warp, s->stage.pc, (unsigned long long)line, kind, outcome);
+        fprintf(s->l1_trace, "%d,%llu,%d,%u,%llu,%s,%s\n", s->id, (unsigned long long)now, wi, pc,
+                (unsigned long long)line, kind, outcome);
     if (s->l1_observer) {
-        l1_access_record r = {s->id, now, s->stage.warp, s->stage.pc, line, kind, outcome};
+        l1_access_record r = {s->id, now, wi, pc, line, kind, outcome};
         s->l1_observer(s->l1_observer_arg, &r);
     }
 }
@@ -358,10 +386,10 @@ static int send_sectors(sm *s, uint64_t addr, uint32_t bytes, int kind, uint32_t
     return memsys_send(s->mem, &p, now);
 }
 
-static void notify(sm *s, int kind, int wi, uint64_t line, uint64_t now)
+static void notify(sm *s, int kind, int wi, uint64_t line, uint32_t pc, uint64_t now)
 {
     if (!s->sched->on_l1_event) return;
-    l1_event e = {(uint8_t)kind, wi, line, s->stage.pc, now};
+    l1_event e = {(uint8_t)kind, wi, line, pc, now};
     s->sched->on_l1_event(s->sched_self[sm_sched_of(s, wi)], &e);
 }
 
@@ -378,7 +406,7 @@ static void waits_on_miss(sm *s, int wi, const load_rec *r)
     s->recheck |= (uint64_t)1 << wi;
 }
 
-/* A failed try: what to wait for before the replay (see load_access). */
+/* A failed try of the unit's access: what to wait for before the replay (see load_access). */
 static int load_failed(sm *s, l1_fail why, uint64_t now)
 {
     mem_stage *st = &s->stage;
@@ -393,46 +421,62 @@ static int load_failed(sm *s, l1_fail why, uint64_t now)
     return 0;
 }
 
+/* A hit's access of load record `rec` writes back: l1d.hit_latency after the lookup, or at
+ * the lookup itself at the head of the L1D access pipeline (its latency was the queue's). */
+static void hit_done(sm *s, int rec, uint64_t now)
+{
+    if (s->cfg->l1d_tag_pipeline) {
+        sm_access_done(s, rec, now);
+        return;
+    }
+    sm_event e = {.cycle = now + (uint64_t)s->cfg->l1d_hit_latency, .kind = EV_ACCESS, .a = rec};
+    sm_push_event(s, &e, EVQ_HIT);
+}
+
 /* load_access of a sectored L1D (l1d.sectored): the access is counted sector by sector, as
  * GPGPU-Sim counts its per-sector accesses (memory_coalescing_arch makes one per 32-byte
  * sector on Volta; tag_array::access gives each HIT, HIT_RESERVED, MISS or SECTOR_MISS): hits,
  * merges (HIT_RESERVED) and misses (MISS and SECTOR_MISS, each a 32-byte request). The load
  * record waits for each fetch the access joined or made, and for the hit latency if any
  * sector hit. */
-__attribute__((noinline)) static int load_access_sectored(sm *s, const line_access *a, uint64_t now)
+__attribute__((noinline)) static int load_access_sectored(sm *s, const l1q_entry *x, uint64_t now,
+                                                          l1_fail *why)
 {
-    mem_stage *st = &s->stage;
-    load_rec *r = &s->recs[st->rec];
+    const line_access *a = &x->a;
+    load_rec *r = &s->recs[x->rec];
     int slots = memsys_send_slots(s->mem, s->id, now, s->cfg->l1d_line / L1D_SECTOR);
     l1_request q = {a->line,
-                    st->pc,
-                    st->warp,
-                    st->prio,
-                    s->l1_crit ? (int)cpl_criticality(s->cpl, st->warp) : 0,
-                    s->l1_crit && cpl_is_critical(s->cpl, st->warp),
-                    st->n,
+                    x->pc,
+                    x->warp,
+                    x->prio,
+                    s->l1_crit ? (int)cpl_criticality(s->cpl, x->warp) : 0,
+                    s->l1_crit && cpl_is_critical(s->cpl, x->warp),
+                    x->n,
                     false,
                     now};
     l1_sectors sec;
     int owner = -1, evicted = -1;
     uint64_t evicted_line = 0;
-    l1_outcome o = l1d_load_sectors(s->l1, &q, a->sectors, (uint32_t)st->rec, slots, &sec, &owner,
+    l1_outcome o = l1d_load_sectors(s->l1, &q, a->sectors, (uint32_t)x->rec, slots, &sec, &owner,
                                     &evicted, &evicted_line);
     int bypass_blocked = o == L1_BYPASSED && !slots;
     if (bypass_blocked) o = L1_RESFAIL;
     uint32_t nsec = sm_popcount(a->sectors);
     if (o != L1_RESFAIL) s->st.l1d_accesses += nsec;
-    if (s->l1_trace || s->l1_observer) trace_access(s, now, "load", a->line, l1_outcome_names[o]);
-    if (o == L1_RESFAIL)
-        return load_failed(s, bypass_blocked ? L1F_SEND : l1d_last_fail(s->l1), now);
+    if (s->l1_trace || s->l1_observer)
+        trace_access(s, now, x->warp, x->pc, "load", a->line, l1_outcome_names[o]);
+    if (o == L1_RESFAIL) {
+        *why = bypass_blocked ? L1F_SEND : l1d_last_fail(s->l1);
+        return 0;
+    }
     if (o == L1_BYPASSED) {
-        send_sectors(s, a->line, nsec * L1D_SECTOR, MEM_READ, TOK_BYPASS | (uint32_t)st->rec,
+        send_sectors(s, a->line, nsec * L1D_SECTOR, MEM_READ, TOK_BYPASS | (uint32_t)x->rec,
                      a->sectors, now);
         s->st.l1d_misses += nsec;
         s->st.l1d_bypasses++;
         r->misses++;
-        waits_on_miss(s, st->warp, r);
-        notify(s, L1E_MISS, st->warp, a->line, now);
+        waits_on_miss(s, x->warp, r);
+        notify(s, L1E_MISS, x->warp, a->line, x->pc, now);
         return 1;
     }
     uint32_t hits = sm_popcount(sec.hit), fetch = sec.miss | sec.merged;
@@ -443,16 +487,14 @@ __attribute__((noinline)) static int load_access_sectored(sm *s, const line_acce
     r->remaining += (int)sm_popcount(fetch) + (hits ? 1 : 0) - 1;
     if (hits) {
         s->st.l1d_bytes += fetch ? (uint64_t)L1D_SECTOR * hits : 4u * sm_popcount(a->lanes);
-        sm_event e = {
-            .cycle = now + (uint64_t)s->cfg->l1d_hit_latency, .kind = EV_ACCESS, .a = st->rec};
-        sm_push_event(s, &e, EVQ_HIT);
+        hit_done(s, x->rec, now);
     }
     if (o == L1_HIT) {
-        if (owner == st->warp)
+        if (owner == x->warp)
             s->st.l1d_intra_hits++;
         else
             s->st.l1d_inter_hits++;
-        notify(s, L1E_HIT, st->warp, a->line, now);
+        notify(s, L1E_HIT, x->warp, a->line, x->pc, now);
         return 1;
     }
     for (uint32_t m = sec.miss; m; m &= m - 1) {
@@ -461,82 +503,81 @@ __attribute__((noinline)) static int load_access_sectored(sm *s, const line_acce
              TOK_FILL | (uint32_t)sec.mshr[k], now);
     }
     r->misses++;
-    waits_on_miss(s, st->warp, r);
-    if (evicted >= 0) notify(s, L1E_EVICT, evicted, evicted_line, now);
-    notify(s, L1E_MISS, st->warp, a->line, now);
+    waits_on_miss(s, x->warp, r);
+    if (evicted >= 0) notify(s, L1E_EVICT, evicted, evicted_line, x->pc, now);
+    notify(s, L1E_MISS, x->warp, a->line, x->pc, now);
     return 1;
 }
 
-/* Tries the current access of a global load. Returns 1 when it is done with (the unit may
- * move on), 0 to replay it next time. */
-static int load_access(sm *s, const line_access *a, uint64_t now)
+/* Tries access x of a global load (the unit's current one, or the head of an L1D access
+ * pipeline's queue). Returns 1 when it is done with, 0 to replay it next time, with *why
+ * saying what the replay waits for. */
+static int load_access(sm *s, const l1q_entry *x, uint64_t now, l1_fail *why)
 {
-    if (s->cfg->l1d_sectored && s->cfg->l1d_enabled) return load_access_sectored(s, a, now);
-    mem_stage *st = &s->stage;
-    load_rec *r = &s->recs[st->rec];
+    if (s->cfg->l1d_sectored && s->cfg->l1d_enabled) return load_access_sectored(s, x, now, why);
+    const line_access *a = &x->a;
+    load_rec *r = &s->recs[x->rec];
     int can_send = memsys_can_send(s->mem, s->id, now);
     l1_outcome o;
     int mshr = -1, owner = -1, evicted = -1;
     uint64_t evicted_line = 0;
     if (s->cfg->l1d_enabled) {
         l1_request q = {a->line,
-                        st->pc,
-                        st->warp,
-                        st->prio,
-                        s->l1_crit ? (int)cpl_criticality(s->cpl, st->warp) : 0,
-                        s->l1_crit && cpl_is_critical(s->cpl, st->warp),
-                        st->n,
+                        x->pc,
+                        x->warp,
+                        x->prio,
+                        s->l1_crit ? (int)cpl_criticality(s->cpl, x->warp) : 0,
+                        s->l1_crit && cpl_is_critical(s->cpl, x->warp),
+                        x->n,
                         false,
                         now};
-        o = l1d_load(s->l1, &q, (uint32_t)st->rec, can_send, &mshr, &owner, &evicted,
-                     &evicted_line);
+        o = l1d_load(s->l1, &q, (uint32_t)x->rec, can_send, &mshr, &owner, &evicted, &evicted_line);
     } else {
         o = L1_BYPASSED;
     }
     if (o == L1_BYPASSED && !can_send) o = L1_RESFAIL;
     s->st.l1d_accesses += o != L1_RESFAIL;
-    if (s->l1_trace || s->l1_observer) trace_access(s, now, "load", a->line, l1_outcome_names[o]);
+    if (s->l1_trace || s->l1_observer)
+        trace_access(s, now, x->warp, x->pc, "load", a->line, l1_outcome_names[o]);
     switch (o) {
     case L1_HIT: {
         s->st.l1d_hits++;
         s->st.l1d_bytes += 4u * sm_popcount(a->lanes);
-        if (owner == st->warp)
+        if (owner == x->warp)
             s->st.l1d_intra_hits++;
         else
             s->st.l1d_inter_hits++;
-        sm_event e = {
-            .cycle = now + (uint64_t)s->cfg->l1d_hit_latency, .kind = EV_ACCESS, .a = st->rec};
-        sm_push_event(s, &e, EVQ_HIT);
-        notify(s, L1E_HIT, st->warp, a->line, now);
+        hit_done(s, x->rec, now);
+        notify(s, L1E_HIT, x->warp, a->line, x->pc, now);
         return 1;
     }
     case L1_MISS:
         send(s, a->line, (uint32_t)s->cfg->l1d_line, MEM_READ, TOK_FILL | (uint32_t)mshr, now);
         s->st.l1d_misses++;
         r->misses++;
-        waits_on_miss(s, st->warp, r);
-        if (evicted >= 0) notify(s, L1E_EVICT, evicted, evicted_line, now);
-        notify(s, L1E_MISS, st->warp, a->line, now);
+        waits_on_miss(s, x->warp, r);
+        if (evicted >= 0) notify(s, L1E_EVICT, evicted, evicted_line, x->pc, now);
+        notify(s, L1E_MISS, x->warp, a->line, x->pc, now);
         return 1;
     case L1_MERGED:
         s->st.l1d_merged++;
         r->misses++;
-        waits_on_miss(s, st->warp, r);
-        notify(s, L1E_MISS, st->warp, a->line, now);
+        waits_on_miss(s, x->warp, r);
+        notify(s, L1E_MISS, x->warp, a->line, x->pc, now);
         return 1;
     case L1_BYPASSED: {
         uint32_t bytes = sm_popcount(a->sectors) * (uint32_t)s->cfg->bypass_segment;
-        send_sectors(s, a->line, bytes, MEM_READ, TOK_BYPASS | (uint32_t)st->rec, a->sectors, now);
+        send_sectors(s, a->line, bytes, MEM_READ, TOK_BYPASS | (uint32_t)x->rec, a->sectors, now);
         s->st.l1d_misses++;
         s->st.l1d_bypasses++;
         r->misses++;
-        waits_on_miss(s, st->warp, r);
-        notify(s, L1E_MISS, st->warp, a->line, now);
+        waits_on_miss(s, x->warp, r);
+        notify(s, L1E_MISS, x->warp, a->line, x->pc, now);
         return 1;
     }
     case L1_RESFAIL:
-        return load_failed(s, s->cfg->l1d_enabled && can_send ? l1d_last_fail(s->l1) : L1F_SEND,
-                           now);
+        *why = s->cfg->l1d_enabled && can_send ? l1d_last_fail(s->l1) : L1F_SEND;
+        return 0;
     }
     return 0;
 }
@@ -565,9 +606,117 @@ static void fail_ahead(sm *s, uint64_t now)
     st->failed_at = now;
 }
 
+/* ------------------------------------------------------ L1D access pipeline ---- */
+
+/* The bank of an access (l1d.banks, 32-byte interleaved as GPGPU-Sim's l1d_cache_config::set_bank
+ * with -gpgpu_l1_banks_byte_interleaving 32 and the linear hash): that of its first sector. */
+static int l1q_bank_of(const sm *s, const line_access *a)
+{
+    const mem_stage *st = &s->stage;
+    if (st->q_banks == 1) return 0;
+    uint64_t addr =
+        a->line + (a->sectors ? (uint64_t)__builtin_ctz(a->sectors) * s->cfg->bypass_segment : 0);
+    return (int)((addr >> 5) % (uint64_t)st->q_banks);
+}
+
+/* A store at the head: write-evict the L1D copy and send it (write-through), as the unit's
+ * store path does; it waits at the head while nothing can be sent. */
+static int l1q_store(sm *s, const l1q_entry *x, uint64_t now)
+{
+    if (!memsys_can_send(s->mem, s->id, now)) return 0;
+    int dropped = l1d_store(s->l1, x->a.line);
+    if (s->l1_trace || s->l1_observer)
+        trace_access(s, now, x->warp, x->pc, "store", x->a.line, dropped ? "hit" : "miss");
+    send_sectors(s, x->a.line, 4u * sm_popcount(x->a.lanes), MEM_WRITE, 0, x->a.sectors, now);
+    return 1;
+}
+
+/* GPGPU-Sim's ldst_unit::L1_latency_queue_cycle: each bank's head, once there, does its L1D
+ * access; a HIT writes back now, a MISS or HIT_RESERVED has sent or joined its fetch and
+ * leaves, a RESERVATION_FAIL stays and holds the accesses behind it. */
+static void l1q_cycle(sm *s, uint64_t now)
+{
+    mem_stage *st = &s->stage;
+    for (int b = 0; b < st->q_banks; b++) {
+        l1q_bank *q = &st->q[b];
+        if (!q->count || now < q->ready) continue;
+        l1q_entry *x = &q->e[q->head];
+        bool load = x->cls == IC_LD_GLOBAL;
+        if (q->blocked_on_fill && q->fail_fills == s->fills) {
+            s->st.l1d_resfails += now - q->failed_at; /* as the unit's replay, sm_mem_cycle */
+            q->failed_at = now;
+            continue;
+        }
+        if (q->blocked_on_fill || q->blocked_on_send) {
+            if (load) s->st.l1d_resfails += now - q->failed_at - 1;
+            q->blocked_on_fill = q->blocked_on_send = false;
+        }
+        l1_fail why = L1F_STALL;
+        if (!(load ? load_access(s, x, now, &why) : l1q_store(s, x, now))) {
+            if (!load) why = L1F_SEND;
+            if (load) s->st.l1d_resfails++;
+            q->failed_at = now;
+            q->blocked_on_fill = why == L1F_MSHR || why == L1F_MERGE || why == L1F_RESERVED;
+            q->fail_fills = s->fills;
+            q->blocked_on_send = why == L1F_SEND;
+            continue;
+        }
+        q->head = q->head + 1 == st->q_depth ? 0 : q->head + 1;
+        q->count--;
+        st->q_count--;
+        if (q->count) {
+            uint64_t r = q->e[q->head].entered + (uint64_t)st->q_depth;
+            q->ready = r > now + 1 ? r : now + 1;
+        }
+    }
+}
+
+/* GPGPU-Sim's ldst_unit::process_memory_access_queue_l1cache: up to l1d.banks of the unit's
+ * accesses enter their banks' tails this cycle, in order, stopping at the first whose tail is
+ * taken (a bank conflict); the instruction leaves once all are in. */
+static void l1q_enter(sm *s, uint64_t now)
+{
+    mem_stage *st = &s->stage;
+    st->blocked_on_queue = false;
+    for (int k = 0; k < st->q_banks && st->next < st->n; k++) {
+        const line_access *a = &st->acc[st->next];
+        l1q_bank *q = &st->q[l1q_bank_of(s, a)];
+        if (q->count == st->q_depth) {
+            st->blocked_on_queue = true; /* until its head leaves: the queue's wake */
+            break;
+        }
+        int tail = q->head + q->count;
+        if (tail >= st->q_depth) tail -= st->q_depth;
+        if (q->count && q->e[tail == 0 ? st->q_depth - 1 : tail - 1].entered == now)
+            break; /* the tail was taken this cycle: next cycle */
+        q->e[tail] = (l1q_entry){*a, st->rec, st->warp, st->n, st->prio, st->pc, st->cls, now};
+        if (!q->count) q->ready = now + (uint64_t)st->q_depth;
+        q->count++;
+        st->q_count++;
+        st->next++;
+    }
+    if (st->next == st->n) stage_free(s);
+}
+
+uint64_t sm_l1q_wake(const sm *s, uint64_t now)
+{
+    const mem_stage *st = &s->stage;
+    uint64_t wake = UINT64_MAX;
+    for (int b = 0; b < st->q_banks; b++) {
+        const l1q_bank *q = &st->q[b];
+        if (!q->count || q->blocked_on_fill) continue; /* a fill wakes the SM (sm_deliver) */
+        uint64_t w = q->blocked_on_send ? memsys_next_event(s->mem, now)
+                     : q->ready > now   ? q->ready
+                                        : now + 1;
+        if (w < wake) wake = w;
+    }
+    return wake;
+}
+
 void sm_mem_cycle(sm *s, uint64_t now)
 {
     mem_stage *st = &s->stage;
+    if (st->q_count) l1q_cycle(s, now);
     if (!st->busy) return;
     if (st->done_at) { /* a shared access: it leaves at done_at, into the shared pipeline */
         if (now < st->done_at) return;
@@ -580,6 +729,10 @@ void sm_mem_cycle(sm *s, uint64_t now)
             sm_push_event(s, &e, EVQ_SHARED);
         }
         stage_free(s);
+        return;
+    }
+    if (st->q && st->cls != IC_ATOMIC && s->cfg->l1d_enabled) {
+        l1q_enter(s, now);
         return;
     }
     const line_access *a = &st->acc[st->next];
@@ -597,15 +750,18 @@ void sm_mem_cycle(sm *s, uint64_t now)
         st->blocked_on_fill = st->blocked_on_send = false;
     }
     if (st->cls == IC_LD_GLOBAL) {
-        done = load_access(s, a, now);
+        l1q_entry x = {*a, st->rec, st->warp, st->n, st->prio, st->pc, st->cls, now};
+        l1_fail why = L1F_STALL;
+        done = load_access(s, &x, now, &why);
+        if (!done) load_failed(s, why, now);
     } else if (memsys_can_send(s->mem, s->id, now)) {
         /* Stores and atomics: write-evict the L1D copy, then go to L2 (write-through). */
         uint32_t bytes = 4u * sm_popcount(a->lanes);
         if (st->cls != IC_ATOMIC || !s->cfg->atomic_path) { /* serial atomics bypass it */
             int dropped = l1d_store(s->l1, a->line);
             if (s->l1_trace || s->l1_observer)
-                trace_access(s, now, st->cls == IC_ST_GLOBAL ? "store" : "atomic", a->line,
-                             dropped ? "hit" : "miss");
+                trace_access(s, now, st->warp, st->pc, st->cls == IC_ST_GLOBAL ? "store" : "atomic",
+                             a->line, dropped ? "hit" : "miss");
         }
         if (st->cls == IC_ST_GLOBAL)
             send_sectors(s, a->line, bytes, MEM_WRITE, 0, a->sectors, now);
