@@ -44,7 +44,7 @@ static void run_logged(const char *text, const char *const *sets, access_log *lo
 {
     char err[1024] = "";
     param_set *p = param_set_new();
-    if (test_apply_sets(p, WT_DEFAULT_PRESET, sets, err, sizeof err) != 0) fail_msg("%s", err);
+    if (test_apply_sets(p, TEST_PRESET, sets, err, sizeof err) != 0) fail_msg("%s", err);
     workload *w = NULL;
     if (workload_parse(text, "t.wl", NULL, NULL, 0, &w, err, sizeof err) != 0) fail_msg("%s", err);
     sim_options opt = {0};
