@@ -21,14 +21,6 @@
         "sm.shared_latency=10", "sm.branch_latency=2"
 #define S 10
 
-static void run_ok(const char *text, const char *const *sets, const char *const *wparams,
-                   sim_metrics *m)
-{
-    char err[1024] = "";
-    sim_status st = test_sim(text, sets, wparams, m, err, sizeof err);
-    if (st != SIM_OK) fail_msg("simulation failed: %s", err);
-}
-
 /* One warp: lane l loads the shared word at byte `l * stride` (the `addr` line computes it),
  * then adds 1 to it.
  *   0 mov | 4 addr | 8 ld.shared: in the unit at 9..8+k, written back at 8+k+S | 8+k+S add
@@ -51,7 +43,7 @@ static double one_load(const char *addr_line, const char *path)
     snprintf(p, sizeof p, "sm.shared_path=%s", path);
     const char *sets[] = {TINY, p, NULL};
     sim_metrics m;
-    run_ok(wl, sets, NULL, &m);
+    test_sim_ok(wl, sets, NULL, &m);
     assert_int_equal((int)m.shared_accesses, 1);
     return m.cycles;
 }
@@ -108,7 +100,7 @@ static void test_conflict_degree_over_strides(void **state)
             snprintf(wp, sizeof wp, "s=%d", s);
             const char *wparams[] = {wp, NULL};
             sim_metrics m;
-            run_ok(wl, sets, wparams, &m);
+            test_sim_ok(wl, sets, wparams, &m);
             int k = s == 0 ? 1 : 32 * gcd(s, banks) / banks;
             if ((int)m.cycles != 13 + k + S)
                 fail_msg("banks %d stride %d: %d cycles, expected %d", banks, s, (int)m.cycles,
@@ -138,9 +130,9 @@ static void test_warp_behind_waits_for_the_unit(void **state)
     const char *ldst[] = {TINY, "sm.shared_path=ldst", NULL};
     const char *bypass[] = {TINY, NULL};
     sim_metrics a, b, c;
-    run_ok(conflict, ldst, NULL, &a);
-    run_ok(coherent, ldst, NULL, &b);
-    run_ok(conflict, bypass, NULL, &c);
+    test_sim_ok(conflict, ldst, NULL, &a);
+    test_sim_ok(coherent, ldst, NULL, &b);
+    test_sim_ok(conflict, bypass, NULL, &c);
     assert_int_equal((int)a.cycles, 73 + S);
     assert_int_equal((int)b.cycles, 12 + S);
     assert_int_equal((int)c.cycles, 11 + S);
@@ -190,10 +182,10 @@ static void test_transpose_padding_avoids_conflicts(void **state)
     const char *ldst[] = {"gpu.sms=2", "sm.shared_path=ldst", NULL};
     const char *bypass[] = {"gpu.sms=2", NULL};
     sim_metrics a, b, c, d;
-    run_ok(TRANSPOSE, ldst, w32, &a);
-    run_ok(TRANSPOSE, ldst, w33, &b);
-    run_ok(TRANSPOSE, bypass, w32, &c);
-    run_ok(TRANSPOSE, bypass, w33, &d);
+    test_sim_ok(TRANSPOSE, ldst, w32, &a);
+    test_sim_ok(TRANSPOSE, ldst, w33, &b);
+    test_sim_ok(TRANSPOSE, bypass, w32, &c);
+    test_sim_ok(TRANSPOSE, bypass, w33, &d);
     assert_true(a.cycles > 1.2 * b.cycles);
     assert_true(c.cycles == d.cycles);
 }
@@ -218,7 +210,7 @@ static sim_metrics one_atomic(const char *addr_line, const char *path)
     snprintf(p, sizeof p, "sm.atomic_path=%s", path);
     const char *sets[] = {TINY, p, NULL};
     sim_metrics m;
-    run_ok(wl, sets, NULL, &m);
+    test_sim_ok(wl, sets, NULL, &m);
     assert_int_equal((int)m.atomics, 1);
     return m;
 }
@@ -267,10 +259,10 @@ static void test_histogram_one_bin_serialises(void **state)
     const char *serial[] = {"gpu.sms=4", "sm.atomic_path=serial", NULL};
     const char *line[] = {"gpu.sms=4", NULL};
     sim_metrics a, b, c, d;
-    run_ok(HISTOGRAM, serial, one, &a);
-    run_ok(HISTOGRAM, serial, many, &b);
-    run_ok(HISTOGRAM, line, one, &c);
-    run_ok(HISTOGRAM, line, many, &d);
+    test_sim_ok(HISTOGRAM, serial, one, &a);
+    test_sim_ok(HISTOGRAM, serial, many, &b);
+    test_sim_ok(HISTOGRAM, line, one, &c);
+    test_sim_ok(HISTOGRAM, line, many, &d);
     assert_true(a.cycles > 2 * b.cycles);
     /* one request per lane instead of one per warp; the loads of X are the same */
     assert_true(a.l2_accesses - c.l2_accesses == 8192 - 8192 / 32);
@@ -290,8 +282,8 @@ static void test_skip_exact(void **state)
     const char *const *wps[] = {NULL, (const char *const[]){"nb=8", NULL}, w32, NULL};
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         sim_metrics a, b;
-        run_ok(texts[i], skip, wps[i], &a);
-        run_ok(texts[i], noskip, wps[i], &b);
+        test_sim_ok(texts[i], skip, wps[i], &a);
+        test_sim_ok(texts[i], noskip, wps[i], &b);
         if (memcmp(&a, &b, sizeof a) != 0)
             fail_msg("workload %zu: skipping idle cycles changed the results (%.0f vs %.0f "
                      "cycles)",

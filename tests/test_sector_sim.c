@@ -23,13 +23,6 @@ static double dram_bytes(const sim_metrics *m)
     return m->dram_bandwidth_util * m->cycles * 6 * 21;
 }
 
-static void run_ok(const char *text, const char *const *sets, sim_metrics *m)
-{
-    char err[1024] = "";
-    sim_status st = test_sim(text, sets, NULL, m, err, sizeof err);
-    if (st != SIM_OK) fail_msg("simulation failed: %s", err);
-}
-
 /* A warp loads 32 consecutive words (one line, four sectors), uses them, loads them again:
  * sectored, 4 sector misses then 4 sector hits (8 accesses); each miss is a 32-byte request,
  * so the sectored L2 reads 4 sectors of 32 bytes from DRAM. Unsectored: 2 accesses, 1 miss,
@@ -51,8 +44,8 @@ static void test_coherent_load_sectors(void **state)
     const char *sec[] = {TINY, SECTORED, NULL};
     const char *line[] = {TINY, NULL};
     sim_metrics s, l;
-    run_ok(wl, sec, &s);
-    run_ok(wl, line, &l);
+    test_sim_ok(wl, sec, NULL, &s);
+    test_sim_ok(wl, line, NULL, &l);
     assert_int_equal((int)s.l1d_accesses, 8);
     assert_int_equal((int)s.l1d_misses, 4);
     assert_int_equal((int)s.l1d_hits, 4);
@@ -86,8 +79,8 @@ static void test_strided_load_sectors(void **state)
     const char *sec[] = {TINY, SECTORED, NULL};
     const char *line[] = {TINY, NULL};
     sim_metrics s, l;
-    run_ok(wl, sec, &s);
-    run_ok(wl, line, &l);
+    test_sim_ok(wl, sec, NULL, &s);
+    test_sim_ok(wl, line, NULL, &l);
     assert_int_equal((int)s.l1d_accesses, 32);
     assert_int_equal((int)s.l1d_misses, 32);
     assert_int_equal((int)s.l2_accesses, 32);
@@ -118,7 +111,7 @@ static void test_sector_miss_in_present_line(void **state)
                      "    launch k grid=1\n";
     const char *sec[] = {TINY, SECTORED, NULL};
     sim_metrics s;
-    run_ok(wl, sec, &s);
+    test_sim_ok(wl, sec, NULL, &s);
     assert_int_equal((int)s.l1d_accesses, 5);
     assert_int_equal((int)s.l1d_hits, 1);
     assert_int_equal((int)s.l1d_misses, 4);
@@ -190,7 +183,7 @@ static void test_adaptive_carveout(void **state)
             "gpu.sms=1", "l1d.sets=4", "l1d.ways=64", "l1d.mshrs=256", "sm.shared_bytes=98304",
             ctas,        uni,          NULL};
         sim_metrics m;
-        run_ok(wl, sets, &m);
+        test_sim_ok(wl, sets, NULL, &m);
         assert_int_equal((int)m.l1d_accesses, 768);
         if ((int)m.l1d_misses != cases[i].misses)
             fail_msg("case %zu: %d misses, expected %d", i, (int)m.l1d_misses, cases[i].misses);
@@ -236,11 +229,11 @@ static void test_skip_exact_sectored(void **state)
                               NULL};
     for (size_t i = 0; i < 3; i++) {
         sim_metrics a, b;
-        run_ok(names[i], skip, &a);
-        run_ok(names[i], noskip, &b);
+        test_sim_ok(names[i], skip, NULL, &a);
+        test_sim_ok(names[i], noskip, NULL, &b);
         if (memcmp(&a, &b, sizeof a) != 0) fail_msg("%s: skipping changed the results", names[i]);
-        run_ok(names[i], skip_v, &a);
-        run_ok(names[i], noskip_v, &b);
+        test_sim_ok(names[i], skip_v, NULL, &a);
+        test_sim_ok(names[i], noskip_v, NULL, &b);
         if (memcmp(&a, &b, sizeof a) != 0) fail_msg("%s: skipping changed the results", names[i]);
     }
 }

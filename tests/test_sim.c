@@ -25,14 +25,6 @@ static void check_near(double a, double b, double eps, const char *file, int lin
         fail_msg("%s:%d: %.17g != %.17g (tolerance %g)", file, line, a, b, eps);
 }
 
-static void run_ok(const char *text, const char *const *sets, const char *const *wparams,
-                   sim_metrics *m)
-{
-    char err[1024] = "";
-    sim_status st = test_sim(text, sets, wparams, m, err, sizeof err);
-    if (st != SIM_OK) fail_msg("simulation failed: %s", err);
-}
-
 /* mov at 0 (r0 ready at 4), add waits for r0 and issues at 4 (r1 ready at 8), exit at 5; the
  * kernel ends when the last write-back lands at 8, so 9 cycles. */
 static void test_alu_chain_exact_cycles(void **state)
@@ -46,7 +38,7 @@ static void test_alu_chain_exact_cycles(void **state)
                      "    launch k grid=1\n";
     const char *sets[] = {TINY, NULL};
     sim_metrics m;
-    run_ok(wl, sets, NULL, &m);
+    test_sim_ok(wl, sets, NULL, &m);
     assert_int_equal((int)m.cycles, 9);
     assert_int_equal((int)m.warp_insts, 3);
     assert_int_equal((int)m.thread_insts, 96);
@@ -69,8 +61,8 @@ static void test_unit_initiation_interval(void **state)
     const char *full[] = {TINY, NULL};
     const char *half[] = {TINY, "sm.simd_width=16", NULL};
     sim_metrics a, b;
-    run_ok(wl, full, NULL, &a);
-    run_ok(wl, half, NULL, &b);
+    test_sim_ok(wl, full, NULL, &a);
+    test_sim_ok(wl, half, NULL, &b);
     /* full: movs at 0 and 1, exit at 2, last write-back at 1+4=5: 6 cycles */
     assert_int_equal((int)a.cycles, 6);
     /* half: movs at 0 and 2, exit at 3, last write-back at 6: 7 cycles */
@@ -97,7 +89,7 @@ static void test_load_miss_then_hit_exact_cycles(void **state)
                      "    launch k grid=1\n";
     const char *sets[] = {TINY, NULL};
     sim_metrics m;
-    run_ok(wl, sets, NULL, &m);
+    test_sim_ok(wl, sets, NULL, &m);
     assert_int_equal((int)m.l1d_accesses, 2);
     assert_int_equal((int)m.l1d_misses, 1);
     assert_int_equal((int)m.l1d_hits, 1);
@@ -127,7 +119,7 @@ static void test_mshr_merge(void **state)
                      "    launch k grid=1\n";
     const char *sets[] = {TINY, NULL};
     sim_metrics m;
-    run_ok(wl, sets, NULL, &m);
+    test_sim_ok(wl, sets, NULL, &m);
     assert_int_equal((int)m.l1d_misses, 1);
     assert_int_equal((int)m.l1d_merged, 1);
     assert_int_equal((int)m.l1d_hits, 0);
@@ -149,7 +141,7 @@ static void test_divergent_load_accesses(void **state)
                      "    launch k grid=1\n";
     const char *sets[] = {TINY, NULL};
     sim_metrics m;
-    run_ok(wl, sets, NULL, &m);
+    test_sim_ok(wl, sets, NULL, &m);
     assert_int_equal((int)m.l1d_accesses, 32);
     assert_int_equal((int)m.divergent_loads, 1);
     assert_int_equal((int)m.coherent_loads, 0);
@@ -178,7 +170,7 @@ static void test_barrier_waits_for_all_warps(void **state)
                      "    launch k grid=1\n";
     const char *sets[] = {TINY, NULL};
     sim_metrics m;
-    run_ok(wl, sets, NULL, &m);
+    test_sim_ok(wl, sets, NULL, &m);
     assert_true(m.stall_sync > 0.2);         /* warp 0 waited most of the run */
     assert_true(m.warp_disparity_max < 0.2); /* and so both finished close together */
 }
@@ -277,7 +269,7 @@ static void test_host_loop_without_launch_ends(void **state)
                      "    launch k grid=2\n";
     const char *sets[] = {TINY, "sim.max_cycles=100000", NULL};
     sim_metrics m;
-    run_ok(wl, sets, NULL, &m);
+    test_sim_ok(wl, sets, NULL, &m);
     assert_int_equal((int)m.kernels, 2);
     assert_int_equal((int)m.ctas, 3);
 }
@@ -326,9 +318,9 @@ static void test_deterministic_and_skip_exact(void **state)
         /* bfs's default graph is sized for the whole GPU; a smaller one keeps this quick */
         const char *const bfs_small[] = {"nodes=4096", "edges=32768", NULL};
         const char *const *wp = strcmp(names[i], "bfs") == 0 ? bfs_small : NULL;
-        run_ok(names[i], small, wp, &a);
-        run_ok(names[i], small, wp, &b);
-        run_ok(names[i], noskip, wp, &c);
+        test_sim_ok(names[i], small, wp, &a);
+        test_sim_ok(names[i], small, wp, &b);
+        test_sim_ok(names[i], noskip, wp, &c);
         assert_memory_equal(&a, &b, sizeof a);
         if (memcmp(&a, &c, sizeof a) != 0) {
             for (size_t k = 0; k < metric_count(); k++)
@@ -369,10 +361,10 @@ static void test_energy_sm_and_front_end_terms(void **state)
     const char *idle[] = {ENERGY_ZERO, "energy.sm_idle_watts=1", NULL};
 #undef ENERGY_ZERO
     sim_metrics o, f, a, i;
-    run_ok(wl, old, NULL, &o);
-    run_ok(wl, flat, NULL, &f);
-    run_ok(wl, active, NULL, &a);
-    run_ok(wl, idle, NULL, &i);
+    test_sim_ok(wl, old, NULL, &o);
+    test_sim_ok(wl, flat, NULL, &f);
+    test_sim_ok(wl, active, NULL, &a);
+    test_sim_ok(wl, idle, NULL, &i);
     /* the defaults (0) leave the energy as it was: nothing at all here */
     assert_int_equal((int)o.cycles, 9);
     assert_true(o.energy_j == 0.0 && o.energy_sm_j == 0.0 && o.energy_inst_j == 0.0);
@@ -404,9 +396,9 @@ static void test_clock_domains_skip_exact(void **state)
     const char *plain[] = {"gpu.sms=4", NULL};
     for (size_t i = 0; i < 2; i++) {
         sim_metrics a, c, p;
-        run_ok(names[i], clk, NULL, &a);
-        run_ok(names[i], noskip, NULL, &c);
-        run_ok(names[i], plain, NULL, &p);
+        test_sim_ok(names[i], clk, NULL, &a);
+        test_sim_ok(names[i], noskip, NULL, &c);
+        test_sim_ok(names[i], plain, NULL, &p);
         if (memcmp(&a, &c, sizeof a) != 0) fail_msg("%s: skipping changed the results", names[i]);
         assert_true(a.cycles != p.cycles);
     }
@@ -419,8 +411,8 @@ static void test_gto_misses_less_than_lrr_on_kmeans(void **state)
     const char *gto[] = {"gpu.sms=2", "sched.policy=gto", NULL};
     const char *lrr[] = {"gpu.sms=2", "sched.policy=lrr", NULL};
     sim_metrics g, l;
-    run_ok("kmeans", gto, NULL, &g);
-    run_ok("kmeans", lrr, NULL, &l);
+    test_sim_ok("kmeans", gto, NULL, &g);
+    test_sim_ok("kmeans", lrr, NULL, &l);
     assert_true(g.mpki < l.mpki);
     assert_true(g.ipc > l.ipc);
 }
@@ -432,8 +424,8 @@ static void test_more_ctas_raise_latency_on_stream(void **state)
     const char *one[] = {"sm.max_ctas=1", NULL};
     const char *eight[] = {"sm.max_ctas=8", NULL};
     sim_metrics a, b;
-    run_ok("stream", one, NULL, &a);
-    run_ok("stream", eight, NULL, &b);
+    test_sim_ok("stream", one, NULL, &a);
+    test_sim_ok("stream", eight, NULL, &b);
     assert_true(b.lat_rt > 1.5 * a.lat_rt);
 }
 
@@ -445,9 +437,9 @@ static void test_matmul_ipc_rises_with_ctas(void **state)
     const char *two[] = {"gpu.sms=2", "sm.max_ctas=2", NULL};
     const char *four[] = {"gpu.sms=2", "sm.max_ctas=4", NULL};
     sim_metrics a, b, c;
-    run_ok("matmul", one, NULL, &a);
-    run_ok("matmul", two, NULL, &b);
-    run_ok("matmul", four, NULL, &c);
+    test_sim_ok("matmul", one, NULL, &a);
+    test_sim_ok("matmul", two, NULL, &b);
+    test_sim_ok("matmul", four, NULL, &c);
     assert_true(b.ipc > a.ipc);
     assert_true(c.ipc >= b.ipc);
 }
@@ -457,7 +449,7 @@ static void test_dram_bandwidth_bounded_and_approached(void **state)
 {
     (void)state;
     sim_metrics m;
-    run_ok("stream", NULL, NULL, &m);
+    test_sim_ok("stream", NULL, NULL, &m);
     assert_true(m.dram_bandwidth_util <= 1.0);
     assert_true(m.dram_bandwidth_util > 0.6);
 }

@@ -1,9 +1,15 @@
 #include "tests/support/support.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <cmocka.h>
 
 #include "core/catalog.h"
 #include "core/preset.h"
@@ -81,4 +87,12 @@ out:
     workload_free(w);
     param_set_free(p);
     return st;
+}
+
+void test_sim_ok(const char *workload_text, const char *const *sets, const char *const *wparams,
+                 sim_metrics *m)
+{
+    char err[1024] = "";
+    if (test_sim(workload_text, sets, wparams, m, err, sizeof err) != SIM_OK)
+        fail_msg("simulation failed: %s", err);
 }

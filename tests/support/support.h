@@ -37,6 +37,10 @@ typedef struct test_wparams {
  * when one is not "name=value" or there are more than TEST_MAX_WPARAMS. */
 int test_split_wparams(test_wparams *w, const char *const *wparams, char *err, size_t errlen);
 
+/* test_sim that must succeed: a failure fails the running cmocka test with the message. */
+void test_sim_ok(const char *workload_text, const char *const *sets, const char *const *wparams,
+                 sim_metrics *m);
+
 /* Simulates workload text (or a built-in name when text has no newline) under the default
  * preset plus `sets` ("name=value" strings, NULL-terminated, may be NULL) and `wparams`
  * (workload overrides, same form). Returns the sim_status; on SIM_BAD_CONFIG or a parse
