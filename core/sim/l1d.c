@@ -1,4 +1,5 @@
 #include "core/sim/l1d.h"
+#include "core/util/bits.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -404,7 +405,7 @@ static int sectored_fail(const l1d *c, int set, int way, size_t i, uint32_t need
         int m = c->smshr[i * (size_t)c->nsec + (size_t)__builtin_ctz(q)];
         if (c->mshr[m].nwaiters >= c->cfg.mshr_merge) return L1F_MERGE;
     }
-    int nm = __builtin_popcount(miss);
+    int nm = (int)wt_popcount32(miss);
     if (!nm) return -1;
     if (c->mshr_in_use + nm > c->cfg.mshrs) return L1F_MSHR;
     if (slots < nm) return L1F_SEND;

@@ -306,7 +306,7 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     if (s->src->ops->issue(s->src->self, s->id, wi, &x, err, errlen) != 0) return -1;
     int sk = sm_sched_of(s, wi);
     void *self = s->sched_self[sk];
-    uint32_t lanes = sm_popcount(x.active_mask);
+    uint32_t lanes = wt_popcount32(x.active_mask);
     uint64_t start = now; /* the cycle its unit starts it */
     s->st.warp_insts++;
     s->st.thread_insts += lanes;

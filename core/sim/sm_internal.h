@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "core/sim/coalescer.h"
+#include "core/util/bits.h"
 #include "core/sim/l1d.h"
 #include "core/sim.h"
 #include "core/sim/sm.h"
@@ -228,16 +229,6 @@ struct sm {
 static inline int sm_ceil_div(int a, int b)
 {
     return (a + b - 1) / b;
-}
-
-/* Set bits of a lane mask, without the library call __builtin_popcount becomes on CPUs
- * targeted without a popcount instruction. */
-static inline uint32_t sm_popcount(uint32_t x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
-    return (x * 0x01010101u) >> 24;
 }
 
 /* Brings the statistics up to cycle now (exclusive): the cycles since the last go to

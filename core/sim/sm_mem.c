@@ -256,7 +256,7 @@ __attribute__((noinline)) static int load_access_sectored(sm *s, const l1q_entry
                                     &evicted, &evicted_line);
     int bypass_blocked = o == L1_BYPASSED && !slots;
     if (bypass_blocked) o = L1_RESFAIL;
-    uint32_t nsec = sm_popcount(a->sectors);
+    uint32_t nsec = wt_popcount32(a->sectors);
     if (o != L1_RESFAIL) s->st.l1d_accesses += nsec;
     if (s->l1_trace || s->l1_observer)
         trace_access(s, now, x->warp, x->pc, "load", a->line, l1_outcome_names[o]);
@@ -274,14 +274,14 @@ __attribute__((noinline)) static int load_access_sectored(sm *s, const l1q_entry
         notify(s, L1E_MISS, x->warp, a->line, x->pc, now);
         return 1;
     }
-    uint32_t hits = sm_popcount(sec.hit), fetch = sec.miss | sec.merged;
+    uint32_t hits = wt_popcount32(sec.hit), fetch = sec.miss | sec.merged;
     s->st.l1d_hits += hits;
-    s->st.l1d_misses += sm_popcount(sec.miss);
-    s->st.l1d_merged += sm_popcount(sec.merged);
+    s->st.l1d_misses += wt_popcount32(sec.miss);
+    s->st.l1d_merged += wt_popcount32(sec.merged);
     /* one completion per fetch waited on, one for the hit latency */
-    r->remaining += (int)sm_popcount(fetch) + (hits ? 1 : 0) - 1;
+    r->remaining += (int)wt_popcount32(fetch) + (hits ? 1 : 0) - 1;
     if (hits) {
-        s->st.l1d_bytes += fetch ? (uint64_t)L1D_SECTOR * hits : 4u * sm_popcount(a->lanes);
+        s->st.l1d_bytes += fetch ? (uint64_t)L1D_SECTOR * hits : 4u * wt_popcount32(a->lanes);
         hit_done(s, x->rec, now);
     }
     if (o == L1_HIT) {
@@ -337,7 +337,7 @@ static int load_access(sm *s, const l1q_entry *x, uint64_t now, l1_fail *why)
     switch (o) {
     case L1_HIT: {
         s->st.l1d_hits++;
-        s->st.l1d_bytes += 4u * sm_popcount(a->lanes);
+        s->st.l1d_bytes += 4u * wt_popcount32(a->lanes);
         if (owner == x->warp)
             s->st.l1d_intra_hits++;
         else
@@ -361,7 +361,7 @@ static int load_access(sm *s, const l1q_entry *x, uint64_t now, l1_fail *why)
         notify(s, L1E_MISS, x->warp, a->line, x->pc, now);
         return 1;
     case L1_BYPASSED: {
-        uint32_t bytes = sm_popcount(a->sectors) * (uint32_t)s->cfg->bypass_segment;
+        uint32_t bytes = wt_popcount32(a->sectors) * (uint32_t)s->cfg->bypass_segment;
         send_sectors(s, a->line, bytes, MEM_READ, TOK_BYPASS | (uint32_t)x->rec, a->sectors, now);
         s->st.l1d_misses++;
         s->st.l1d_bypasses++;
@@ -422,7 +422,7 @@ static int l1q_store(sm *s, const l1q_entry *x, uint64_t now)
     int dropped = l1d_store(s->l1, x->a.line);
     if (s->l1_trace || s->l1_observer)
         trace_access(s, now, x->warp, x->pc, "store", x->a.line, dropped ? "hit" : "miss");
-    send_sectors(s, x->a.line, 4u * sm_popcount(x->a.lanes), MEM_WRITE, 0, x->a.sectors, now);
+    send_sectors(s, x->a.line, 4u * wt_popcount32(x->a.lanes), MEM_WRITE, 0, x->a.sectors, now);
     return 1;
 }
 
@@ -551,7 +551,7 @@ void sm_mem_cycle(sm *s, uint64_t now)
         if (!done) load_failed(s, why, now);
     } else if (memsys_can_send(s->mem, s->id, now)) {
         /* Stores and atomics: write-evict the L1D copy, then go to L2 (write-through). */
-        uint32_t bytes = 4u * sm_popcount(a->lanes);
+        uint32_t bytes = 4u * wt_popcount32(a->lanes);
         if (st->cls != IC_ATOMIC || !s->cfg->atomic_path) { /* serial atomics bypass it */
             int dropped = l1d_store(s->l1, a->line);
             if (s->l1_trace || s->l1_observer)

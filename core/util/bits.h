@@ -1,0 +1,16 @@
+/* Bit counting for lane and sector masks, without the library call __builtin_popcount becomes
+ * on CPUs targeted without a popcount instruction (it sits on the simulator's hot paths). */
+#ifndef WT_BITS_H
+#define WT_BITS_H
+
+#include <stdint.h>
+
+static inline uint32_t wt_popcount32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (x * 0x01010101u) >> 24;
+}
+
+#endif
