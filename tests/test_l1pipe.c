@@ -72,17 +72,7 @@ static void expect(const access_log *log, int i, uint64_t cycle, const char *out
 static void test_hit_writes_back_at_the_head(void **state)
 {
     (void)state;
-    const char *wl = ".array a i32 [64] iota(0, 1)\n"
-                     ".kernel k block=32\n"
-                     "    mov r0, %laneid\n"
-                     "    shl r1, r0, 2\n"
-                     "    ld.i32 r2, [a + r1]\n"
-                     "    add r3, r2, 1\n"
-                     "    ld.i32 r4, [a + r1]\n"
-                     "    add r5, r4, 1\n"
-                     "    exit\n"
-                     ".host\n"
-                     "    launch k grid=1\n";
+    const char *wl = TEST_WL_LOAD_TWICE;
     const char *sets[] = {TINY, NULL};
     access_log *log = malloc(sizeof *log);
     sim_metrics m;

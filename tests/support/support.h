@@ -28,6 +28,21 @@ int test_apply_sets(param_set *p, const char *preset, const char *const *sets, c
  * follows GPGPU-Sim's SM2_GTX480 since the calibration; tests that name no preset keep this one
  * so that their expectations stay the ones computed by hand. */
 #define TEST_PRESET "gtx480-cawa"
+
+/* One warp loads 32 consecutive words (one 128-byte line) into r2, adds 1, loads the same words
+ * again into r4 and adds 1: a miss then a hit, the timelines several tests work out by hand. */
+#define TEST_WL_LOAD_TWICE                                                                         \
+    ".array a i32 [64] iota(0, 1)\n"                                                               \
+    ".kernel k block=32\n"                                                                         \
+    "    mov r0, %laneid\n"                                                                        \
+    "    shl r1, r0, 2\n"                                                                          \
+    "    ld.i32 r2, [a + r1]\n"                                                                    \
+    "    add r3, r2, 1\n"                                                                          \
+    "    ld.i32 r4, [a + r1]\n"                                                                    \
+    "    add r5, r4, 1\n"                                                                          \
+    "    exit\n"                                                                                   \
+    ".host\n"                                                                                      \
+    "    launch k grid=1\n"
 typedef struct test_wparams {
     wl_override ov[TEST_MAX_WPARAMS];
     char names[TEST_MAX_WPARAMS][128];
