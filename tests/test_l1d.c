@@ -270,9 +270,11 @@ static void test_random_vs_reference(void **state)
     static const struct {
         int sets, ways, line, hash;
     } g[] = {
-        {1, 4, 128, 0},  {2, 2, 128, 0},  {4, 4, 64, 0},   {8, 2, 32, 0},
-        {16, 1, 128, 0}, {3, 2, 128, 0},  {5, 3, 64, 0},   {4, 2, 128, 1},
-        {8, 4, 128, 1},  {32, 8, 128, 1}, {8, 16, 128, 0}, {1, 1, 128, 1},
+        {1, 4, 128, 0},  {2, 2, 128, 0}, {4, 4, 64, 0},    {8, 2, 32, 0},    {16, 1, 128, 0},
+        {3, 2, 128, 0},  {5, 3, 64, 0},  {4, 2, 128, 1},   {8, 4, 128, 1},   {32, 8, 128, 1},
+        {8, 16, 128, 0}, {1, 1, 128, 1}, {2, 100, 128, 0}, {4, 256, 128, 0}, /* more ways than one
+                                                                                64-bit lookup mask
+                                                                              */
     };
     for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
         run_random(g[i].sets, g[i].ways, g[i].line, g[i].hash, 1000 + i, 6000);
@@ -525,6 +527,9 @@ static void test_create_rejects(void **state)
     assert_non_null(strstr(err, "power"));
     l1d_config bad_xor = {6, 2, 128, 1, 4, 4, 0, 0};
     assert_int_equal(ph_l1d_try(&f, "lru", bad_xor, 48, 1, NULL, err, sizeof err), -1);
+    l1d_config too_many_ways = {4, L1D_MAX_WAYS + 1, 128, 0, 4, 4, 0, 0};
+    assert_int_equal(ph_l1d_try(&f, "lru", too_many_ways, 48, 1, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "256 ways"));
     l1d_config ok_linear = {6, 2, 128, 0, 4, 4, 0, 0};
     assert_int_equal(ph_l1d_try(&f, "lru", ok_linear, 48, 1, NULL, err, sizeof err), 0);
     ph_l1d_free(&f);

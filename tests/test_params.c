@@ -199,9 +199,9 @@ static void test_parse_rejects(void **state)
     expect_reject("gpu.clock_mhz", "fast", "number", "'fast'");
     expect_reject("gpu.clock_mhz", "1400MHz", "number", NULL);
     /* out of range: the message gives the range */
-    expect_reject("l1d.ways", "0", "[1, 64]", NULL);
-    expect_reject("l1d.ways", "65", "[1, 64]", "65");
-    expect_reject("l1d.ways", "-4", "[1, 64]", NULL);
+    expect_reject("l1d.ways", "0", "[1, 256]", NULL);
+    expect_reject("l1d.ways", "257", "[1, 256]", "257");
+    expect_reject("l1d.ways", "-4", "[1, 256]", NULL);
     expect_reject("gpu.sms", "1e9", "[1, 256]", NULL);
     expect_reject("gpu.clock_mhz", "99.5", "[100, 5000]", NULL);
     expect_reject("gpu.clock_mhz", "5000.001", "[100, 5000]", NULL);
@@ -226,7 +226,7 @@ static void test_set_value_rejects(void **state)
     param_set *p = param_set_new();
     uint64_t before = param_set_hash(p);
     char err[512];
-    assert_int_equal(param_set_value(p, "l1d.ways", 65, err, sizeof err), -1);
+    assert_int_equal(param_set_value(p, "l1d.ways", 257, err, sizeof err), -1);
     assert_contains(err, "l1d.ways");
     assert_int_equal(param_set_value(p, "l1d.ways", 2.5, err, sizeof err), -1);
     assert_contains(err, "integer");

@@ -336,10 +336,10 @@ static void test_setting_errors(void **state)
                  "  \"settings\": {\n"
                  "    \"gpu.sms\": 30,\n"
                  "    \"l1d.sets\": 8,\n"
-                 "    \"l1d.ways\": 65\n"
+                 "    \"l1d.ways\": 257\n"
                  "  }\n"
                  "}\n",
-                 5, "l1d.ways", "[1, 64]");
+                 5, "l1d.ways", "[1, 256]");
     expect_error("{\"settings\": {\n\"gpu.clock_mhz\": 99}}", 2, "gpu.clock_mhz", "[100, 5000]");
     /* an integer that is not one */
     expect_error("{\"settings\": {\n\n\"l1d.ways\": 2.5}}", 3, "l1d.ways", "integer");

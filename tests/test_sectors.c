@@ -225,6 +225,37 @@ static void test_recency_fill_vs_miss(void **state)
     }
 }
 
+/* One set of 256 ways (Volta's carveout with no shared memory: 4 sets of 256): 256 lines miss
+ * and fill without an eviction; each line then hits a new sector as a SECTOR_MISS in its own
+ * way (ways past the first 64 are found), line 0 is used again, and the 257th line evicts line
+ * 1, the least recently allocated after line 0 was touched. */
+static void test_l1d_sector_many_ways(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 256, 512, 2, 1, 1);
+    uint32_t w[4];
+    for (uint64_t i = 0; i < 256; i++) {
+        res a = ld(&f, i * 128, 0x1, (uint32_t)i, 4);
+        assert_int_equal(a.o, L1_MISS);
+        assert_true(a.s.line_miss);
+        assert_int_equal(a.evicted, -1);
+        assert_int_equal(fill(&f, a.s.mshr[0], w), 1);
+    }
+    for (uint64_t i = 0; i < 256; i += 51) {
+        res h = ld(&f, i * 128, 0x1, 1, 4);
+        assert_int_equal(h.o, L1_HIT);
+        res m = ld(&f, i * 128, 0x2, 1, 4);
+        assert_int_equal(m.o, L1_MISS);
+        assert_false(m.s.line_miss); /* the line was found, in way i */
+        assert_int_equal(fill(&f, m.s.mshr[0], w), 1);
+    }
+    res n = ld(&f, 256 * 128, 0x1, 2, 4);
+    assert_int_equal(n.o, L1_MISS);
+    assert_true(n.evicted_line == 1 * 128);
+    ph_l1d_free(&f);
+}
+
 /* With insertion at the miss a merge is a use (HIT_RESERVED touches the line): A missed
  * first, B second, a merge into A's miss, both filled: B is the older. */
 static void test_recency_miss_merge_promotes(void **state)
@@ -382,6 +413,7 @@ int main(void)
         cmocka_unit_test(test_l1d_sector_failures),
         cmocka_unit_test(test_l1d_sector_store),
         cmocka_unit_test(test_recency_fill_vs_miss),
+        cmocka_unit_test(test_l1d_sector_many_ways),
         cmocka_unit_test(test_recency_miss_merge_promotes),
         cmocka_unit_test(test_l2_sectored_idle),
         cmocka_unit_test(test_l2_sectored_merge_and_write),

@@ -154,6 +154,35 @@ static void test_sub_core_sfu(void **state)
     assert_int_equal((int)cycles_of(wl, sub), 21);
 }
 
+/* Two warps on two schedulers contend for the shared SFU at cycle 3 (4 lanes: busy 8 cycles);
+ * only warp 0 then adds the root (warp 1 branches past it). Scheduler 0 first every cycle:
+ * warp 0's fsqrt at 3, written 23, add at 23, written 27; warp 1's at 11, written 31: 32
+ * cycles. sm.issue_rotate (GPGPU-Sim's Issue_Prio): at cycle 3 scheduler 3 mod 2 = 1 goes
+ * first: warp 1's fsqrt at 3 (written 23), warp 0's at 11, written 31, add written 35: 36. */
+static void test_issue_rotate(void **state)
+{
+    (void)state;
+    const char *wl = ".kernel k block=64\n"
+                     "    mov r0, %warpid\n"
+                     "    mov r6, 7\n"
+                     "    mov r7, 7\n"
+                     "    fsqrt r1, r5\n"
+                     "    setp.ne p0, r0, 0\n"
+                     "    @p0 bra done\n"
+                     "    add r2, r1, r1\n"
+                     "done:\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+#define TWO_SCHED                                                                                  \
+    "gpu.sms=1", "sm.schedulers=2", "sm.simd_width=32", "sm.int_latency=4", "sm.sfu_width=4",      \
+        "sm.sfu_latency=20", "sm.branch_latency=2"
+    const char *fixed[] = {TWO_SCHED, NULL};
+    const char *rotate[] = {TWO_SCHED, "sm.issue_rotate=true", NULL};
+    assert_int_equal((int)cycles_of(wl, fixed), 32);
+    assert_int_equal((int)cycles_of(wl, rotate), 36);
+}
+
 static void test_sub_core_shares_must_divide(void **state)
 {
     (void)state;
@@ -172,7 +201,7 @@ static void test_frontend_skip_exact(void **state)
 #define VOLTA                                                                                      \
     "gpu.sms=2", "sm.schedulers=4", "sm.fetch=true", "sm.fetch_throughput=4",                      \
         "sm.operand_collector=true", "sm.sub_core=true", "sm.pipe_width=4", "sm.pipe_width_sfu=4", \
-        "sm.reg_port_throughput=2"
+        "sm.reg_port_throughput=2", "sm.issue_rotate=true"
     const char *names[] = {"kmeans", "matmul", "blackscholes"};
     const char *skip[] = {VOLTA, NULL};
     const char *noskip[] = {VOLTA, "sim.skip_idle=false", NULL};
@@ -199,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_collector_bank_conflict),
         cmocka_unit_test(test_collector_unit_backpressure),
         cmocka_unit_test(test_sub_core_sfu),
+        cmocka_unit_test(test_issue_rotate),
         cmocka_unit_test(test_sub_core_shares_must_divide),
         cmocka_unit_test(test_frontend_skip_exact),
     };

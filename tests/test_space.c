@@ -271,7 +271,7 @@ static const bad_case bad_cases[] = {
     {"{\"parameters\": {\"l1d.wayz\": [1, 2]}, " WL "}",
      "parameters.\"l1d.wayz\": unknown parameter (did you mean: l1d.ways"},
     {"{\"parameters\": {\"l1d.ways\": {\"min\": 0, \"max\": 4}}, " WL "}",
-     "parameters.\"l1d.ways\".min: expected a value in [1, 64], got 0"},
+     "parameters.\"l1d.ways\".min: expected a value in [1, 256], got 0"},
     {"{\"parameters\": {\"l1d.ways\": {\"min\": 8, \"max\": 4}}, " WL "}",
      "parameters.\"l1d.ways\".max: expected max >= min (8)"},
     {"{\"parameters\": {\"l1d.ways\": {\"min\": 1.5, \"max\": 4}}, " WL "}",

@@ -86,6 +86,10 @@ static const param_def core_defs[] = {
            "each scheduler has its own SFU and, with sm.operand_collector, its own share of "
            "the collector units, register banks and pipeline-register slots "
            "(-gpgpu_sub_core_model)"),
+    P_BOOL("sm.issue_rotate", 0,
+           "the scheduler that picks first, and so wins a unit or the load/store unit that "
+           "two want, rotates every cycle (cycle mod sm.schedulers first: GPGPU-Sim's "
+           "shader_core_ctx::issue, Issue_Prio); false: scheduler 0 first every cycle"),
     P_INT("sm.sfu_width", 4, 1, 32, "lanes", "lanes of the SM's special-function unit"),
     P_INT("sm.int_latency", 4, 1, 1000, "cycles", "integer ALU result latency"),
     P_INT("sm.fp_latency", 4, 1, 1000, "cycles", "FP add/mul/fma result latency"),
@@ -108,7 +112,7 @@ static const param_def core_defs[] = {
              "l1d.bypass_segment-byte segment and per repeated address within it, lanes of "
              "one address in separate requests, bypassing the L1D)"),
     P_INT("l1d.sets", 8, 1, 4096, "", "L1D sets"),
-    P_INT("l1d.ways", 16, 1, 64, "", "L1D associativity"),
+    P_INT("l1d.ways", 16, 1, 256, "", "L1D associativity"),
     P_INT("l1d.line", 128, 32, 512, "bytes", "L1D line size (power of two)"),
     P_CHOICE("l1d.hash", 0, hash_names,
              "L1D set index: linear, xor (pseudo-random: XOR of index-wide slices of the "
@@ -274,6 +278,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->pipe_width = ival(p, "sm.pipe_width");
     c->pipe_width_sfu = ival(p, "sm.pipe_width_sfu");
     c->sub_core = ival(p, "sm.sub_core");
+    c->issue_rotate = ival(p, "sm.issue_rotate");
     c->sfu_width = ival(p, "sm.sfu_width");
     c->int_latency = ival(p, "sm.int_latency");
     c->fp_latency = ival(p, "sm.fp_latency");

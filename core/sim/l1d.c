@@ -26,10 +26,10 @@ struct l1d {
     int fp_stride; /* fingerprint bytes per set: ways rounded up to whole words */
     uint8_t *valid;
     uint8_t *reserved;
-    uint8_t *nreserved; /* per set: reserved ways (a miss needs fewer than all) */
-    int16_t *owner;     /* warp that brought the line in */
-    int16_t *mshr_of;   /* for a reserved way, its MSHR */
-    uint8_t *state;     /* policy bytes, sets*ways*line_state_bytes */
+    uint16_t *nreserved; /* per set: reserved ways (a miss needs fewer than all) */
+    int16_t *owner;      /* warp that brought the line in */
+    int16_t *mshr_of;    /* for a reserved way, its MSHR */
+    uint8_t *state;      /* policy bytes, sets*ways*line_state_bytes */
     /* sectored only: per way its valid and outstanding sectors (valid[] is svalid != 0,
      * reserved[] spend != 0), and per way and sector the MSHR fetching it */
     uint16_t *svalid, *spend;
@@ -60,9 +60,9 @@ static uint8_t fingerprint(uint64_t line)
     return (uint8_t)((line * 0x9E3779B97F4A7C15ull) >> 56);
 }
 
-/* Bit w set for each of the `ways` fingerprints in fp equal to f: eight ways per 64-bit word
- * (the row is padded to whole words), with the exact zero-byte test (no false positives from
- * borrows between bytes). */
+/* Bit w set for each of up to 64 fingerprints in fp (ways of one chunk) equal to f: eight ways
+ * per 64-bit word (the row is padded to whole words), with the exact zero-byte test (no false
+ * positives from borrows between bytes). */
 static uint64_t fingerprint_matches(const uint8_t *fp, int ways, uint8_t f)
 {
     const uint64_t lo7 = 0x7F7F7F7F7F7F7F7Full, pat = f * 0x0101010101010101ull;
@@ -88,8 +88,8 @@ static int log2_exact(int v)
 int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const l1_env *env,
                const param_set *p, char *err, size_t errlen)
 {
-    if (cfg->ways < 1 || cfg->ways > 64) { /* l1d.ways allows no more: way sets are masks */
-        snprintf(err, errlen, "L1D associativity must be 1 to 64 ways");
+    if (cfg->ways < 1 || cfg->ways > L1D_MAX_WAYS) {
+        snprintf(err, errlen, "L1D associativity must be 1 to %d ways", L1D_MAX_WAYS);
         return -1;
     }
     l1d *c = calloc(1, sizeof *c);
@@ -107,7 +107,7 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     c->fp = malloc((size_t)cfg->sets * (size_t)c->fp_stride + 8);
     c->valid = calloc(lines, 1);
     c->reserved = calloc(lines, 1);
-    c->nreserved = calloc((size_t)cfg->sets, 1);
+    c->nreserved = calloc((size_t)cfg->sets, sizeof *c->nreserved);
     c->owner = calloc(lines, sizeof *c->owner);
     c->mshr_of = calloc(lines, sizeof *c->mshr_of);
     c->state = calloc(lines * (c->state_bytes ? c->state_bytes : 1), 1);
@@ -264,20 +264,22 @@ static inline void lookup(const l1d *c, int set, uint64_t line, int *way, int *m
     size_t base = (size_t)set * (size_t)c->cfg.ways;
     const uint64_t *tags = c->tags + base;
     *way = *m = -1;
-    /* candidate ways (fingerprint equal), in way order; the tag decides */
-    uint64_t match = fingerprint_matches(c->fp + (size_t)set * (size_t)c->fp_stride, c->cfg.ways,
-                                         fingerprint(line));
-    for (; match; match &= match - 1) {
-        int w = __builtin_ctzll(match);
-        size_t i = base + (size_t)w;
-        if (tags[w] != line) continue;
-        if (c->valid[i]) {
-            *way = w;
-            return;
-        }
-        if (c->reserved[i]) {
-            *m = c->mshr_of[i];
-            return;
+    /* candidate ways (fingerprint equal), in way order, 64 at a time; the tag decides */
+    const uint8_t *fp = c->fp + (size_t)set * (size_t)c->fp_stride, f = fingerprint(line);
+    for (int w0 = 0; w0 < c->cfg.ways; w0 += 64) {
+        int n = c->cfg.ways - w0 < 64 ? c->cfg.ways - w0 : 64;
+        for (uint64_t match = fingerprint_matches(fp + w0, n, f); match; match &= match - 1) {
+            int w = w0 + __builtin_ctzll(match);
+            size_t i = base + (size_t)w;
+            if (tags[w] != line) continue;
+            if (c->valid[i]) {
+                *way = w;
+                return;
+            }
+            if (c->reserved[i]) {
+                *m = c->mshr_of[i];
+                return;
+            }
         }
     }
 }
@@ -366,12 +368,14 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
 static inline int lookup_sectored(const l1d *c, int set, uint64_t line)
 {
     size_t base = (size_t)set * (size_t)c->cfg.ways;
-    uint64_t match = fingerprint_matches(c->fp + (size_t)set * (size_t)c->fp_stride, c->cfg.ways,
-                                         fingerprint(line));
-    for (; match; match &= match - 1) {
-        int w = __builtin_ctzll(match);
-        size_t i = base + (size_t)w;
-        if (c->tags[i] == line && (c->valid[i] || c->reserved[i])) return w;
+    const uint8_t *fp = c->fp + (size_t)set * (size_t)c->fp_stride, f = fingerprint(line);
+    for (int w0 = 0; w0 < c->cfg.ways; w0 += 64) {
+        int n = c->cfg.ways - w0 < 64 ? c->cfg.ways - w0 : 64;
+        for (uint64_t match = fingerprint_matches(fp + w0, n, f); match; match &= match - 1) {
+            int w = w0 + __builtin_ctzll(match);
+            size_t i = base + (size_t)w;
+            if (c->tags[i] == line && (c->valid[i] || c->reserved[i])) return w;
+        }
     }
     return -1;
 }

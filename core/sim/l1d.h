@@ -37,7 +37,8 @@ typedef struct l1d_config {
                        * touches nothing (GPGPU-Sim); 0: insertion at the fill */
 } l1d_config;
 
-#define L1D_SECTOR 32 /* bytes of a sector of a sectored L1D (GPGPU-Sim's SECTOR_SIZE) */
+#define L1D_MAX_WAYS 256 /* Volta's 128 KB unified L1D is 4 sets of 256 ways */
+#define L1D_SECTOR   32  /* bytes of a sector of a sectored L1D (GPGPU-Sim's SECTOR_SIZE) */
 
 /* What a sectored access found, sector by sector (bit s: the s-th sector of the line). */
 typedef struct l1_sectors {
@@ -50,7 +51,7 @@ typedef struct l1_sectors {
 
 typedef struct l1d l1d;
 
-/* Creates the cache and its policy instance (1 to 64 ways). Returns 0 or -1 with err. */
+/* Creates the cache and its policy instance (1 to L1D_MAX_WAYS ways). Returns 0 or -1 with err. */
 int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const l1_env *env,
                const param_set *p, char *err, size_t errlen);
 void l1d_destroy(l1d *c);

@@ -396,7 +396,11 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
     int issued = 0;
     uint32_t *counts = s->stall_count;
     int nsched = s->cfg->schedulers;
-    for (int k = 0; k < nsched; k++) {
+    /* GPGPU-Sim rotates which scheduler goes first each cycle (Issue_Prio); the cycle number
+     * gives the same rotation without state, and through the cycles the SM sleeps. */
+    int first = s->cfg->issue_rotate ? (int)(now % (uint64_t)nsched) : 0;
+    for (int i = 0; i < nsched; i++) {
+        int k = first + i < nsched ? first + i : first + i - nsched;
         /* Warps of paused CTAs are picked only when no other warp is ready (DYNCTA IV). */
         const warp_view **ready = s->views, **paused = s->views + s->cfg->max_warps;
         int nready = 0, npaused = 0;

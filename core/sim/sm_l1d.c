@@ -80,8 +80,8 @@ static const int carveout_kb[] = {0, 8, 16, 32, 64, 96};
 /* The carveout's L1D for a kernel whose `ctas` resident CTAs need `shared` bytes each
  * (shader_core_config::max_cta with adaptive_cache_config): the smallest option holding them,
  * the rest of the unified size for the L1D, as ways of the configured sets: round(max_assoc *
- * (1 - option / unified)) with max_assoc the ways of the whole unified size. More than 64 ways
- * (the L1D's limit) become fewer ways of more sets, the capacity the same. */
+ * (1 - option / unified)) with max_assoc the ways of the whole unified size. More than
+ * L1D_MAX_WAYS ways become fewer ways of more sets, the capacity the same. */
 static void carveout(const gpu_config *c, long shared, int ctas, int *sets, int *ways)
 {
     long need = shared * ctas, unified = (long)c->l1d_unified_kb * 1024;
@@ -96,7 +96,7 @@ static void carveout(const gpu_config *c, long shared, int ctas, int *sets, int 
     if (ratio < 0) ratio = 0;
     int w = (int)((float)max_assoc * ratio + 0.5f), k = 1;
     if (w < 1) w = 1;
-    while (w > 64 * k)
+    while (w > L1D_MAX_WAYS * k)
         k *= 2;
     *sets = c->l1d_sets * k;
     *ways = (w + k - 1) / k;

@@ -14,16 +14,16 @@
 #include "core/policy.h"
 #include "policies/cache/set_util.h"
 
-#define LRU_NONE 0xff /* no way (ways <= 64) */
+#define LRU_NONE 0xffff /* no way */
 
 typedef struct lru_node {
-    uint8_t prev, next; /* towards the least / most recently used way */
-    uint8_t listed;
+    uint16_t prev, next; /* towards the least / most recently used way */
+    uint16_t listed;
 } lru_node;
 
 typedef struct lru {
-    uint8_t *head, *tail; /* per set: least and most recently used listed way */
-    bool keep_reserved;   /* insertion at the miss: reserved ways keep their place */
+    uint16_t *head, *tail; /* per set: least and most recently used listed way */
+    bool keep_reserved;    /* insertion at the miss: reserved ways keep their place */
 } lru;
 
 static int lru_create(void **self, const l1_env *env, const param_set *p, char *err, size_t errlen)
@@ -32,16 +32,16 @@ static int lru_create(void **self, const l1_env *env, const param_set *p, char *
     lru *s = calloc(1, sizeof *s);
     if (!s) return -1;
     size_t sets = env->geom.sets > 0 ? (size_t)env->geom.sets : 1;
-    s->head = malloc(sets);
-    s->tail = malloc(sets);
+    s->head = malloc(sets * sizeof *s->head);
+    s->tail = malloc(sets * sizeof *s->tail);
     if (!s->head || !s->tail) {
         free(s->head);
         free(s->tail);
         free(s);
         return -1;
     }
-    memset(s->head, LRU_NONE, sets);
-    memset(s->tail, LRU_NONE, sets);
+    memset(s->head, 0xff, sets * sizeof *s->head); /* LRU_NONE */
+    memset(s->tail, 0xff, sets * sizeof *s->tail);
     s->keep_reserved = env->insert_at_miss;
     *self = s;
     return 0;
@@ -84,15 +84,15 @@ static void touch(lru *l, const l1_set_view *s, int way)
         if (l->tail[s->set] == way) return;
         unlink_way(l, s, way);
     }
-    uint8_t t = l->tail[s->set];
+    uint16_t t = l->tail[s->set];
     n->prev = t;
     n->next = LRU_NONE;
     n->listed = 1;
     if (t == LRU_NONE)
-        l->head[s->set] = (uint8_t)way;
+        l->head[s->set] = (uint16_t)way;
     else
-        node(s, t)->next = (uint8_t)way;
-    l->tail[s->set] = (uint8_t)way;
+        node(s, t)->next = (uint16_t)way;
+    l->tail[s->set] = (uint16_t)way;
 }
 
 static int lru_victim(void *self, const l1_request *r, const l1_set_view *s)
@@ -101,7 +101,7 @@ static int lru_victim(void *self, const l1_request *r, const l1_set_view *s)
     lru *l = self;
     int way = l1_first_free_way(s);
     if (way >= 0) return way; /* rare once the cache is warm */
-    uint8_t h;
+    uint16_t h;
     if (l->keep_reserved) { /* the oldest unreserved way; reserved ones stay where they are */
         for (h = l->head[s->set]; h != LRU_NONE && s->reserved[h]; h = node(s, h)->next)
             ;
