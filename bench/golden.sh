@@ -34,7 +34,8 @@ if [ "$QUICK" = "--quick" ]; then
 fi
 mapfile -t PRESETS < <("$W" presets | awk 'NF {print $1}')
 POLICIES=(
-    "sched.policy=lrr" "sched.policy=gto" "sched.policy=two_level" "sched.policy=swl"
+    "sched.policy=lrr" "sched.policy=gto" "sched.policy=two_level" "sched.policy=two_level_active"
+    "sched.policy=swl"
     "sched.policy=ccws" "sched.policy=caws" "sched.policy=gcaws"
     "l1d.policy=rrip" "l1d.policy=dip" "l1d.policy=ship" "l1d.policy=cacp"
     "l1d.policy=dacache" "l1d.policy=dacache_stall" "l1d.policy=dacache_uncon"

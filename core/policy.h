@@ -49,6 +49,11 @@ typedef struct warp_criticality {
 typedef struct warp_stalls {
     const void *ctx;
     bool (*stalled)(const void *ctx, int warp_slot);
+    /* GPGPU-Sim's two-level demotion test (two_level_active_scheduler::order_warps): no warp
+     * in the slot, a barrier, or the next instruction, once in the warp's instruction buffer,
+     * reads a register that a global load or atomic in flight will write (the scoreboard's
+     * long operations, hit or miss). NULL: use stalled. */
+    bool (*long_wait)(const void *ctx, int warp_slot);
 } warp_stalls;
 
 typedef struct sched_env {
@@ -104,6 +109,10 @@ typedef struct sched_ops {
      * or -1 to issue nothing this cycle (SWL holds back the warps beyond its limit).
      * Required. */
     int (*pick)(void *self, const warp_view *const *ready, int n, uint64_t now);
+    /* pick may decline ready warps for a reason that passes with cycles alone (two_level_active:
+     * its pool changes every cycle): after a -1 the SM asks again the next cycle instead of
+     * sleeping until an event. */
+    bool retry_declined;
     /* May this warp issue a global load now? (CCWS's can-issue bits.) NULL: yes. */
     bool (*may_issue_load)(void *self, int warp_slot);
     /* Scheduling priority rank of a warp among the live warps (0 = highest), for cache

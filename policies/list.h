@@ -41,6 +41,7 @@ WT_SCHED(swl)
 WT_SCHED(ccws)
 WT_SCHED(caws)
 WT_SCHED(gcaws)
+WT_SCHED(two_level_active)
 WT_SCHED_DEFAULT(gto)
 
 WT_L1(lru)

@@ -342,7 +342,7 @@ static void test_two_level_switches_when_stalled(void **state)
         char err[256];
         assert_int_equal(param_set_parse(p, "two_level.switch_on", modes[m], err, sizeof err), 0);
         bool stalled[4] = {false, false, false, false};
-        warp_stalls ws = {stalled, mock_stalled};
+        warp_stalls ws = {stalled, mock_stalled, NULL};
         wt_rng rng;
         wt_rng_seed(&rng, 1);
         sched_env env = {0, 0, 4, 1, &rng, NULL, NULL, &ws};
@@ -373,6 +373,71 @@ static void test_two_level_switches_when_stalled(void **state)
         assert_int_equal(back[o->pick(self, back, 3, 4)]->slot, 2); /* greedy in group 1 */
         o->destroy(self);
         param_set_free(p);
+    }
+}
+
+/* GPGPU-Sim's two_level_active with a pool of 2 over slots 0-3 (one scheduler): pool [0 1],
+ * queue [2 3]. A waiting warp (long_wait) leaves the pool for the back of the queue and the
+ * queue's front takes its place; the issued warp goes to the back of the pool; a ready warp
+ * outside the pool does not issue. */
+static void test_two_level_active_pools(void **state)
+{
+    (void)state;
+    bool waiting[4] = {false, false, false, false};
+    warp_stalls ws = {waiting, mock_stalled, mock_stalled};
+    ph_sched s;
+    ph_sched_make(&s, "two_level_active", (sched_env){0, 0, 4, 1, NULL, NULL, NULL, &ws}, 9,
+                  (const char *const[]){"two_level_active.warps=2", NULL});
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 0), 0); /* pool [1 0] after */
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 1), 1); /* pool [0 1] */
+    waiting[0] = true;                                  /* 0 out, 2 in: pool [1 2], queue [3 0] */
+    assert_int_equal(pick_at(&s, R(1, 2, 3), 2), 1);    /* pool [2 1] */
+    assert_int_equal(pick_at(&s, R(2, 3), 3), 2);       /* 1 busy, not waiting: stays; [1 2] */
+    assert_int_equal(pick_at(&s, R(3), 4), -1);         /* 3 is ready but pending */
+    waiting[1] = true;                                  /* 1 out, 3 in: pool [2 3], queue [0 1] */
+    assert_int_equal(pick_at(&s, R(3), 5), 3);
+    ph_sched_free(&s);
+}
+
+/* The cycles the SM sleeps through are replayed in closed form once only waiting warps move:
+ * an instance told of every cycle and one told of long spans pick the same warps. */
+static void test_two_level_active_sleep_exact(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        bool waiting[12] = {false};
+        warp_stalls ws = {waiting, mock_stalled, mock_stalled};
+        ph_sched a, b;
+        sched_env env = {0, 1, 12, 2, NULL, NULL, NULL, &ws}; /* scheduler 1: odd slots */
+        const char *const sets[] = {"two_level_active.warps=3", NULL};
+        ph_sched_make(&a, "two_level_active", env, 9, sets);
+        ph_sched_make(&b, "two_level_active", env, 9, sets);
+        wt_rng rng;
+        wt_rng_seed(&rng, seed);
+        uint64_t now = 0;
+        for (int event = 0; event < 60; event++) {
+            for (int w = 1; w < 12; w += 2)
+                waiting[w] = wt_rng_below(&rng, 3) != 0;
+            uint64_t gap = 1 + wt_rng_below(&rng, 30);
+            a.ops->on_cycles(a.self, now, now + gap); /* one span */
+            for (uint64_t c = now; c < now + gap; c++)
+                b.ops->on_cycles(b.self, c, c + 1); /* cycle by cycle */
+            now += gap;
+            int ready[7], n = 0;
+            for (int w = 1; w < 12; w += 2)
+                if (!waiting[w] && wt_rng_below(&rng, 2)) ready[n++] = w;
+            ready[n] = -1;
+            if (n == 0) continue;
+            const warp_view *la[6], *lb[6];
+            for (int i = 0; i < n; i++)
+                la[i] = &a.v[ready[i]], lb[i] = &b.v[ready[i]];
+            int ka = ph_sched_pick(&a, la, n, now), kb = ph_sched_pick(&b, lb, n, now);
+            if (ka != kb)
+                fail_msg("seed %llu, event %d: %d against %d", (unsigned long long)seed, event, ka,
+                         kb);
+        }
+        ph_sched_free(&a);
+        ph_sched_free(&b);
     }
 }
 
@@ -775,6 +840,8 @@ int main(void)
         cmocka_unit_test(test_ccws_vta_associativity),
         cmocka_unit_test(test_ccws_scores_are_per_sm),
         cmocka_unit_test(test_two_level_switches_when_stalled),
+        cmocka_unit_test(test_two_level_active_pools),
+        cmocka_unit_test(test_two_level_active_sleep_exact),
         cmocka_unit_test(test_caws_blk),
         cmocka_unit_test(test_caws_counters_stop_at_zero),
         cmocka_unit_test(test_caws_sm_and_avg),

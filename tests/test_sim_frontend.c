@@ -220,6 +220,29 @@ static void test_frontend_skip_exact(void **state)
     }
 }
 
+/* GPGPU-Sim's two-level active pool changes every cycle, also while the SM would sleep: the
+ * replayed cycles and the retry after a declined pick keep skipping exact (a ready warp left
+ * pending behind a pool of barrier warps must not wait for an event that never comes). */
+static void test_two_level_active_skip_exact(void **state)
+{
+    (void)state;
+#define TLA                                                                                        \
+    "gpu.sms=2", "sched.policy=two_level_active", "two_level_active.warps=2", "sm.fetch=true"
+    const char *names[] = {"srad", "kmeans", "hotspot"};
+    const char *skip[] = {TLA, NULL};
+    const char *noskip[] = {TLA, "sim.skip_idle=false", NULL};
+#undef TLA
+    for (size_t i = 0; i < 3; i++) {
+        char err[1024] = "";
+        sim_metrics a, b;
+        if (test_sim(names[i], skip, NULL, &a, err, sizeof err) != SIM_OK)
+            fail_msg("%s: %s", names[i], err);
+        if (test_sim(names[i], noskip, NULL, &b, err, sizeof err) != SIM_OK)
+            fail_msg("%s: %s", names[i], err);
+        if (memcmp(&a, &b, sizeof a) != 0) fail_msg("%s: skipping changed the results", names[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_collector_unit_backpressure),
         cmocka_unit_test(test_sub_core_sfu),
         cmocka_unit_test(test_issue_rotate),
+        cmocka_unit_test(test_two_level_active_skip_exact),
         cmocka_unit_test(test_sub_core_shares_must_divide),
         cmocka_unit_test(test_frontend_skip_exact),
     };

@@ -67,8 +67,8 @@ cat <<'EOF'
 
 The IPC change of switching from `lrr` to `gto`, two-level and warp limiting, per workload, in
 each simulator. GPGPU-Sim's two-level is `two_level_active:8:0:1` (8 active warps per scheduler,
-loose round-robin inside, strict round-robin between), warptune's `two_level` with
-`two_level.group_size=8 two_level.intra=rr two_level.inter=rr`; GPGPU-Sim's warp limiting is
+loose round-robin inside, strict round-robin between), warptune's `two_level_active` with
+`two_level_active.warps=8`, the same algorithm (docs/policies.md); GPGPU-Sim's warp limiting is
 `warp_limiting:2:4` (greedy-then-oldest among each scheduler's 4 oldest warps), warptune's `swl`
 with `swl.limit` = 4 per scheduler. A case agrees when the signs match or both changes are under 1%.
 

@@ -46,7 +46,7 @@ pair_wt_sched() {
     case $2 in
         lrr) echo "--set sched.policy=lrr" ;;
         gto) echo "--set sched.policy=gto" ;;
-        two_level) echo "--set sched.policy=two_level --set two_level.group_size=8 --set two_level.intra=rr --set two_level.inter=rr" ;;
+        two_level) echo "--set sched.policy=two_level_active --set two_level_active.warps=8" ;;
         swl) echo "--set sched.policy=swl --set swl.limit=$((4 * nsched))" ;;
     esac
 }

@@ -19,6 +19,21 @@ static bool warp_stalled(const void *ctx, int warp_slot)
     return !w->live || w->stall == ST_MEM || w->stall == ST_SYNC;
 }
 
+/* warp_stalls.long_wait: the registers the next instruction reads against those global loads
+ * and atomics in flight will write. */
+static bool warp_long_wait(const void *ctx, int warp_slot)
+{
+    const sm *s = ctx;
+    const warp *w = &s->warps[warp_slot];
+    if (!w->live || w->at_barrier) return true;
+    if ((s->cfg->fetch && w->ib_n == 0) || !w->next) return false; /* nothing decoded yet */
+    for (int i = 0; i < w->next->nsrc; i++) {
+        uint8_t r = w->next->src[i];
+        if ((w->pending_long[r >> 6] >> (r & 63)) & 1) return true;
+    }
+    return false;
+}
+
 int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
 {
     const gpu_config *c = env->cfg;
@@ -48,7 +63,7 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
 
     if (cpl_create(&s->cpl, c->max_warps, env->params, err, errlen) != 0) goto fail;
     s->crit = cpl_as_criticality(s->cpl);
-    s->stalls = (warp_stalls){s, warp_stalled};
+    s->stalls = (warp_stalls){s, warp_stalled, warp_long_wait};
     s->sched = sched_policy_find(c->sched_policy);
     if (!s->sched) {
         snprintf(err, errlen, "sched.policy: unknown policy '%s'", c->sched_policy);
@@ -181,6 +196,7 @@ void sm_release(sm *s, int wi, const uint64_t m[2])
     for (int k = 0; k < 2; k++) {
         w->pending[k] &= ~m[k];
         w->pending_mem[k] &= ~m[k];
+        w->pending_long[k] &= ~m[k];
     }
 }
 
@@ -433,6 +449,7 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
         const warp_view *const *list = nready ? ready : paused;
         int n = nready ? nready : npaused;
         int pick = n ? s->sched->pick(s->sched_self[k], list, n, now) : -1;
+        if (pick < 0 && n && s->sched->retry_declined && now + 1 < *wake) *wake = now + 1;
         if (pick >= 0) {
             int wi = list[pick]->slot;
             counts[ST_SCHED]--;
@@ -459,13 +476,21 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
     return issued;
 }
 
-int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
+/* Time passes for the schedulers up to now (on_cycles), before anything touches the SM this
+ * cycle: the cycles since the last are reported with the state they had. */
+void sm_catch_up(sm *s, uint64_t now)
 {
-    sm_account_to(s, now);
-    if (s->sched->on_cycles && now > s->sched_clock)
+    if (now <= s->sched_clock) return;
+    if (s->sched->on_cycles)
         for (int k = 0; k < s->cfg->schedulers; k++)
             s->sched->on_cycles(s->sched_self[k], s->sched_clock, now);
     s->sched_clock = now;
+}
+
+int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
+{
+    sm_account_to(s, now);
+    sm_catch_up(s, now);
     while (s->ev_next <= now) {
         sm_event e = ev_pop(s);
         if (e.kind == EV_REG)

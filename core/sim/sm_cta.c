@@ -25,6 +25,7 @@ int sm_resident_ctas(const sm *s)
 void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
 {
     sm_account_to(s, now);
+    sm_catch_up(s, now);
     int cs = 0;
     while (s->ctas[cs].used)
         cs++;

@@ -22,10 +22,11 @@ typedef struct warp {
     uint32_t cta_id;
     int warp_in_cta;
     uint64_t age;
-    uint64_t pending[2];     /* scoreboard: registers (word 0) and predicates (word 1) */
-    uint64_t pending_mem[2]; /* of those, waiting on a global load that missed */
-    uint64_t need[2];        /* slots the next instruction reads or writes */
-    uint64_t ready_at;       /* no issue before (branch latency) */
+    uint64_t pending[2];      /* scoreboard: registers (word 0) and predicates (word 1) */
+    uint64_t pending_mem[2];  /* of those, waiting on a global load that missed */
+    uint64_t pending_long[2]; /* of those, written by a global load or atomic (hit or miss) */
+    uint64_t need[2];         /* slots the next instruction reads or writes */
+    uint64_t ready_at;        /* no issue before (branch latency) */
     uint64_t last_issue;
     uint64_t oracle;       /* its time in the oracle profile, 0 without one */
     const inst_info *next; /* NULL once the warp has exited */
@@ -246,6 +247,8 @@ const warp_view *sm_view_of(const sm *s, int wi);
 void sm_refresh_view(sm *s, int wi);
 void sm_ev_grow(ev_fifo *f);
 void sm_release(sm *s, int w, const uint64_t m[2]);
+/* The schedulers' time passes up to now (sched_ops.on_cycles) before the SM is touched. */
+void sm_catch_up(sm *s, uint64_t now);
 int sm_warp_priority(const sm *s, int w);
 int sm_sched_of(const sm *s, int w);
 

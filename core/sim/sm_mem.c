@@ -104,6 +104,8 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
     warp *w = &s->warps[wi];
     w->pending[0] |= r->dst[0];
     w->pending[1] |= r->dst[1];
+    w->pending_long[0] |= r->dst[0];
+    w->pending_long[1] |= r->dst[1];
     st->rec = id;
     if (in->cls == IC_ATOMIC) {
         s->st.atomics++;
@@ -580,6 +582,7 @@ void sm_mem_cycle(sm *s, uint64_t now)
 void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
 {
     sm_account_to(s, now);
+    sm_catch_up(s, now);
     s->st.rt_latency_sum += now - p->sent_cycle;
     s->st.rt_count++;
     uint32_t idx = p->token & TOK_INDEX;
