@@ -109,6 +109,34 @@ static void test_conflict_degree_over_strides(void **state)
     }
 }
 
+/* The same two conflicting loads with sm.mem_queue=2 (GPGPU-Sim's path through the operand
+ * collector, 2 cycles): w0's load issues at 8 and enters the unit at the end of 10 (in it
+ * 11..42); w1's issues at 9 into the queue instead of waiting, is due at 11, enters when the
+ * unit frees at 42 (in it 43..74) and writes back at 74+S: 75+S cycles, 2 more than through a
+ * free unit at issue. */
+static void test_mem_queue_path(void **state)
+{
+    (void)state;
+    const char *wl = ".kernel k block=64 shared=8192\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 7\n"
+                     "    ld.shared.i32 r2, [r1]\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *direct[] = {TINY, "sm.shared_path=ldst", NULL};
+    const char *queued[] = {TINY, "sm.shared_path=ldst", "sm.mem_queue=2", NULL};
+    const char *noskip[] = {TINY, "sm.shared_path=ldst", "sm.mem_queue=2", "sim.skip_idle=false",
+                            NULL};
+    sim_metrics a, b, c;
+    test_sim_ok(wl, direct, NULL, &a);
+    test_sim_ok(wl, queued, NULL, &b);
+    test_sim_ok(wl, noskip, NULL, &c);
+    assert_int_equal((int)a.cycles, 73 + S);
+    assert_int_equal((int)b.cycles, 75 + S);
+    assert_memory_equal(&b, &c, sizeof b);
+}
+
 /* Two warps, each a 32-way conflicting load (GTO). w0: mov 0, shl 4, ld 8 (unit 9..40), exit
  * 9; w1: mov 1, shl 5, its load waits for the unit (ST_STAGE) until it frees at 40, then is
  * in it 41..72 and writes back at 72+S: 73+S cycles. Conflict-free, w1's load issues at 10
@@ -297,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_conflict_degree_exact_cycles),
         cmocka_unit_test(test_conflict_degree_over_strides),
         cmocka_unit_test(test_warp_behind_waits_for_the_unit),
+        cmocka_unit_test(test_mem_queue_path),
         cmocka_unit_test(test_transpose_padding_avoids_conflicts),
         cmocka_unit_test(test_atomic_requests),
         cmocka_unit_test(test_histogram_one_bin_serialises),

@@ -183,6 +183,24 @@ static void test_issue_rotate(void **state)
     assert_int_equal((int)cycles_of(wl, rotate), 36);
 }
 
+/* A dependent add after a mov, 4-cycle INT latency: mov at 0, written at 4, add at 4, written
+ * at 8: 9 cycles. With sm.result_delay=2 (GPGPU-Sim's EX_WB register and write-back) each
+ * result comes 2 cycles later: mov written at 6, add at 6, written at 12: 13 cycles. */
+static void test_result_delay(void **state)
+{
+    (void)state;
+    const char *wl = ".kernel k block=32\n"
+                     "    mov r0, 1\n"
+                     "    add r1, r0, r0\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *none[] = {TINY, NULL};
+    const char *two[] = {TINY, "sm.result_delay=2", NULL};
+    assert_int_equal((int)cycles_of(wl, none), 9);
+    assert_int_equal((int)cycles_of(wl, two), 13);
+}
+
 static void test_sub_core_shares_must_divide(void **state)
 {
     (void)state;
@@ -201,7 +219,7 @@ static void test_frontend_skip_exact(void **state)
 #define VOLTA                                                                                      \
     "gpu.sms=2", "sm.schedulers=4", "sm.fetch=true", "sm.fetch_throughput=4",                      \
         "sm.operand_collector=true", "sm.sub_core=true", "sm.pipe_width=4", "sm.pipe_width_sfu=4", \
-        "sm.reg_port_throughput=2", "sm.issue_rotate=true"
+        "sm.reg_port_throughput=2", "sm.issue_rotate=true", "sm.result_delay=2", "sm.mem_queue=4"
     const char *names[] = {"kmeans", "matmul", "blackscholes"};
     const char *skip[] = {VOLTA, NULL};
     const char *noskip[] = {VOLTA, "sim.skip_idle=false", NULL};
@@ -252,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_collector_unit_backpressure),
         cmocka_unit_test(test_sub_core_sfu),
         cmocka_unit_test(test_issue_rotate),
+        cmocka_unit_test(test_result_delay),
         cmocka_unit_test(test_two_level_active_skip_exact),
         cmocka_unit_test(test_sub_core_shares_must_divide),
         cmocka_unit_test(test_frontend_skip_exact),

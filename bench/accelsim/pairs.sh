@@ -36,7 +36,7 @@ pair_ref_sched() {
 # latency 8 taking a warp every 8 cycles, and 6 SP plus 8 SFU collectors.
 pair_wt_extra() {
     case $1 in
-        fermi) echo "--set sm.sfu_latency=200 --set sm.sfu_width=16 --set sm.branch_latency=4 --set sm.oc_units=16 --set sm.oc_units_sfu=0" ;;
+        fermi) echo "--set sm.sfu_latency=200 --set sm.sfu_width=16 --set sm.branch_latency=1 --set sm.oc_units=16 --set sm.oc_units_sfu=0" ;;
     esac
 }
 

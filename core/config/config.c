@@ -90,6 +90,18 @@ static const param_def core_defs[] = {
            "the scheduler that picks first, and so wins a unit or the load/store unit that "
            "two want, rotates every cycle (cycle mod sm.schedulers first: GPGPU-Sim's "
            "shader_core_ctx::issue, Issue_Prio); false: scheduler 0 first every cycle"),
+    P_INT("sm.result_delay", 0, 0, 16, "cycles",
+          "cycles after an INT, FP or SFU unit's latency before a dependent instruction may "
+          "issue: GPGPU-Sim's pipelined_simd_unit passes the result to the EX_WB register the "
+          "cycle after its last stage and writes it back the cycle after (2; shader.cc "
+          "pipelined_simd_unit::cycle, shader_core_ctx::writeback)"),
+    P_INT("sm.mem_queue", 0, 0, 32, "",
+          "memory instructions that may be on their way to the load/store unit, issued but not "
+          "yet in it (GPGPU-Sim's ID_OC_MEM slots, memory collector units and OC_EX_MEM); they "
+          "enter it in issue order; 0: a memory instruction issues only into a free unit"),
+    P_INT("sm.mem_queue_delay", 2, 1, 16, "cycles",
+          "with sm.mem_queue, cycles from a memory instruction's issue until it may enter the "
+          "load/store unit (GPGPU-Sim: ID_OC, a collector unit, OC_EX: 2)"),
     P_INT("sm.sfu_width", 4, 1, 32, "lanes", "lanes of the SM's special-function unit"),
     P_INT("sm.int_latency", 4, 1, 1000, "cycles", "integer ALU result latency"),
     P_INT("sm.fp_latency", 4, 1, 1000, "cycles", "FP add/mul/fma result latency"),
@@ -279,6 +291,9 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->pipe_width_sfu = ival(p, "sm.pipe_width_sfu");
     c->sub_core = ival(p, "sm.sub_core");
     c->issue_rotate = ival(p, "sm.issue_rotate");
+    c->result_delay = ival(p, "sm.result_delay");
+    c->mem_queue = ival(p, "sm.mem_queue");
+    c->mem_queue_delay = ival(p, "sm.mem_queue_delay");
     c->sfu_width = ival(p, "sm.sfu_width");
     c->int_latency = ival(p, "sm.int_latency");
     c->fp_latency = ival(p, "sm.fp_latency");

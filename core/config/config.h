@@ -39,8 +39,10 @@ typedef struct gpu_config {
     int fetch, fetch_throughput, ibuffer; /* sm.fetch: instruction buffers */
     int operand_collector;                /* sm.operand_collector and its resources */
     int oc_units, oc_units_sfu, reg_banks, reg_ports, pipe_width, pipe_width_sfu;
-    int sub_core;     /* per-scheduler SFU and collector shares */
-    int issue_rotate; /* the first scheduler of a cycle is cycle mod schedulers */
+    int sub_core;                   /* per-scheduler SFU and collector shares */
+    int issue_rotate;               /* the first scheduler of a cycle is cycle mod schedulers */
+    int result_delay;               /* extra cycles before an INT/FP/SFU result is visible */
+    int mem_queue, mem_queue_delay; /* memory instructions between issue and the LD/ST unit */
     int int_latency, fp_latency, sfu_latency, shared_latency, branch_latency;
     int shared_path;  /* 0 bypass, 1 ldst: shared accesses through the load/store unit */
     int shared_banks; /* banks of 4-byte words, for shared_path ldst */

@@ -53,7 +53,9 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
     s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
     s->ctas = calloc((size_t)c->max_ctas, sizeof *s->ctas);
     s->views = calloc(2 * (size_t)c->max_warps, sizeof *s->views);
-    if (!s->warps || !s->ctas || !s->views || sm_recs_init(s, c->max_warps * 2) != 0) goto oom;
+    if (!s->warps || !s->ctas || !s->views || sm_recs_init(s, c->max_warps * 2) != 0 ||
+        sm_memq_init(s) != 0)
+        goto oom;
     s->ii_alu = sm_ceil_div(WT_WARP_SIZE, c->simd_width);
     for (int wi = 0; wi < c->max_warps; wi++)
         s->sched_mask[wi % c->schedulers] |= (uint64_t)1 << wi;
@@ -102,6 +104,7 @@ void sm_destroy(sm *s)
     if (s->sched_shared) s->sched->destroy_shared(s->sched_shared);
     l1d_destroy(s->l1);
     sm_l1q_free(s);
+    sm_memq_free(s);
     free(s->l1_saved);
     cpl_destroy(s->cpl);
     free(s->warps);
@@ -253,6 +256,7 @@ static bool is_mem_class(int cls)
 static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
 {
     warp *w = &s->warps[wi];
+    if (w->exit_pending) return ST_STAGE; /* done; leaves once its queued accesses are in */
     /* An empty instruction buffer (sm.fetch) waits for the fetch, which marks the warp when it
      * fills it; a new warp starts with one. */
     if (s->cfg->fetch && (w->ib_n == 0 || w->ib_ready > now)) {
@@ -277,7 +281,12 @@ static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
     }
     int cls = w->view.cls;
     if (is_mem_class(cls)) {
-        if (s->stage.busy) return ST_STAGE; /* the unit wakes the SM when it frees */
+        bool via_unit = (cls != IC_LD_SHARED && cls != IC_ST_SHARED) || s->cfg->shared_path;
+        if (s->cfg->mem_queue && via_unit) {
+            if (s->mq_n >= s->cfg->mem_queue) return ST_STAGE; /* a pop wakes the SM */
+        } else if (s->stage.busy) {
+            return ST_STAGE; /* the unit wakes the SM when it frees */
+        }
         if (cls == IC_LD_GLOBAL && s->sched->may_issue_load &&
             !s->sched->may_issue_load(s->sched_self[k], wi)) {
             *wake = now + 1; /* a veto may lift with time */
@@ -351,7 +360,8 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
             s->st.lanes_fp += lanes;
         writeback_after(
             s, wi, &info,
-            start + (uint64_t)(info.cls == IC_INT ? s->cfg->int_latency : s->cfg->fp_latency),
+            start + (uint64_t)s->cfg->result_delay +
+                (uint64_t)(info.cls == IC_INT ? s->cfg->int_latency : s->cfg->fp_latency),
             info.cls == IC_INT ? EVQ_INT : EVQ_FP);
         break;
     case IC_SFU:
@@ -360,7 +370,9 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
         else
             s->unit_free[s->cfg->sub_core ? sk : 0][IC_SFU] = now + (uint64_t)s->ii_sfu;
         s->st.lanes_sfu += lanes;
-        writeback_after(s, wi, &info, start + (uint64_t)s->cfg->sfu_latency, EVQ_SFU);
+        writeback_after(s, wi, &info,
+                        start + (uint64_t)s->cfg->result_delay + (uint64_t)s->cfg->sfu_latency,
+                        EVQ_SFU);
         break;
     case IC_BRANCH:
         w->ready_at = now + (uint64_t)s->cfg->branch_latency;
@@ -383,16 +395,23 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     case IC_ST_SHARED:
         s->st.shared_accesses++;
         s->st.shared_bytes += (uint64_t)lanes * x.access_size;
-        if (s->cfg->shared_path)
+        if (s->cfg->shared_path && s->cfg->mem_queue)
+            sm_memq_push(s, wi, &info, &x, now);
+        else if (s->cfg->shared_path)
             sm_shared_issue(s, wi, &info, &x, now);
         else
             writeback_after(s, wi, &info, now + (uint64_t)s->cfg->shared_latency, EVQ_SHARED);
         break;
     default:
-        sm_mem_issue(s, wi, &info, &x, now);
+        if (s->cfg->mem_queue)
+            sm_memq_push(s, wi, &info, &x, now);
+        else
+            sm_mem_issue(s, wi, &info, &x, now);
         break;
     }
-    if (x.warp_done) {
+    if (x.warp_done && w->mq_count) {
+        w->exit_pending = true; /* sm_memq_pop lets it go */
+    } else if (x.warp_done) {
         sm_warp_exit(s, wi, now);
     } else {
         sm_fetch_next(s, wi);
@@ -499,6 +518,7 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
             sm_access_done(s, e.a, now);
     }
     sm_mem_cycle(s, now);
+    if (s->mq_n) sm_memq_pop(s, now);
 
     int issued = 0;
     uint64_t wake = UINT64_MAX;
@@ -532,6 +552,10 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         uint64_t q = sm_l1q_wake(s, now);
         if (q < wake) wake = q;
     }
+    if (s->mq_n) {
+        uint64_t q = sm_memq_wake(s, now);
+        if (q < wake) wake = q;
+    }
     if (s->ib_empty && now + 1 < wake) wake = now + 1; /* the fetch goes on next cycle */
     s->wake = wake;
     return issued;
@@ -557,7 +581,7 @@ uint64_t sm_wake(const sm *s)
 int sm_busy(const sm *s)
 {
     return s->live_warps > 0 || s->stage.busy || s->ev_n > 0 || s->nrecs > 0 ||
-           s->stage.q_count > 0;
+           s->stage.q_count > 0 || s->mq_n > 0;
 }
 
 const sm_stats *sm_get_stats(const sm *s)

@@ -34,6 +34,8 @@ typedef struct warp {
     uint64_t stall_since;  /* the cycle from which `stall` holds */
     uint32_t contended;    /* cycles since its last issue in a contention state (CPL's nStall) */
     uint8_t ib_n;          /* sm.fetch: instructions left in its buffer */
+    uint8_t mq_count;      /* sm.mem_queue: its instructions waiting for the load/store unit */
+    bool exit_pending;     /* it issued its last instruction, and leaves when mq_count is 0 */
     uint64_t ib_ready;     /* sm.fetch: the buffer's instructions can issue from this cycle */
     /* what the schedulers see of it, kept current where any of it changes (start, next
      * instruction, exit, CTA pause) so the issue scan copies it instead of building it */
@@ -199,6 +201,10 @@ struct sm {
     uint64_t ib_empty; /* sm.fetch: live warps whose buffer is empty, waiting for a fetch */
     int fetch_last;    /* sm.fetch: the warp fetched last (round robin) */
     mem_stage stage;
+    /* sm.mem_queue: memory instructions issued and on their way to the load/store unit, in
+     * issue order (a ring of cfg->mem_queue entries) */
+    struct mem_queued *mq;
+    int mq_head, mq_n;
 
     load_rec *recs;
     int recs_cap, free_rec;
@@ -285,6 +291,12 @@ void sm_account_flush(sm *s);
 /* sm_mem.c */
 int sm_mem_issue(sm *s, int w, const inst_info *in, const inst_exec *x, uint64_t now);
 void sm_shared_issue(sm *s, int w, const inst_info *in, const inst_exec *x, uint64_t now);
+/* sm.mem_queue (sm_memq.c) */
+int sm_memq_init(sm *s);
+void sm_memq_free(sm *s);
+void sm_memq_push(sm *s, int w, const inst_info *in, const inst_exec *x, uint64_t now);
+void sm_memq_pop(sm *s, uint64_t now);
+uint64_t sm_memq_wake(const sm *s, uint64_t now);
 int sm_shared_degree(const uint32_t *addr, uint32_t mask, int banks);
 int sm_atomic_requests(const uint32_t *addr, uint32_t mask, int segment, line_access *out);
 void sm_mem_cycle(sm *s, uint64_t now);
