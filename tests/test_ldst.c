@@ -135,6 +135,18 @@ static void test_mem_queue_path(void **state)
     assert_int_equal((int)a.cycles, 73 + S);
     assert_int_equal((int)b.cycles, 75 + S);
     assert_memory_equal(&b, &c, sizeof b);
+    /* a load with every lane off accesses nothing and writes nothing: queued, it must not
+     * leave its destination reserved (the add would wait for it forever) */
+    const char *off = ".kernel k block=32\n"
+                      "    mov r0, 0\n"
+                      "    setp.ne p0, r0, 0\n"
+                      "    @p0 ld r1, [r0]\n"
+                      "    add r2, r1, r1\n"
+                      "    exit\n"
+                      ".host\n"
+                      "    launch k grid=1\n";
+    const char *q[] = {TINY, "sm.mem_queue=2", "sim.watchdog=1000", NULL};
+    test_sim_ok(off, q, NULL, &a);
 }
 
 /* Two warps, each a 32-way conflicting load (GTO). w0: mov 0, shl 4, ld 8 (unit 9..40), exit

@@ -44,8 +44,10 @@ void sm_memq_push(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64
     s->mq_n++;
     warp *w = &s->warps[wi];
     w->mq_count++;
-    /* the scoreboard reserves the destinations at issue */
-    for (int i = 0; i < in->ndst; i++) {
+    /* the scoreboard reserves the destinations at issue; a global access with every lane off
+     * accesses nothing and writes nothing (sm_mem_issue) */
+    bool writes = x->active_mask || in->cls == IC_LD_SHARED;
+    for (int i = 0; i < in->ndst && writes; i++) {
         uint64_t bit = (uint64_t)1 << (in->dst[i] & 63);
         w->pending[in->dst[i] >> 6] |= bit;
         if (in->cls == IC_LD_GLOBAL || in->cls == IC_ATOMIC)
