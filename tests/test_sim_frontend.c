@@ -201,6 +201,51 @@ static void test_result_delay(void **state)
     assert_int_equal((int)cycles_of(wl, two), 13);
 }
 
+/* A kernel of n movs and an exit, launched `launches` times, `block` threads. */
+static void movs_kernel(char *buf, size_t len, int block, int n, int launches)
+{
+    int k = snprintf(buf, len, ".kernel k block=%d\n", block);
+    for (int i = 0; i < n; i++)
+        k += snprintf(buf + k, len - (size_t)k, "    mov r%d, %d\n", i % 8, i);
+    k += snprintf(buf + k, len - (size_t)k, "    exit\n.host\n");
+    for (int i = 0; i < launches; i++)
+        k += snprintf(buf + k, len - (size_t)k, "    launch k grid=1\n");
+}
+
+/* l1i.enabled: 16-byte instructions in 128-byte lines, 8 a line. A cold line costs one memory
+ * round trip P, whatever fetches it: 8 instructions (one line) take P more than with a perfect
+ * cache, 16 (two lines) 2P, two warps missing on the same line still P (one MSHR, merged), and
+ * a second launch of the kernel nothing more (the L1I keeps its lines). Skipping idle cycles
+ * changes nothing, and the cache needs the fetch stage. */
+static void test_l1i_misses(void **state)
+{
+    (void)state;
+#define L1I_SETS                                                                                   \
+    "gpu.sms=1", "sm.schedulers=1", "sm.simd_width=32", "sm.int_latency=4", "sm.fetch=true"
+    const char *perfect[] = {L1I_SETS, NULL};
+    const char *cached[] = {L1I_SETS, "l1i.enabled=true", NULL};
+    const char *noskip[] = {L1I_SETS, "l1i.enabled=true", "sim.skip_idle=false", NULL};
+#undef L1I_SETS
+    char one[1024], two[1024], twice[1024], warps[1024];
+    movs_kernel(one, sizeof one, 32, 7, 1);
+    movs_kernel(two, sizeof two, 32, 15, 1);
+    movs_kernel(twice, sizeof twice, 32, 7, 2);
+    movs_kernel(warps, sizeof warps, 64, 7, 1);
+    int64_t p = (int64_t)cycles_of(one, cached) - (int64_t)cycles_of(one, perfect);
+    assert_true(p > 100); /* a trip to DRAM and back */
+    assert_int_equal((int64_t)cycles_of(two, cached) - (int64_t)cycles_of(two, perfect), 2 * p);
+    assert_int_equal((int64_t)cycles_of(twice, cached) - (int64_t)cycles_of(twice, perfect), p);
+    assert_int_equal((int64_t)cycles_of(warps, cached) - (int64_t)cycles_of(warps, perfect), p);
+    char err[1024] = "";
+    sim_metrics a, b;
+    assert_int_equal(test_sim(two, cached, NULL, &a, err, sizeof err), SIM_OK);
+    assert_int_equal(test_sim(two, noskip, NULL, &b, err, sizeof err), SIM_OK);
+    assert_memory_equal(&a, &b, sizeof a);
+    const char *no_fetch[] = {"l1i.enabled=true", NULL};
+    assert_int_equal(test_sim(one, no_fetch, NULL, &a, err, sizeof err), SIM_BAD_CONFIG);
+    assert_non_null(strstr(err, "sm.fetch"));
+}
+
 static void test_sub_core_shares_must_divide(void **state)
 {
     (void)state;
@@ -219,7 +264,8 @@ static void test_frontend_skip_exact(void **state)
 #define VOLTA                                                                                      \
     "gpu.sms=2", "sm.schedulers=4", "sm.fetch=true", "sm.fetch_throughput=4",                      \
         "sm.operand_collector=true", "sm.sub_core=true", "sm.pipe_width=4", "sm.pipe_width_sfu=4", \
-        "sm.reg_port_throughput=2", "sm.issue_rotate=true", "sm.result_delay=2", "sm.mem_queue=4"
+        "sm.reg_port_throughput=2", "sm.issue_rotate=true", "sm.result_delay=2", "sm.mem_queue=4", \
+        "l1i.enabled=true"
     const char *names[] = {"kmeans", "matmul", "blackscholes"};
     const char *skip[] = {VOLTA, NULL};
     const char *noskip[] = {VOLTA, "sim.skip_idle=false", NULL};
@@ -271,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_sub_core_sfu),
         cmocka_unit_test(test_issue_rotate),
         cmocka_unit_test(test_result_delay),
+        cmocka_unit_test(test_l1i_misses),
         cmocka_unit_test(test_two_level_active_skip_exact),
         cmocka_unit_test(test_sub_core_shares_must_divide),
         cmocka_unit_test(test_frontend_skip_exact),

@@ -61,6 +61,17 @@ static const param_def core_defs[] = {
     P_INT("sm.ibuffer", 2, 1, 16, "",
           "instructions one fetch puts into a warp's buffer with sm.fetch (GPGPU-Sim decode "
           "fills the 2 slots of shd_warp_t's ibuffer)"),
+    P_BOOL("l1i.enabled", 0,
+           "with sm.fetch, fetches look up an instruction cache whose misses go to the L2 "
+           "(-gpgpu_cache:il1); false: a perfect one (-gpgpu_perfect_inst_const_cache 1)"),
+    P_INT("l1i.sets", 4, 1, 1024, "", "L1I sets (SM2_GTX480: 4)"),
+    P_INT("l1i.ways", 4, 1, 64, "", "L1I associativity (SM2_GTX480: 4)"),
+    P_INT("l1i.line", 128, 16, 1024, "B", "L1I line size, a power of two (SM2_GTX480: 128)"),
+    P_INT("l1i.mshrs", 2, 1, 8, "",
+          "L1I misses in flight, each merging any number of warps (SM2_GTX480: 2)"),
+    P_INT("l1i.inst_bytes", 16, 1, 64, "B",
+          "bytes of an instruction: instruction i of a kernel is at PROGRAM_MEM_START + i x this "
+          "(SASS: 16)"),
     P_BOOL("sm.operand_collector", 0,
            "INT, FP and SFU instructions go through ID_OC, a collector unit that reads their "
            "source registers from banks, and OC_EX before their unit starts them (GPGPU-Sim "
@@ -293,6 +304,12 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->issue_rotate = ival(p, "sm.issue_rotate");
     c->result_delay = ival(p, "sm.result_delay");
     c->mem_queue = ival(p, "sm.mem_queue");
+    c->l1i_enabled = ival(p, "l1i.enabled");
+    c->l1i_sets = ival(p, "l1i.sets");
+    c->l1i_ways = ival(p, "l1i.ways");
+    c->l1i_line = ival(p, "l1i.line");
+    c->l1i_mshrs = ival(p, "l1i.mshrs");
+    c->l1i_inst_bytes = ival(p, "l1i.inst_bytes");
     c->mem_queue_delay = ival(p, "sm.mem_queue_delay");
     c->sfu_width = ival(p, "sm.sfu_width");
     c->int_latency = ival(p, "sm.int_latency");
@@ -383,6 +400,14 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
         snprintf(err, errlen,
                  "l1d.hash=fermi needs 32 or 64 l1d.sets of 128-byte lines (got %d sets of %d)",
                  c->l1d_sets, c->l1d_line);
+        return -1;
+    }
+    if (c->l1i_enabled && !c->fetch) {
+        snprintf(err, errlen, "l1i.enabled needs sm.fetch (the instruction cache is the fetch's)");
+        return -1;
+    }
+    if (c->l1i_enabled && !is_pow2(c->l1i_line)) {
+        snprintf(err, errlen, "l1i.line must be a power of two (got %d)", c->l1i_line);
         return -1;
     }
     if (c->sub_core && c->operand_collector) {

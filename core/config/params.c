@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 struct param_set {
@@ -67,6 +68,8 @@ static size_t edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
+/* Up to five names near `name`, nearest first (table order among equals): those within an edit
+ * distance of about a third of its length, then those with the same field after the dot. */
 void param_catalog_suggest(const param_catalog *c, const char *name, char *buf, size_t buflen)
 {
     size_t used = 0, found = 0;
@@ -75,15 +78,19 @@ void param_catalog_suggest(const param_catalog *c, const char *name, char *buf, 
     buf[0] = '\0';
     const char *dot = strchr(name, '.');
     size_t n = param_catalog_count(c);
-    for (size_t id = 0; id < n && found < 5; id++) {
-        const char *cand = param_catalog_def(c, id)->name;
-        const char *cdot = strchr(cand, '.');
-        int same_field = dot && cdot && strcmp(dot, cdot) == 0;
-        if (edit_distance(name, cand) > limit && !same_field) continue;
-        int w = snprintf(buf + used, buflen - used, "%s%s", found ? ", " : "", cand);
-        if (w < 0 || (size_t)w >= buflen - used) break;
-        used += (size_t)w;
-        found++;
+    for (size_t rank = 0; rank <= limit + 1 && found < 5; rank++) {
+        for (size_t id = 0; id < n && found < 5; id++) {
+            const char *cand = param_catalog_def(c, id)->name;
+            const char *cdot = strchr(cand, '.');
+            int same_field = dot && cdot && strcmp(dot, cdot) == 0;
+            size_t d = edit_distance(name, cand);
+            size_t r = d <= limit ? d : same_field ? limit + 1 : SIZE_MAX;
+            if (r != rank) continue;
+            int w = snprintf(buf + used, buflen - used, "%s%s", found ? ", " : "", cand);
+            if (w < 0 || (size_t)w >= buflen - used) return;
+            used += (size_t)w;
+            found++;
+        }
     }
 }
 

@@ -54,7 +54,7 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
     s->ctas = calloc((size_t)c->max_ctas, sizeof *s->ctas);
     s->views = calloc(2 * (size_t)c->max_warps, sizeof *s->views);
     if (!s->warps || !s->ctas || !s->views || sm_recs_init(s, c->max_warps * 2) != 0 ||
-        sm_memq_init(s) != 0)
+        sm_memq_init(s) != 0 || sm_l1i_init(s) != 0)
         goto oom;
     s->ii_alu = sm_ceil_div(WT_WARP_SIZE, c->simd_width);
     for (int wi = 0; wi < c->max_warps; wi++)
@@ -105,6 +105,7 @@ void sm_destroy(sm *s)
     l1d_destroy(s->l1);
     sm_l1q_free(s);
     sm_memq_free(s);
+    sm_l1i_free(s);
     free(s->l1_saved);
     cpl_destroy(s->cpl);
     free(s->warps);
@@ -530,7 +531,7 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         s->scan_at = issued ? now + 1 : wake;
     }
     /* after issue, as GPGPU-Sim's cycle orders them: a buffer emptied now is refilled now */
-    if (s->ib_empty) sm_fetch_cycle(s, now);
+    if (s->ib_empty || s->l1i) sm_fetch_cycle(s, now);
     s->acct_pending++;
     s->acct_until = now + 1;
     if (issued) {
@@ -556,7 +557,7 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         uint64_t q = sm_memq_wake(s, now);
         if (q < wake) wake = q;
     }
-    if (s->ib_empty && now + 1 < wake) wake = now + 1; /* the fetch goes on next cycle */
+    if (now + 1 < wake && sm_fetch_pending(s)) wake = now + 1; /* the fetch goes on */
     s->wake = wake;
     return issued;
 }

@@ -1,6 +1,5 @@
 /* Instruction fetch and decode (sm.fetch), as GPGPU-Sim models them (shader.cc,
- * shader_core_ctx::fetch and ::decode, with a perfect instruction cache as
- * -gpgpu_perfect_inst_const_cache 1 sets it).
+ * shader_core_ctx::fetch and ::decode).
  *
  * Each warp has a buffer of sm.ibuffer instructions. GPGPU-Sim's cycle runs issue before
  * decode and fetch, and repeats decode-then-fetch -gpgpu_inst_fetch_throughput times: each
@@ -10,31 +9,176 @@
  * last pass the cycle after. A warp's buffer empties when it has issued all of it; in trace
  * mode there are no control hazards (trace_driven.cc, get_pdom_stack_top_info), so a buffer
  * is never flushed. A warp with an empty buffer cannot issue: GPGPU-Sim counts such cycles
- * with control hazards (shader_cycle_distro[0]), and so does the stall breakdown (ST_CTRL). */
+ * with control hazards (shader_cycle_distro[0]), and so does the stall breakdown (ST_CTRL).
+ *
+ * The instruction cache is perfect (-gpgpu_perfect_inst_const_cache 1, as SM7_QV100 sets it)
+ * unless l1i.enabled: then a fetch looks its line up in a read-only L1I (-gpgpu_cache:il1;
+ * SM2_GTX480: 4 sets of 4 128-byte lines, LRU, allocated at the fill, 2 MSHRs merging up to 32).
+ * A hit fetches as above. A miss sends a read of the line through the interconnect and the
+ * L2 like any other (an instruction's address is PROGRAM_MEM_START + pc x l1i.inst_bytes), and
+ * the warp waits (imiss_pending) while the round robin moves on; a miss with no MSHR free, or
+ * no room to send, only moves the round robin (RESERVATION_FAIL). When the line comes back the
+ * cache takes it and the warps that missed on it get their fetch in a later pass, one a pass,
+ * in the order they missed, before any new lookup (m_L1I->access_ready). The L1I keeps its
+ * lines across kernels. */
+#include <stdlib.h>
+
 #include "core/sim/sm_internal.h"
+
+#define L1I_PROGRAM_BASE 0xF0000000ull /* GPGPU-Sim's PROGRAM_MEM_START */
+#define L1I_MAX_MSHRS    8
+
+typedef struct l1i {
+    int sets, ways, line_shift, inst_bytes, nmshrs;
+    uint64_t *tag;  /* sets * ways line numbers */
+    uint64_t *used; /* sets * ways: last use, 0 = invalid */
+    uint64_t clock;
+    struct {
+        bool busy;
+        uint64_t line;
+        uint64_t warps; /* warps waiting for it */
+        uint8_t order[64];
+        int n;
+    } mshr[L1I_MAX_MSHRS];
+    uint8_t ready[64]; /* warps whose line came back, in that order */
+    int ready_head, ready_n;
+    uint64_t imiss; /* warps waiting for a line (mshr or ready) */
+} l1i;
+
+int sm_l1i_init(sm *s)
+{
+    const gpu_config *c = s->cfg;
+    if (!c->l1i_enabled) return 0;
+    l1i *ic = calloc(1, sizeof *ic);
+    if (!ic) return -1;
+    ic->sets = c->l1i_sets;
+    ic->ways = c->l1i_ways;
+    while ((1 << ic->line_shift) < c->l1i_line)
+        ic->line_shift++;
+    ic->inst_bytes = c->l1i_inst_bytes;
+    ic->nmshrs = c->l1i_mshrs;
+    ic->tag = calloc((size_t)(ic->sets * ic->ways), sizeof *ic->tag);
+    ic->used = calloc((size_t)(ic->sets * ic->ways), sizeof *ic->used);
+    s->l1i = ic;
+    return ic->tag && ic->used ? 0 : -1;
+}
+
+void sm_l1i_free(sm *s)
+{
+    if (!s->l1i) return;
+    free(s->l1i->tag);
+    free(s->l1i->used);
+    free(s->l1i);
+    s->l1i = NULL;
+}
 
 void sm_fetch_warp_start(sm *s, int wi)
 {
     if (s->cfg->fetch) s->ib_empty |= (uint64_t)1 << wi;
 }
 
+/* The warp's buffer fills from this pass: ready next cycle, or the one after from the last. */
+static void fill_buffer(sm *s, int wi, int pass, int passes, uint64_t now)
+{
+    warp *w = &s->warps[wi];
+    s->ib_empty &= ~((uint64_t)1 << wi);
+    w->ib_n = (uint8_t)s->cfg->ibuffer;
+    w->ib_ready = now + (pass < passes - 1 ? 1 : 2);
+    s->recheck |= (uint64_t)1 << wi;
+    if (w->ib_ready < s->scan_at) s->scan_at = w->ib_ready;
+}
+
+/* The L1I lookup of warp wi's next instruction. Returns 1 for a hit; 0 when the warp now waits
+ * for its line or could not even miss (RESERVATION_FAIL). */
+static int l1i_lookup(sm *s, int wi, uint64_t now)
+{
+    l1i *ic = s->l1i;
+    uint64_t addr = L1I_PROGRAM_BASE + (uint64_t)s->warps[wi].next->pc * (uint64_t)ic->inst_bytes;
+    uint64_t line = addr >> ic->line_shift;
+    int set = (int)(line % (uint64_t)ic->sets);
+    uint64_t *tag = ic->tag + set * ic->ways, *used = ic->used + set * ic->ways;
+    for (int w = 0; w < ic->ways; w++)
+        if (used[w] && tag[w] == line) {
+            used[w] = ++ic->clock;
+            return 1;
+        }
+    int free_m = -1;
+    for (int m = 0; m < ic->nmshrs; m++) {
+        if (ic->mshr[m].busy && ic->mshr[m].line == line) { /* merge */
+            ic->mshr[m].warps |= (uint64_t)1 << wi;
+            ic->mshr[m].order[ic->mshr[m].n++] = (uint8_t)wi;
+            ic->imiss |= (uint64_t)1 << wi;
+            return 0;
+        }
+        if (!ic->mshr[m].busy && free_m < 0) free_m = m;
+    }
+    if (free_m < 0 || !memsys_can_send(s->mem, s->id, now)) return 0;
+    mem_packet p = {.addr = line << ic->line_shift,
+                    .bytes = 1u << ic->line_shift,
+                    .kind = MEM_READ,
+                    .sm = (uint16_t)s->id,
+                    .token = TOK_IFETCH | (uint32_t)free_m,
+                    .sent_cycle = now};
+    if (memsys_send(s->mem, &p, now) != 0) return 0;
+    ic->mshr[free_m].busy = true;
+    ic->mshr[free_m].line = line;
+    ic->mshr[free_m].warps = (uint64_t)1 << wi;
+    ic->mshr[free_m].order[0] = (uint8_t)wi;
+    ic->mshr[free_m].n = 1;
+    ic->imiss |= (uint64_t)1 << wi;
+    return 0;
+}
+
+void sm_l1i_fill(sm *s, int m)
+{
+    l1i *ic = s->l1i;
+    uint64_t line = ic->mshr[m].line;
+    int set = (int)(line % (uint64_t)ic->sets), victim = 0;
+    uint64_t *tag = ic->tag + set * ic->ways, *used = ic->used + set * ic->ways;
+    for (int w = 1; w < ic->ways; w++)
+        if (used[w] < used[victim]) victim = w;
+    tag[victim] = line;
+    used[victim] = ++ic->clock;
+    for (int i = 0; i < ic->mshr[m].n; i++) {
+        int k = ic->ready_head + ic->ready_n++;
+        ic->ready[k & 63] = ic->mshr[m].order[i];
+    }
+    ic->mshr[m].busy = false;
+    ic->mshr[m].n = 0;
+    ic->mshr[m].warps = 0;
+}
+
+bool sm_fetch_pending(const sm *s)
+{
+    if (!s->l1i) return s->ib_empty != 0;
+    return (s->ib_empty & ~s->l1i->imiss) != 0 || s->l1i->ready_n > 0;
+}
+
 void sm_fetch_cycle(sm *s, uint64_t now)
 {
     int passes = s->cfg->fetch_throughput, n = s->cfg->max_warps;
-    for (int i = 0; i < passes && s->ib_empty; i++) {
+    l1i *ic = s->l1i;
+    for (int i = 0; i < passes; i++) {
+        if (ic && ic->ready_n) { /* a line came back: its warp's fetch takes this pass */
+            int wi = ic->ready[ic->ready_head & 63];
+            ic->ready_head = (ic->ready_head + 1) & 63;
+            ic->ready_n--;
+            ic->imiss &= ~((uint64_t)1 << wi);
+            if (s->warps[wi].live) fill_buffer(s, wi, i, passes, now);
+            continue;
+        }
+        uint64_t want = s->ib_empty & ~(ic ? ic->imiss : 0);
+        if (!want) break;
         int from = (s->fetch_last + 1) % n;
-        uint64_t after = s->ib_empty & (~(uint64_t)0 << from);
-        int wi = __builtin_ctzll(after ? after : s->ib_empty);
-        warp *w = &s->warps[wi];
-        s->ib_empty &= ~((uint64_t)1 << wi);
-        if (!w->live) { /* not a candidate: GPGPU-Sim skips finished warps */
+        uint64_t after = want & (~(uint64_t)0 << from);
+        int wi = __builtin_ctzll(after ? after : want);
+        if (!s->warps[wi].live) { /* not a candidate: GPGPU-Sim skips finished warps */
+            s->ib_empty &= ~((uint64_t)1 << wi);
             i--;
             continue;
         }
         s->fetch_last = wi;
-        w->ib_n = (uint8_t)s->cfg->ibuffer;
-        w->ib_ready = now + (i < passes - 1 ? 1 : 2);
-        s->recheck |= (uint64_t)1 << wi;
-        if (w->ib_ready < s->scan_at) s->scan_at = w->ib_ready;
+        if (ic && !l1i_lookup(s, wi, now)) continue;
+        fill_buffer(s, wi, i, passes, now);
     }
 }

@@ -158,6 +158,7 @@ typedef struct ev_fifo {
 #define TOK_FILL   0x10000000u
 #define TOK_BYPASS 0x20000000u
 #define TOK_ATOMIC 0x30000000u
+#define TOK_IFETCH 0x40000000u
 #define TOK_KIND   0xf0000000u
 #define TOK_INDEX  0x0fffffffu
 
@@ -200,6 +201,7 @@ struct sm {
     opcoll oc;         /* sm.operand_collector */
     uint64_t ib_empty; /* sm.fetch: live warps whose buffer is empty, waiting for a fetch */
     int fetch_last;    /* sm.fetch: the warp fetched last (round robin) */
+    struct l1i *l1i;   /* l1i.enabled: the instruction cache (sm_fetch.c), else NULL */
     mem_stage stage;
     /* sm.mem_queue: memory instructions issued and on their way to the load/store unit, in
      * issue order (a ring of cfg->mem_queue entries) */
@@ -277,6 +279,12 @@ static inline void sm_push_event(sm *s, const sm_event *e, int queue)
 /* sm_fetch.c */
 void sm_fetch_warp_start(sm *s, int wi);
 void sm_fetch_cycle(sm *s, uint64_t now);
+int sm_l1i_init(sm *s);
+void sm_l1i_free(sm *s);
+/* A reply to an instruction-cache miss (TOK_IFETCH | MSHR). */
+void sm_l1i_fill(sm *s, int mshr);
+/* Whether a fetch could happen next cycle (a warp to fetch for, or one whose miss is back). */
+bool sm_fetch_pending(const sm *s);
 
 /* sm_opcoll.c */
 uint64_t sm_oc_slot_free(const sm *s, int k, int cls);

@@ -583,8 +583,10 @@ void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
 {
     sm_account_to(s, now);
     sm_catch_up(s, now);
-    s->st.rt_latency_sum += now - p->sent_cycle;
-    s->st.rt_count++;
+    if ((p->token & TOK_KIND) != TOK_IFETCH) { /* data round trips only */
+        s->st.rt_latency_sum += now - p->sent_cycle;
+        s->st.rt_count++;
+    }
     uint32_t idx = p->token & TOK_INDEX;
     switch (p->token & TOK_KIND) {
     case TOK_FILL: {
@@ -597,6 +599,9 @@ void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
             sm_access_done(s, (int)waiters[i], now);
         break;
     }
+    case TOK_IFETCH:
+        sm_l1i_fill(s, (int)idx);
+        break;
     case TOK_BYPASS:
     case TOK_ATOMIC:
         sm_access_done(s, (int)idx, now);
