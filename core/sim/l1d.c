@@ -538,10 +538,10 @@ int l1d_invalidate(l1d *c)
 {
     if (c->mshr_in_use) return -1;
     size_t lines = (size_t)c->cfg.sets * (size_t)c->cfg.ways;
-    for (int set = 0; set < c->cfg.sets; set++) {
+    for (int set = 0; set < c->cfg.sets && c->ops->on_evict; set++) {
         l1_set_view v = set_view(c, set);
         for (int w = 0; w < c->cfg.ways; w++)
-            if (v.valid[w] && c->ops->on_evict) c->ops->on_evict(c->policy, &v, w);
+            if (v.valid[w]) c->ops->on_evict(c->policy, &v, w);
     }
     memset(c->valid, 0, lines);
     if (c->svalid) memset(c->svalid, 0, lines * sizeof *c->svalid);

@@ -399,14 +399,16 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
     /* GPGPU-Sim rotates which scheduler goes first each cycle (Issue_Prio); the cycle number
      * gives the same rotation without state, and through the cycles the SM sleeps. */
     int first = s->cfg->issue_rotate ? (int)(now % (uint64_t)nsched) : 0;
+    /* Warps of paused CTAs are picked only when no other warp is ready (DYNCTA IV). */
+    const warp_view **ready = s->views, **paused = s->views + s->cfg->max_warps;
     for (int i = 0; i < nsched; i++) {
         int k = first + i < nsched ? first + i : first + i - nsched;
-        /* Warps of paused CTAs are picked only when no other warp is ready (DYNCTA IV). */
-        const warp_view **ready = s->views, **paused = s->views + s->cfg->max_warps;
-        int nready = 0, npaused = 0;
         /* Only warps whose state may have changed are looked at: one blocked on a register or
-         * a barrier stays blocked until a release marks it again. */
+         * a barrier stays blocked until a release marks it again. A scheduler with none has
+         * none ready, and picks nothing. */
         uint64_t to_check = s->recheck & s->sched_mask[k];
+        if (!to_check) continue;
+        int nready = 0, npaused = 0;
         while (to_check) {
             int wi = __builtin_ctzll(to_check);
             to_check &= to_check - 1;

@@ -117,6 +117,7 @@ typedef struct mem_stage {
      * waits for a full queue's head to leave (the queue's wake is then its own) */
     l1q_bank *q;
     int q_banks, q_depth, q_count;
+    uint32_t q_busy; /* bit b: bank b's queue holds an access (l1d.banks <= 32) */
     bool blocked_on_queue;
 } mem_stage;
 
