@@ -453,10 +453,10 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
     s->last_idle = !issued && live_unpaused == 0;
     s->last_mem = !issued && live_unpaused > 0 && mem_waiting > 0 &&
                   mem_waiting + counts[ST_SYNC] == (uint32_t)s->live_warps;
-    memcpy(s->last_stall, counts, sizeof s->last_stall);
-    s->last_stall[ST_STRUCT] += counts[ST_STAGE];
     /* warps that exited as they issued left the counts but did issue this cycle */
-    s->last_stall[ST_EXEC] = (uint32_t)issued;
+    sm_set_last_stall(s, ST_EXEC, (uint32_t)issued);
+    for (int k = ST_EXEC + 1; k < ST_COUNT; k++)
+        sm_set_last_stall(s, k, counts[k] + (k == ST_STRUCT ? counts[ST_STAGE] : 0));
     s->last_resident = s->resident > 0;
     return issued;
 }
@@ -494,7 +494,7 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         s->st.active_cycles++;
         /* The cycle's exec count was for this cycle only: asleep, nobody issues. */
         sm_account_flush(s);
-        s->last_stall[ST_EXEC] = 0;
+        sm_set_last_stall(s, ST_EXEC, 0);
     }
 
     wake = s->scan_at;

@@ -215,6 +215,7 @@ struct sm {
     uint64_t acct_pending;              /* cycles not yet charged to the statistics */
     uint64_t sched_clock;               /* time passed to the scheduler's on_cycles so far */
     uint32_t last_stall[ST_COUNT];      /* warps per stall kind in the last cycle run */
+    uint64_t stall_from[ST_COUNT];      /* st.cycles when last_stall[k] took its value */
     uint32_t stall_count[ST_COUNT + 1]; /* live warps per current classification */
     uint64_t recheck;                   /* warps whose issue state may have changed */
     uint64_t stage_waiters;             /* warps waiting for the load/store unit to free */
@@ -239,6 +240,17 @@ static inline void sm_account_to(sm *s, uint64_t now)
     if (now <= s->acct_until) return;
     s->acct_pending += now - s->acct_until;
     s->acct_until = now;
+}
+
+/* Sets last_stall[k] (the pending cycles charged already): the cycles since it took its old
+ * value are charged to st.stall[k] with that value. Each kind is charged only when its count
+ * changes, and all of them when the statistics are read (sm_account). */
+static inline void sm_set_last_stall(sm *s, int k, uint32_t v)
+{
+    if (v == s->last_stall[k]) return;
+    s->st.stall[k] += (uint64_t)s->last_stall[k] * (s->st.cycles - s->stall_from[k]);
+    s->stall_from[k] = s->st.cycles;
+    s->last_stall[k] = v;
 }
 
 /* sm.c */
