@@ -22,7 +22,7 @@ void sm_fetch_cycle(sm *s, uint64_t now)
 {
     int passes = s->cfg->fetch_throughput, n = s->cfg->max_warps;
     for (int i = 0; i < passes && s->ib_empty; i++) {
-        int from = (s->fetch_last + 1) % n;
+        int from = s->fetch_last + 1 == n ? 0 : s->fetch_last + 1; /* fetch_last < n */
         uint64_t after = s->ib_empty & (~(uint64_t)0 << from);
         int wi = __builtin_ctzll(after ? after : s->ib_empty);
         warp *w = &s->warps[wi];

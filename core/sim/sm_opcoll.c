@@ -23,13 +23,21 @@
 static void share(const sm *s, int n, int k, int *lo, int *hi)
 {
     if (s->cfg->sub_core) {
-        int per = n / s->cfg->schedulers;
+        int k_n = s->cfg->schedulers;
+        int per = k_n & (k_n - 1) ? n / k_n : n >> __builtin_ctz((unsigned)k_n);
         *lo = k * per;
         *hi = *lo + per;
     } else {
         *lo = 0;
         *hi = n;
     }
+}
+
+/* x / ports, a shift for a power of two (the division is a slow instruction; every INT, FP
+ * and SFU issue makes two). */
+static inline uint64_t per_ports(uint64_t x, uint64_t ports)
+{
+    return ports & (ports - 1) ? x / ports : x >> __builtin_ctzll(ports);
 }
 
 static int earliest(const uint64_t *t, int lo, int hi)
@@ -75,11 +83,12 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     int cu = base + earliest(o->cu_free + base, clo, chi);
     uint64_t alloc = (now + 1) * ports;
     if (o->cu_free[cu] > alloc) alloc = o->cu_free[cu];
-    o->id_oc[cls][slot] = alloc / ports; /* issue follows the cycle's port passes */
+    o->id_oc[cls][slot] = per_ports(alloc, ports); /* issue follows the cycle's port passes */
 
     /* the reads, one per distinct general register, from the pass after allocation */
     int blo, bhi;
     share(s, c->reg_banks, k, &blo, &bhi);
+    unsigned nb = (unsigned)(bhi - blo);
     uint64_t done = alloc;
     for (int i = 0; i < in->nsrc; i++) {
         int slot_i = in->src[i];
@@ -89,7 +98,8 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
             dup |= in->src[j] == in->src[i];
         if (dup) continue;
         int reg = slot_i < WT_MAX_REGS ? slot_i : slot_i - WT_MAX_PREDS;
-        int bank = blo + (reg + wi) % (bhi - blo);
+        unsigned rw = (unsigned)(reg + wi);
+        int bank = blo + (int)(nb & (nb - 1) ? rw % nb : rw & (nb - 1));
         uint64_t r = alloc + 1;
         if (o->bank_next[bank] > r) r = o->bank_next[bank];
         o->bank_next[bank] = r + 1;
@@ -105,7 +115,7 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     /* the unit takes it in the next cycle's execute, once it is free */
     uint64_t *unit =
         cls == IC_SFU ? &s->unit_free[c->sub_core ? k : 0][IC_SFU] : &s->unit_free[k][cls];
-    uint64_t start = disp / ports + 1;
+    uint64_t start = per_ports(disp, ports) + 1;
     if (*unit > start) start = *unit;
     *unit = start + (uint64_t)(cls == IC_SFU ? s->ii_sfu : s->ii_alu);
     o->oc_ex[cls][ex] = start;
