@@ -132,6 +132,7 @@ typedef struct opcoll {
     uint64_t bank_next[OC_MAX_BANKS]; /* step from which the bank can serve a read */
     uint64_t cu_free[OC_MAX_UNITS];   /* step from which the collector unit can be allocated */
     uint64_t id_oc[3][OC_MAX_SLOTS];  /* cycle from which the ID_OC slot takes an issue */
+    uint64_t id_free[3][4];           /* the earliest of them in scheduler k's share */
     uint64_t oc_ex[3][OC_MAX_SLOTS];  /* cycle from which the OC_EX slot takes a dispatch */
 } opcoll;
 

@@ -53,12 +53,12 @@ static int width_of(const sm *s, int cls)
     return cls == IC_SFU ? s->cfg->pipe_width_sfu : s->cfg->pipe_width;
 }
 
-/* The first cycle scheduler k can issue an instruction of class cls (INT, FP or SFU). */
+/* The first cycle scheduler k can issue an instruction of class cls (INT, FP or SFU): kept
+ * in id_free as the slots change (only an issue changes one), since every look at a warp
+ * waiting to issue such an instruction asks. */
 uint64_t sm_oc_slot_free(const sm *s, int k, int cls)
 {
-    int lo, hi;
-    share(s, width_of(s, cls), k, &lo, &hi);
-    return s->oc.id_oc[cls][earliest(s->oc.id_oc[cls], lo, hi)];
+    return s->oc.id_free[cls][k];
 }
 
 uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
@@ -84,6 +84,12 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     uint64_t alloc = (now + 1) * ports;
     if (o->cu_free[cu] > alloc) alloc = o->cu_free[cu];
     o->id_oc[cls][slot] = per_ports(alloc, ports); /* issue follows the cycle's port passes */
+    for (int j = 0; j < c->schedulers; j++) {      /* the shares holding the slot (all, or k's) */
+        int jlo, jhi;
+        share(s, width_of(s, cls), j, &jlo, &jhi);
+        if (slot >= jlo && (slot < jhi || jlo == jhi))
+            o->id_free[cls][j] = o->id_oc[cls][earliest(o->id_oc[cls], jlo, jhi)];
+    }
 
     /* the reads, one per distinct general register, from the pass after allocation */
     int blo, bhi;
