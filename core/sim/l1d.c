@@ -122,8 +122,9 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     c->valid = calloc(lines, 1);
     c->reserved = calloc(lines, 1);
     c->nreserved = calloc((size_t)cfg->sets, sizeof *c->nreserved);
-    c->owner = calloc(lines, sizeof *c->owner);
-    c->mshr_of = calloc(lines, sizeof *c->mshr_of);
+    /* read only for a valid way (owner) or a reserved one (mshr_of), set when it becomes so */
+    c->owner = malloc(lines * sizeof *c->owner);
+    c->mshr_of = malloc(lines * sizeof *c->mshr_of);
     c->state = calloc(lines * (c->state_bytes ? c->state_bytes : 1), 1);
     /* written when allocated and read only while in use: no clearing (hundreds of MSHRs per
      * SM, an L1D made again at each carveout change) */
@@ -142,7 +143,7 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
         }
         c->svalid = calloc(lines, sizeof *c->svalid);
         c->spend = calloc(lines, sizeof *c->spend);
-        c->smshr = calloc(lines * (size_t)c->nsec, sizeof *c->smshr);
+        c->smshr = malloc(lines * (size_t)c->nsec * sizeof *c->smshr); /* read when pending */
         if (!c->svalid || !c->spend || !c->smshr) {
             snprintf(err, errlen, "out of memory");
             l1d_destroy(c);

@@ -131,9 +131,8 @@ static sm_event ev_pop(sm *s)
 {
     ev_fifo *best = NULL;
     uint64_t others = UINT64_MAX; /* earliest head of the FIFOs other than best */
-    for (int q = 0; q < EVQ_COUNT; q++) {
-        ev_fifo *f = &s->evq[q];
-        if (!f->n) continue;
+    for (uint32_t qs = s->evq_busy; qs; qs &= qs - 1) {
+        ev_fifo *f = &s->evq[__builtin_ctz(qs)];
         if (!best || ev_before(&f->buf[f->head], &best->buf[best->head])) {
             if (best && best->buf[best->head].cycle < others) others = best->buf[best->head].cycle;
             best = f;
@@ -145,6 +144,7 @@ static sm_event ev_pop(sm *s)
     best->head = (best->head + 1) & (best->cap - 1);
     best->n--;
     s->ev_n--;
+    if (!best->n) s->evq_busy &= ~(1u << (best - s->evq));
     if (best->n && best->buf[best->head].cycle < others) others = best->buf[best->head].cycle;
     s->ev_next = others;
     return top;

@@ -206,8 +206,9 @@ struct sm {
     int nrecs; /* records in flight */
 
     ev_fifo evq[EVQ_COUNT];
-    int ev_n;         /* events queued */
-    uint64_t ev_next; /* cycle of the earliest, UINT64_MAX when none */
+    int ev_n;          /* events queued */
+    uint32_t evq_busy; /* bit q: FIFO q holds an event */
+    uint64_t ev_next;  /* cycle of the earliest, UINT64_MAX when none */
     uint64_t seq;
 
     uint64_t wake;
@@ -275,6 +276,7 @@ static inline void sm_push_event(sm *s, const sm_event *e, int queue)
     ev->seq = s->seq++;
     f->n++;
     s->ev_n++;
+    s->evq_busy |= 1u << queue;
     if (ev->cycle < s->ev_next) s->ev_next = ev->cycle;
     if (ev->cycle < s->wake) s->wake = ev->cycle;
 }
