@@ -84,12 +84,12 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     uint64_t alloc = (now + 1) * ports;
     if (o->cu_free[cu] > alloc) alloc = o->cu_free[cu];
     o->id_oc[cls][slot] = per_ports(alloc, ports); /* issue follows the cycle's port passes */
-    for (int j = 0; j < c->schedulers; j++) {      /* the shares holding the slot (all, or k's) */
-        int jlo, jhi;
-        share(s, width_of(s, cls), j, &jlo, &jhi);
-        if (slot >= jlo && (slot < jhi || jlo == jhi))
-            o->id_free[cls][j] = o->id_oc[cls][earliest(o->id_oc[cls], jlo, jhi)];
-    }
+    uint64_t first = o->id_oc[cls][earliest(o->id_oc[cls], lo, hi)];
+    if (c->sub_core && hi > lo) /* shares of their own: only k's holds the slot */
+        o->id_free[cls][k] = first;
+    else /* one share for all (without sub-cores, or sub-cores sharing slot 0) */
+        for (int j = 0; j < c->schedulers; j++)
+            o->id_free[cls][j] = first;
 
     /* the reads, one per distinct general register, from the pass after allocation */
     int blo, bhi;
