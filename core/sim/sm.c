@@ -43,6 +43,7 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
     for (int wi = 0; wi < c->max_warps; wi++)
         s->sched_mask[wi % c->schedulers] |= (uint64_t)1 << wi;
     s->ii_sfu = sm_ceil_div(WT_WARP_SIZE, c->sfu_width);
+    sm_oc_init(s);
     s->wake = UINT64_MAX;
     s->ev_next = UINT64_MAX;
 

@@ -128,12 +128,15 @@ typedef struct mem_stage {
 #define OC_MAX_BANKS 64
 #define OC_MAX_UNITS 128 /* the generic set, then the SFU's own */
 #define OC_MAX_SLOTS 16
+enum oc_share { OCS_SLOT, OCS_SLOT_SFU, OCS_UNIT, OCS_UNIT_SFU, OCS_BANK, OCS_COUNT };
 typedef struct opcoll {
     uint64_t bank_next[OC_MAX_BANKS]; /* step from which the bank can serve a read */
     uint64_t cu_free[OC_MAX_UNITS];   /* step from which the collector unit can be allocated */
     uint64_t id_oc[3][OC_MAX_SLOTS];  /* cycle from which the ID_OC slot takes an issue */
     uint64_t id_free[3][4];           /* the earliest of them in scheduler k's share */
-    uint64_t oc_ex[3][OC_MAX_SLOTS];  /* cycle from which the OC_EX slot takes a dispatch */
+    /* scheduler k's share [lo, hi) of each resource (enum oc_share), from the configuration */
+    uint8_t share_lo[OCS_COUNT][4], share_hi[OCS_COUNT][4];
+    uint64_t oc_ex[3][OC_MAX_SLOTS]; /* cycle from which the OC_EX slot takes a dispatch */
 } opcoll;
 
 enum ev_kind { EV_REG, EV_ACCESS };
@@ -286,6 +289,7 @@ void sm_fetch_warp_start(sm *s, int wi);
 void sm_fetch_cycle(sm *s, uint64_t now);
 
 /* sm_opcoll.c */
+void sm_oc_init(sm *s);
 uint64_t sm_oc_slot_free(const sm *s, int k, int cls);
 uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now);
 void sm_push_event_sorted(sm *s, const sm_event *e, int queue);

@@ -23,14 +23,28 @@
 static void share(const sm *s, int n, int k, int *lo, int *hi)
 {
     if (s->cfg->sub_core) {
-        int k_n = s->cfg->schedulers;
-        int per = k_n & (k_n - 1) ? n / k_n : n >> __builtin_ctz((unsigned)k_n);
+        int per = n / s->cfg->schedulers;
         *lo = k * per;
         *hi = *lo + per;
     } else {
         *lo = 0;
         *hi = n;
     }
+}
+
+/* Each scheduler's share of each resource, once: the issue path reads them. */
+void sm_oc_init(sm *s)
+{
+    const gpu_config *c = s->cfg;
+    int n[OCS_COUNT] = {c->pipe_width, c->pipe_width_sfu, c->oc_units, c->oc_units_sfu,
+                        c->reg_banks};
+    for (int r = 0; r < OCS_COUNT; r++)
+        for (int k = 0; k < c->schedulers; k++) {
+            int lo, hi;
+            share(s, n[r], k, &lo, &hi);
+            s->oc.share_lo[r][k] = (uint8_t)lo;
+            s->oc.share_hi[r][k] = (uint8_t)hi;
+        }
 }
 
 /* x / ports, a shift for a power of two (the division is a slow instruction; every INT, FP
@@ -48,11 +62,6 @@ static int earliest(const uint64_t *t, int lo, int hi)
     return best;
 }
 
-static int width_of(const sm *s, int cls)
-{
-    return cls == IC_SFU ? s->cfg->pipe_width_sfu : s->cfg->pipe_width;
-}
-
 /* The first cycle scheduler k can issue an instruction of class cls (INT, FP or SFU): kept
  * in id_free as the slots change (only an issue changes one), since every look at a warp
  * waiting to issue such an instruction asks. */
@@ -67,19 +76,18 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     opcoll *o = &s->oc;
     int cls = in->cls;
     uint64_t ports = (uint64_t)c->reg_ports;
-    int lo, hi;
-    share(s, width_of(s, cls), k, &lo, &hi);
+    int ws = cls == IC_SFU ? OCS_SLOT_SFU : OCS_SLOT;
+    int lo = o->share_lo[ws][k], hi = o->share_hi[ws][k];
     int slot = earliest(o->id_oc[cls], lo, hi);
     assert(o->id_oc[cls][slot] <= now);
 
     /* a collector unit: the first pass of the next cycle, or when one frees */
-    int base = 0, n = c->oc_units;
+    int base = 0, us = OCS_UNIT;
     if (cls == IC_SFU && c->oc_units_sfu) {
         base = c->oc_units;
-        n = c->oc_units_sfu;
+        us = OCS_UNIT_SFU;
     }
-    int clo, chi;
-    share(s, n, k, &clo, &chi);
+    int clo = o->share_lo[us][k], chi = o->share_hi[us][k];
     int cu = base + earliest(o->cu_free + base, clo, chi);
     uint64_t alloc = (now + 1) * ports;
     if (o->cu_free[cu] > alloc) alloc = o->cu_free[cu];
@@ -92,8 +100,7 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
             o->id_free[cls][j] = first;
 
     /* the reads, one per distinct general register, from the pass after allocation */
-    int blo, bhi;
-    share(s, c->reg_banks, k, &blo, &bhi);
+    int blo = o->share_lo[OCS_BANK][k], bhi = o->share_hi[OCS_BANK][k];
     unsigned nb = (unsigned)(bhi - blo);
     uint64_t done = alloc;
     for (int i = 0; i < in->nsrc; i++) {
