@@ -63,9 +63,9 @@ static uint8_t fingerprint(uint64_t line)
     return (uint8_t)((line * 0x9E3779B97F4A7C15ull) >> 56);
 }
 
-/* Bit w set for each of up to 64 fingerprints in fp (ways of one chunk) equal to f: eight ways
- * per 64-bit word (the row is padded to whole words), with the exact zero-byte test (no false
- * positives from borrows between bytes). */
+/* Bit w set for each of up to 64 fingerprints in fp (ways of one chunk) equal to f: sixteen
+ * ways per SSE2 compare, or without SSE2 eight per 64-bit word with the exact zero-byte test
+ * (no false positives from borrows between bytes). Rows are padded to whole 16-byte blocks. */
 static uint64_t fingerprint_matches(const uint8_t *fp, int ways, uint8_t f)
 {
 #if defined(__SSE2__)
