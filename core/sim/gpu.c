@@ -190,7 +190,7 @@ static int dispatch(gpu *g, uint64_t now)
         } else {
             stuck++;
         }
-        g->rr = (g->rr + 1) % sms;
+        g->rr = g->rr + 1 == sms ? 0 : g->rr + 1;
     }
     return started;
 }

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 const char *const l1_outcome_names[] = {"hit", "miss", "merged", "reservation_fail", "bypass"};
 
@@ -23,7 +26,7 @@ struct l1d {
     int set_bits; /* log2(sets) when sets is a power of two */
     uint64_t *tags;
     uint8_t *fp;   /* per way: a byte hash of its tag, so a lookup compares 8 ways per word */
-    int fp_stride; /* fingerprint bytes per set: ways rounded up to whole words */
+    int fp_stride; /* fingerprint bytes per set: ways rounded up to whole 16-byte blocks */
     uint8_t *valid;
     uint8_t *reserved;
     uint16_t *nreserved; /* per set: reserved ways (a miss needs fewer than all) */
@@ -60,11 +63,21 @@ static uint8_t fingerprint(uint64_t line)
     return (uint8_t)((line * 0x9E3779B97F4A7C15ull) >> 56);
 }
 
-/* Bit w set for each of up to 64 fingerprints in fp (ways of one chunk) equal to f: eight ways
- * per 64-bit word (the row is padded to whole words), with the exact zero-byte test (no false
- * positives from borrows between bytes). */
+/* Bit w set for each of up to 64 fingerprints in fp (ways of one chunk) equal to f: sixteen
+ * ways per SSE2 compare, or without SSE2 eight per 64-bit word with the exact zero-byte test
+ * (no false positives from borrows between bytes). Rows are padded to whole 16-byte blocks. */
 static uint64_t fingerprint_matches(const uint8_t *fp, int ways, uint8_t f)
 {
+#if defined(__SSE2__)
+    /* sixteen ways per compare (rows are padded to whole 16-byte blocks) */
+    const __m128i pat = _mm_set1_epi8((char)f);
+    uint64_t match = 0;
+    for (int w = 0; w < ways; w += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(fp + w));
+        match |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, pat)) << w;
+    }
+    return ways < 64 ? match & ((1ull << ways) - 1) : match;
+#else
     const uint64_t lo7 = 0x7F7F7F7F7F7F7F7Full, pat = f * 0x0101010101010101ull;
     uint64_t match = 0;
     for (int w = 0; w < ways; w += 8) {
@@ -75,6 +88,7 @@ static uint64_t fingerprint_matches(const uint8_t *fp, int ways, uint8_t f)
         match |= gather_byte_flags(zero >> 7) << w;
     }
     return ways < 64 ? match & ((1ull << ways) - 1) : match;
+#endif
 }
 
 static int log2_exact(int v)
@@ -103,18 +117,21 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     size_t lines = (size_t)cfg->sets * (size_t)cfg->ways;
     c->state_bytes = ops->line_state_bytes;
     c->tags = calloc(lines, sizeof *c->tags);
-    c->fp_stride = (cfg->ways + 7) & ~7;
-    c->fp = malloc((size_t)cfg->sets * (size_t)c->fp_stride + 8);
+    c->fp_stride = (cfg->ways + 15) & ~15;
+    c->fp = malloc((size_t)cfg->sets * (size_t)c->fp_stride + 16);
     c->valid = calloc(lines, 1);
     c->reserved = calloc(lines, 1);
     c->nreserved = calloc((size_t)cfg->sets, sizeof *c->nreserved);
-    c->owner = calloc(lines, sizeof *c->owner);
-    c->mshr_of = calloc(lines, sizeof *c->mshr_of);
+    /* read only for a valid way (owner) or a reserved one (mshr_of), set when it becomes so */
+    c->owner = malloc(lines * sizeof *c->owner);
+    c->mshr_of = malloc(lines * sizeof *c->mshr_of);
     c->state = calloc(lines * (c->state_bytes ? c->state_bytes : 1), 1);
-    c->mshr = calloc((size_t)cfg->mshrs, sizeof *c->mshr);
+    /* written when allocated and read only while in use: no clearing (hundreds of MSHRs per
+     * SM, an L1D made again at each carveout change) */
+    c->mshr = malloc((size_t)cfg->mshrs * sizeof *c->mshr);
     c->mshr_words = (cfg->mshrs + 63) / 64;
     c->mshr_free = calloc((size_t)c->mshr_words, sizeof *c->mshr_free);
-    c->waiters = calloc((size_t)cfg->mshrs * (size_t)cfg->mshr_merge, sizeof *c->waiters);
+    c->waiters = malloc((size_t)cfg->mshrs * (size_t)cfg->mshr_merge * sizeof *c->waiters);
     c->ops = ops;
     if (cfg->sectored) {
         c->nsec = cfg->line_bytes / L1D_SECTOR;
@@ -126,7 +143,7 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
         }
         c->svalid = calloc(lines, sizeof *c->svalid);
         c->spend = calloc(lines, sizeof *c->spend);
-        c->smshr = calloc(lines * (size_t)c->nsec, sizeof *c->smshr);
+        c->smshr = malloc(lines * (size_t)c->nsec * sizeof *c->smshr); /* read when pending */
         if (!c->svalid || !c->spend || !c->smshr) {
             snprintf(err, errlen, "out of memory");
             l1d_destroy(c);
@@ -522,10 +539,10 @@ int l1d_invalidate(l1d *c)
 {
     if (c->mshr_in_use) return -1;
     size_t lines = (size_t)c->cfg.sets * (size_t)c->cfg.ways;
-    for (int set = 0; set < c->cfg.sets; set++) {
+    for (int set = 0; set < c->cfg.sets && c->ops->on_evict; set++) {
         l1_set_view v = set_view(c, set);
         for (int w = 0; w < c->cfg.ways; w++)
-            if (v.valid[w] && c->ops->on_evict) c->ops->on_evict(c->policy, &v, w);
+            if (v.valid[w]) c->ops->on_evict(c->policy, &v, w);
     }
     memset(c->valid, 0, lines);
     if (c->svalid) memset(c->svalid, 0, lines * sizeof *c->svalid);

@@ -60,6 +60,7 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
     for (int wi = 0; wi < c->max_warps; wi++)
         s->sched_mask[wi % c->schedulers] |= (uint64_t)1 << wi;
     s->ii_sfu = sm_ceil_div(WT_WARP_SIZE, c->sfu_width);
+    sm_oc_init(s);
     s->wake = UINT64_MAX;
     s->ev_next = UINT64_MAX;
 
@@ -119,7 +120,8 @@ void sm_destroy(sm *s)
 
 int sm_sched_of(const sm *s, int w)
 {
-    return w % s->cfg->schedulers;
+    int n = s->cfg->schedulers;
+    return n & (n - 1) ? w % n : w & (n - 1); /* no division for 1, 2 or 4 */
 }
 
 /* --------------------------------------------------------- events (FIFOs by kind) ---- */
@@ -149,9 +151,8 @@ static sm_event ev_pop(sm *s)
 {
     ev_fifo *best = NULL;
     uint64_t others = UINT64_MAX; /* earliest head of the FIFOs other than best */
-    for (int q = 0; q < EVQ_COUNT; q++) {
-        ev_fifo *f = &s->evq[q];
-        if (!f->n) continue;
+    for (uint32_t qs = s->evq_busy; qs; qs &= qs - 1) {
+        ev_fifo *f = &s->evq[__builtin_ctz(qs)];
         if (!best || ev_before(&f->buf[f->head], &best->buf[best->head])) {
             if (best && best->buf[best->head].cycle < others) others = best->buf[best->head].cycle;
             best = f;
@@ -163,6 +164,7 @@ static sm_event ev_pop(sm *s)
     best->head = (best->head + 1) & (best->cap - 1);
     best->n--;
     s->ev_n--;
+    if (!best->n) s->evq_busy &= ~(1u << (best - s->evq));
     if (best->n && best->buf[best->head].cycle < others) others = best->buf[best->head].cycle;
     s->ev_next = others;
     return top;
@@ -434,15 +436,18 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
     int nsched = s->cfg->schedulers;
     /* GPGPU-Sim rotates which scheduler goes first each cycle (Issue_Prio); the cycle number
      * gives the same rotation without state, and through the cycles the SM sleeps. */
-    int first = s->cfg->issue_rotate ? (int)(now % (uint64_t)nsched) : 0;
+    uint64_t ns = (uint64_t)nsched;
+    int first = !s->cfg->issue_rotate ? 0 : (int)(ns & (ns - 1) ? now % ns : now & (ns - 1));
+    /* Warps of paused CTAs are picked only when no other warp is ready (DYNCTA IV). */
+    const warp_view **ready = s->views, **paused = s->views + s->cfg->max_warps;
     for (int i = 0; i < nsched; i++) {
         int k = first + i < nsched ? first + i : first + i - nsched;
-        /* Warps of paused CTAs are picked only when no other warp is ready (DYNCTA IV). */
-        const warp_view **ready = s->views, **paused = s->views + s->cfg->max_warps;
-        int nready = 0, npaused = 0;
         /* Only warps whose state may have changed are looked at: one blocked on a register or
-         * a barrier stays blocked until a release marks it again. */
+         * a barrier stays blocked until a release marks it again. A scheduler with none has
+         * none ready, and picks nothing. */
         uint64_t to_check = s->recheck & s->sched_mask[k];
+        if (!to_check) continue;
+        int nready = 0, npaused = 0;
         while (to_check) {
             int wi = __builtin_ctzll(to_check);
             to_check &= to_check - 1;
@@ -488,10 +493,10 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
     s->last_idle = !issued && live_unpaused == 0;
     s->last_mem = !issued && live_unpaused > 0 && mem_waiting > 0 &&
                   mem_waiting + counts[ST_SYNC] == (uint32_t)s->live_warps;
-    memcpy(s->last_stall, counts, sizeof s->last_stall);
-    s->last_stall[ST_STRUCT] += counts[ST_STAGE];
     /* warps that exited as they issued left the counts but did issue this cycle */
-    s->last_stall[ST_EXEC] = (uint32_t)issued;
+    sm_set_last_stall(s, ST_EXEC, (uint32_t)issued);
+    for (int k = ST_EXEC + 1; k < ST_COUNT; k++)
+        sm_set_last_stall(s, k, counts[k] + (k == ST_STRUCT ? counts[ST_STAGE] : 0));
     s->last_resident = s->resident > 0;
     return issued;
 }
@@ -538,7 +543,7 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         s->st.active_cycles++;
         /* The cycle's exec count was for this cycle only: asleep, nobody issues. */
         sm_account_flush(s);
-        s->last_stall[ST_EXEC] = 0;
+        sm_set_last_stall(s, ST_EXEC, 0);
     }
 
     wake = s->scan_at;

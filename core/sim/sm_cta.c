@@ -149,15 +149,15 @@ void sm_warp_exit(sm *s, int wi, uint64_t now)
  * charged with the classification (last_stall, last_idle, ...) when it is about to change or
  * when the statistics are read. An SM that runs cycle after cycle without a new issue scan
  * (a divergent load going through the L1D an access a cycle) would otherwise pay the whole
- * multiply-add over the stall kinds every cycle. Sums of integers: the same totals. */
+ * multiply-add over the stall kinds every cycle. The stall kinds go further: each is charged
+ * only when its count changes (sm_set_last_stall), and all of them when the statistics are
+ * read (sm_account). Sums of integers: the same totals. */
 void sm_account_flush(sm *s)
 {
     uint64_t cycles = s->acct_pending;
     if (!cycles) return;
     s->acct_pending = 0;
-    for (int k = 0; k < ST_COUNT; k++)
-        s->st.stall[k] += (uint64_t)s->last_stall[k] * cycles;
-    s->st.cycles += cycles;
+    s->st.cycles += cycles; /* the stall kinds' share: sm_set_last_stall */
     if (s->last_idle) s->st.c_idle += cycles, s->st.sample_idle += (uint32_t)cycles;
     if (s->last_mem) s->st.c_mem += cycles, s->st.sample_mem += (uint32_t)cycles;
     if (s->last_resident) s->st.resident_cycles += cycles;
@@ -167,6 +167,10 @@ void sm_account(sm *s, uint64_t now)
 {
     sm_account_to(s, now);
     sm_account_flush(s);
+    for (int k = 0; k < ST_COUNT; k++) {
+        s->st.stall[k] += (uint64_t)s->last_stall[k] * (s->st.cycles - s->stall_from[k]);
+        s->stall_from[k] = s->st.cycles;
+    }
 }
 
 void sm_take_sample(sm *s, uint64_t now, uint32_t *c_idle, uint32_t *c_mem)

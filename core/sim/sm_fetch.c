@@ -169,7 +169,7 @@ void sm_fetch_cycle(sm *s, uint64_t now)
         }
         uint64_t want = s->ib_empty & ~(ic ? ic->imiss : 0);
         if (!want) break;
-        int from = (s->fetch_last + 1) % n;
+        int from = s->fetch_last + 1 == n ? 0 : s->fetch_last + 1; /* fetch_last < n */
         uint64_t after = want & (~(uint64_t)0 << from);
         int wi = __builtin_ctzll(after ? after : want);
         if (!s->warps[wi].live) { /* not a candidate: GPGPU-Sim skips finished warps */

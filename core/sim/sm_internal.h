@@ -120,6 +120,7 @@ typedef struct mem_stage {
      * waits for a full queue's head to leave (the queue's wake is then its own) */
     l1q_bank *q;
     int q_banks, q_depth, q_count;
+    uint32_t q_busy; /* bit b: bank b's queue holds an access (l1d.banks <= 32) */
     bool blocked_on_queue;
 } mem_stage;
 
@@ -130,11 +131,15 @@ typedef struct mem_stage {
 #define OC_MAX_BANKS 64
 #define OC_MAX_UNITS 128 /* the generic set, then the SFU's own */
 #define OC_MAX_SLOTS 16
+enum oc_share { OCS_SLOT, OCS_SLOT_SFU, OCS_UNIT, OCS_UNIT_SFU, OCS_BANK, OCS_COUNT };
 typedef struct opcoll {
     uint64_t bank_next[OC_MAX_BANKS]; /* step from which the bank can serve a read */
     uint64_t cu_free[OC_MAX_UNITS];   /* step from which the collector unit can be allocated */
     uint64_t id_oc[3][OC_MAX_SLOTS];  /* cycle from which the ID_OC slot takes an issue */
-    uint64_t oc_ex[3][OC_MAX_SLOTS];  /* cycle from which the OC_EX slot takes a dispatch */
+    uint64_t id_free[3][4];           /* the earliest of them in scheduler k's share */
+    /* scheduler k's share [lo, hi) of each resource (enum oc_share), from the configuration */
+    uint8_t share_lo[OCS_COUNT][4], share_hi[OCS_COUNT][4];
+    uint64_t oc_ex[3][OC_MAX_SLOTS]; /* cycle from which the OC_EX slot takes a dispatch */
 } opcoll;
 
 enum ev_kind { EV_REG, EV_ACCESS };
@@ -213,8 +218,9 @@ struct sm {
     int nrecs; /* records in flight */
 
     ev_fifo evq[EVQ_COUNT];
-    int ev_n;         /* events queued */
-    uint64_t ev_next; /* cycle of the earliest, UINT64_MAX when none */
+    int ev_n;          /* events queued */
+    uint32_t evq_busy; /* bit q: FIFO q holds an event */
+    uint64_t ev_next;  /* cycle of the earliest, UINT64_MAX when none */
     uint64_t seq;
 
     uint64_t wake;
@@ -223,6 +229,7 @@ struct sm {
     uint64_t acct_pending;              /* cycles not yet charged to the statistics */
     uint64_t sched_clock;               /* time passed to the scheduler's on_cycles so far */
     uint32_t last_stall[ST_COUNT];      /* warps per stall kind in the last cycle run */
+    uint64_t stall_from[ST_COUNT];      /* st.cycles when last_stall[k] took its value */
     uint32_t stall_count[ST_COUNT + 1]; /* live warps per current classification */
     uint64_t recheck;                   /* warps whose issue state may have changed */
     uint64_t stage_waiters;             /* warps waiting for the load/store unit to free */
@@ -249,6 +256,17 @@ static inline void sm_account_to(sm *s, uint64_t now)
     s->acct_until = now;
 }
 
+/* Sets last_stall[k] (the pending cycles charged already): the cycles since it took its old
+ * value are charged to st.stall[k] with that value. Each kind is charged only when its count
+ * changes, and all of them when the statistics are read (sm_account). */
+static inline void sm_set_last_stall(sm *s, int k, uint32_t v)
+{
+    if (v == s->last_stall[k]) return;
+    s->st.stall[k] += (uint64_t)s->last_stall[k] * (s->st.cycles - s->stall_from[k]);
+    s->stall_from[k] = s->st.cycles;
+    s->last_stall[k] = v;
+}
+
 /* sm.c */
 void sm_fetch_next(sm *s, int wi);
 const warp_view *sm_view_of(const sm *s, int wi);
@@ -272,6 +290,7 @@ static inline void sm_push_event(sm *s, const sm_event *e, int queue)
     ev->seq = s->seq++;
     f->n++;
     s->ev_n++;
+    s->evq_busy |= 1u << queue;
     if (ev->cycle < s->ev_next) s->ev_next = ev->cycle;
     if (ev->cycle < s->wake) s->wake = ev->cycle;
 }
@@ -287,6 +306,7 @@ void sm_l1i_fill(sm *s, int mshr);
 bool sm_fetch_pending(const sm *s);
 
 /* sm_opcoll.c */
+void sm_oc_init(sm *s);
 uint64_t sm_oc_slot_free(const sm *s, int k, int cls);
 uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now);
 void sm_push_event_sorted(sm *s, const sm_event *e, int queue);

@@ -413,7 +413,8 @@ static int l1q_bank_of(const sm *s, const line_access *a)
     if (st->q_banks == 1) return 0;
     uint64_t addr =
         a->line + (a->sectors ? (uint64_t)__builtin_ctz(a->sectors) * s->cfg->bypass_segment : 0);
-    return (int)((addr >> 5) % (uint64_t)st->q_banks);
+    uint64_t nb = (uint64_t)st->q_banks;
+    return (int)(nb & (nb - 1) ? (addr >> 5) % nb : (addr >> 5) & (nb - 1));
 }
 
 /* A store at the head: write-evict the L1D copy and send it (write-through), as the unit's
@@ -434,9 +435,10 @@ static int l1q_store(sm *s, const l1q_entry *x, uint64_t now)
 static void l1q_cycle(sm *s, uint64_t now)
 {
     mem_stage *st = &s->stage;
-    for (int b = 0; b < st->q_banks; b++) {
+    for (uint32_t banks = st->q_busy; banks; banks &= banks - 1) {
+        int b = __builtin_ctz(banks);
         l1q_bank *q = &st->q[b];
-        if (!q->count || now < q->ready) continue;
+        if (now < q->ready) continue;
         l1q_entry *x = &q->e[q->head];
         bool load = x->cls == IC_LD_GLOBAL;
         if (q->blocked_on_fill && q->fail_fills == s->fills) {
@@ -464,6 +466,8 @@ static void l1q_cycle(sm *s, uint64_t now)
         if (q->count) {
             uint64_t r = q->e[q->head].entered + (uint64_t)st->q_depth;
             q->ready = r > now + 1 ? r : now + 1;
+        } else {
+            st->q_busy &= ~(1u << b);
         }
     }
 }
@@ -487,7 +491,10 @@ static void l1q_enter(sm *s, uint64_t now)
         if (q->count && q->e[tail == 0 ? st->q_depth - 1 : tail - 1].entered == now)
             break; /* the tail was taken this cycle: next cycle */
         q->e[tail] = (l1q_entry){*a, st->rec, st->warp, st->n, st->prio, st->pc, st->cls, now};
-        if (!q->count) q->ready = now + (uint64_t)st->q_depth;
+        if (!q->count) {
+            q->ready = now + (uint64_t)st->q_depth;
+            st->q_busy |= 1u << (q - st->q);
+        }
         q->count++;
         st->q_count++;
         st->next++;
@@ -499,9 +506,9 @@ uint64_t sm_l1q_wake(const sm *s, uint64_t now)
 {
     const mem_stage *st = &s->stage;
     uint64_t wake = UINT64_MAX;
-    for (int b = 0; b < st->q_banks; b++) {
-        const l1q_bank *q = &st->q[b];
-        if (!q->count || q->blocked_on_fill) continue; /* a fill wakes the SM (sm_deliver) */
+    for (uint32_t banks = st->q_busy; banks; banks &= banks - 1) {
+        const l1q_bank *q = &st->q[__builtin_ctz(banks)];
+        if (q->blocked_on_fill) continue; /* a fill wakes the SM (sm_deliver) */
         uint64_t w = q->blocked_on_send ? memsys_next_event(s->mem, now)
                      : q->ready > now   ? q->ready
                                         : now + 1;

@@ -32,6 +32,28 @@ static void share(const sm *s, int n, int k, int *lo, int *hi)
     }
 }
 
+/* Each scheduler's share of each resource, once: the issue path reads them. */
+void sm_oc_init(sm *s)
+{
+    const gpu_config *c = s->cfg;
+    int n[OCS_COUNT] = {c->pipe_width, c->pipe_width_sfu, c->oc_units, c->oc_units_sfu,
+                        c->reg_banks};
+    for (int r = 0; r < OCS_COUNT; r++)
+        for (int k = 0; k < c->schedulers; k++) {
+            int lo, hi;
+            share(s, n[r], k, &lo, &hi);
+            s->oc.share_lo[r][k] = (uint8_t)lo;
+            s->oc.share_hi[r][k] = (uint8_t)hi;
+        }
+}
+
+/* x / ports, a shift for a power of two (the division is a slow instruction; every INT, FP
+ * and SFU issue makes two). */
+static inline uint64_t per_ports(uint64_t x, uint64_t ports)
+{
+    return ports & (ports - 1) ? x / ports : x >> __builtin_ctzll(ports);
+}
+
 static int earliest(const uint64_t *t, int lo, int hi)
 {
     int best = lo;
@@ -40,17 +62,12 @@ static int earliest(const uint64_t *t, int lo, int hi)
     return best;
 }
 
-static int width_of(const sm *s, int cls)
-{
-    return cls == IC_SFU ? s->cfg->pipe_width_sfu : s->cfg->pipe_width;
-}
-
-/* The first cycle scheduler k can issue an instruction of class cls (INT, FP or SFU). */
+/* The first cycle scheduler k can issue an instruction of class cls (INT, FP or SFU): kept
+ * in id_free as the slots change (only an issue changes one), since every look at a warp
+ * waiting to issue such an instruction asks. */
 uint64_t sm_oc_slot_free(const sm *s, int k, int cls)
 {
-    int lo, hi;
-    share(s, width_of(s, cls), k, &lo, &hi);
-    return s->oc.id_oc[cls][earliest(s->oc.id_oc[cls], lo, hi)];
+    return s->oc.id_free[cls][k];
 }
 
 uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
@@ -59,27 +76,32 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     opcoll *o = &s->oc;
     int cls = in->cls;
     uint64_t ports = (uint64_t)c->reg_ports;
-    int lo, hi;
-    share(s, width_of(s, cls), k, &lo, &hi);
+    int ws = cls == IC_SFU ? OCS_SLOT_SFU : OCS_SLOT;
+    int lo = o->share_lo[ws][k], hi = o->share_hi[ws][k];
     int slot = earliest(o->id_oc[cls], lo, hi);
     assert(o->id_oc[cls][slot] <= now);
 
     /* a collector unit: the first pass of the next cycle, or when one frees */
-    int base = 0, n = c->oc_units;
+    int base = 0, us = OCS_UNIT;
     if (cls == IC_SFU && c->oc_units_sfu) {
         base = c->oc_units;
-        n = c->oc_units_sfu;
+        us = OCS_UNIT_SFU;
     }
-    int clo, chi;
-    share(s, n, k, &clo, &chi);
+    int clo = o->share_lo[us][k], chi = o->share_hi[us][k];
     int cu = base + earliest(o->cu_free + base, clo, chi);
     uint64_t alloc = (now + 1) * ports;
     if (o->cu_free[cu] > alloc) alloc = o->cu_free[cu];
-    o->id_oc[cls][slot] = alloc / ports; /* issue follows the cycle's port passes */
+    o->id_oc[cls][slot] = per_ports(alloc, ports); /* issue follows the cycle's port passes */
+    uint64_t first = o->id_oc[cls][earliest(o->id_oc[cls], lo, hi)];
+    if (c->sub_core && hi > lo) /* shares of their own: only k's holds the slot */
+        o->id_free[cls][k] = first;
+    else /* one share for all (without sub-cores, or sub-cores sharing slot 0) */
+        for (int j = 0; j < c->schedulers; j++)
+            o->id_free[cls][j] = first;
 
     /* the reads, one per distinct general register, from the pass after allocation */
-    int blo, bhi;
-    share(s, c->reg_banks, k, &blo, &bhi);
+    int blo = o->share_lo[OCS_BANK][k], bhi = o->share_hi[OCS_BANK][k];
+    unsigned nb = (unsigned)(bhi - blo);
     uint64_t done = alloc;
     for (int i = 0; i < in->nsrc; i++) {
         int slot_i = in->src[i];
@@ -89,7 +111,8 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
             dup |= in->src[j] == in->src[i];
         if (dup) continue;
         int reg = slot_i < WT_MAX_REGS ? slot_i : slot_i - WT_MAX_PREDS;
-        int bank = blo + (reg + wi) % (bhi - blo);
+        unsigned rw = (unsigned)(reg + wi);
+        int bank = blo + (int)(nb & (nb - 1) ? rw % nb : rw & (nb - 1));
         uint64_t r = alloc + 1;
         if (o->bank_next[bank] > r) r = o->bank_next[bank];
         o->bank_next[bank] = r + 1;
@@ -105,7 +128,7 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     /* the unit takes it in the next cycle's execute, once it is free */
     uint64_t *unit =
         cls == IC_SFU ? &s->unit_free[c->sub_core ? k : 0][IC_SFU] : &s->unit_free[k][cls];
-    uint64_t start = disp / ports + 1;
+    uint64_t start = per_ports(disp, ports) + 1;
     if (*unit > start) start = *unit;
     *unit = start + (uint64_t)(cls == IC_SFU ? s->ii_sfu : s->ii_alu);
     o->oc_ex[cls][ex] = start;

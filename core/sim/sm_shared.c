@@ -8,18 +8,13 @@
 
 /* ------------------------------------------------ shared accesses and atomics ---- */
 
-/* The bank-conflict degree of a shared access, as GPGPU-Sim's
- * warp_inst_t::generate_mem_accesses computes it for shared space with
- * -gpgpu_shmem_limited_broadcast 0 and -gpgpu_shmem_warp_parts 1: the largest number of
- * distinct 4-byte words the active lanes address in one bank (word w lies in bank w mod
- * banks); lanes of one word share its read (broadcast). At least 1, even with no lane. */
-int sm_shared_degree(const uint32_t *addr, uint32_t mask, int banks)
+/* sm_shared_degree for more than 64 banks: the (bank, word) keys sorted by insertion. */
+static int shared_degree_sorted(const uint32_t *addr, uint32_t mask, uint32_t nb, uint32_t pow2)
 {
     /* (bank, word) keys in order, by insertion: coherent, strided and broadcast accesses come
      * in order already, so the sort is a pass over the lanes */
     uint64_t key[WT_WARP_SIZE];
     int n = 0;
-    uint32_t nb = (uint32_t)banks, pow2 = (nb & (nb - 1)) == 0;
     for (; mask; mask &= mask - 1) {
         uint32_t word = addr[__builtin_ctz(mask)] >> 2;
         uint32_t bank = pow2 ? word & (nb - 1) : word % nb;
@@ -36,6 +31,45 @@ int sm_shared_degree(const uint32_t *addr, uint32_t mask, int banks)
         else if (key[i] != key[i - 1])
             run++; /* another word of the bank */
         if (run > degree) degree = run;
+    }
+    return degree;
+}
+
+/* The bank-conflict degree of a shared access, as GPGPU-Sim's
+ * warp_inst_t::generate_mem_accesses computes it for shared space with
+ * -gpgpu_shmem_limited_broadcast 0 and -gpgpu_shmem_warp_parts 1: the largest number of
+ * distinct 4-byte words the active lanes address in one bank (word w lies in bank w mod
+ * banks); lanes of one word share its read (broadcast). At least 1, even with no lane. */
+int sm_shared_degree(const uint32_t *addr, uint32_t mask, int banks)
+{
+    uint32_t nb = (uint32_t)banks, pow2 = (nb & (nb - 1)) == 0;
+    if (nb > 64) return shared_degree_sorted(addr, mask, nb, pow2);
+    /* per bank, the distinct words so far as a list through the lanes (head[b], next[]),
+     * valid for the banks in `seen`: a lane compares only with the words of its own bank,
+     * so lanes on different banks (the common case) cost one step each */
+    int8_t head[64], next[WT_WARP_SIZE];
+    uint8_t count[64];
+    uint32_t word[WT_WARP_SIZE];
+    uint64_t seen = 0;
+    int degree = 1;
+    for (; mask; mask &= mask - 1) {
+        int l = __builtin_ctz(mask);
+        uint32_t w = addr[l] >> 2, b = pow2 ? w & (nb - 1) : w % nb;
+        word[l] = w;
+        if (!((seen >> b) & 1)) {
+            seen |= (uint64_t)1 << b;
+            head[b] = (int8_t)l;
+            next[l] = -1;
+            count[b] = 1;
+            continue;
+        }
+        int j = head[b];
+        while (j >= 0 && word[j] != w)
+            j = next[j];
+        if (j >= 0) continue; /* a word of the bank already: broadcast */
+        next[l] = head[b];
+        head[b] = (int8_t)l;
+        if (++count[b] > degree) degree = count[b];
     }
     return degree;
 }
