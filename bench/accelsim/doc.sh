@@ -142,4 +142,8 @@ GPGPU-Sim asserts without one); generic operand collectors
 (`-gpgpu_enable_specialized_operand_collector 0`, 16 units, 2 in and 2 out ports: with
 specialised collectors the branch unit gets none and the run deadlocks). The branch unit and the
 collectors depart from GPGPU-Sim's own Fermi model; the Fermi numbers above carry them.
+warptune's side mirrors them and Kepler's trace-mode latencies on top of `fermi-gtx480`
+(`pair_wt_extra`): `sm.sfu_latency=200 sm.sfu_width=16` (`-trace_opcode_latency_initiation_sfu
+200,2`), `sm.branch_latency=1` (a trace-mode branch writes no register: the warp goes on the next
+cycle), `sm.oc_units=16 sm.oc_units_sfu=0` (the generic collectors).
 EOF
