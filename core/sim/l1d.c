@@ -270,6 +270,23 @@ static l1_outcome fail(l1d *c, l1_fail why)
     return L1_RESFAIL;
 }
 
+/* The first way of the set whose tag is line and that is valid or reserved, or -1: candidate
+ * ways (fingerprint equal) in way order, 64 at a time; the tag decides. */
+static inline int holding_way(const l1d *c, int set, uint64_t line)
+{
+    size_t base = (size_t)set * (size_t)c->cfg.ways;
+    const uint8_t *fp = c->fp + (size_t)set * (size_t)c->fp_stride, f = fingerprint(line);
+    for (int w0 = 0; w0 < c->cfg.ways; w0 += 64) {
+        int n = c->cfg.ways - w0 < 64 ? c->cfg.ways - w0 : 64;
+        for (uint64_t match = fingerprint_matches(fp + w0, n, f); match; match &= match - 1) {
+            int w = w0 + __builtin_ctzll(match);
+            size_t i = base + (size_t)w;
+            if (c->tags[i] == line && (c->valid[i] || c->reserved[i])) return w;
+        }
+    }
+    return -1;
+}
+
 /* The way holding line valid (*way) or reserved for it (*m, its MSHR), -1 for neither. A
  * valid way with the tag is a hit; a reserved one is the line's outstanding miss (a line has an
  * MSHR exactly while its reserved way waits for it). A line is valid or reserved in at most one
@@ -278,27 +295,14 @@ static l1_outcome fail(l1d *c, l1_fail why)
  * passed over. */
 static inline void lookup(const l1d *c, int set, uint64_t line, int *way, int *m)
 {
-    size_t base = (size_t)set * (size_t)c->cfg.ways;
-    const uint64_t *tags = c->tags + base;
     *way = *m = -1;
-    /* candidate ways (fingerprint equal), in way order, 64 at a time; the tag decides */
-    const uint8_t *fp = c->fp + (size_t)set * (size_t)c->fp_stride, f = fingerprint(line);
-    for (int w0 = 0; w0 < c->cfg.ways; w0 += 64) {
-        int n = c->cfg.ways - w0 < 64 ? c->cfg.ways - w0 : 64;
-        for (uint64_t match = fingerprint_matches(fp + w0, n, f); match; match &= match - 1) {
-            int w = w0 + __builtin_ctzll(match);
-            size_t i = base + (size_t)w;
-            if (tags[w] != line) continue;
-            if (c->valid[i]) {
-                *way = w;
-                return;
-            }
-            if (c->reserved[i]) {
-                *m = c->mshr_of[i];
-                return;
-            }
-        }
-    }
+    int w = holding_way(c, set, line);
+    if (w < 0) return;
+    size_t i = (size_t)set * (size_t)c->cfg.ways + (size_t)w;
+    if (c->valid[i])
+        *way = w;
+    else
+        *m = c->mshr_of[i];
 }
 
 int l1d_load_needs_fill(const l1d *c, uint64_t line_addr)
@@ -384,17 +388,7 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
  * only when no way holds it), or -1. */
 static inline int lookup_sectored(const l1d *c, int set, uint64_t line)
 {
-    size_t base = (size_t)set * (size_t)c->cfg.ways;
-    const uint8_t *fp = c->fp + (size_t)set * (size_t)c->fp_stride, f = fingerprint(line);
-    for (int w0 = 0; w0 < c->cfg.ways; w0 += 64) {
-        int n = c->cfg.ways - w0 < 64 ? c->cfg.ways - w0 : 64;
-        for (uint64_t match = fingerprint_matches(fp + w0, n, f); match; match &= match - 1) {
-            int w = w0 + __builtin_ctzll(match);
-            size_t i = base + (size_t)w;
-            if (c->tags[i] == line && (c->valid[i] || c->reserved[i])) return w;
-        }
-    }
-    return -1;
+    return holding_way(c, set, line);
 }
 
 static int mshr_alloc(l1d *c)
