@@ -318,6 +318,8 @@ void sm_account_flush(sm *s);
 
 /* sm_mem.c */
 int sm_mem_issue(sm *s, int w, const inst_info *in, const inst_exec *x, uint64_t now);
+/* Warp w's memory instruction takes the load/store unit: its fields reset for a new access. */
+mem_stage *sm_stage_begin(sm *s, int w, const inst_info *in);
 void sm_shared_issue(sm *s, int w, const inst_info *in, const inst_exec *x, uint64_t now);
 /* sm.mem_queue (sm_memq.c) */
 int sm_memq_init(sm *s);
@@ -334,6 +336,7 @@ uint64_t sm_l1q_wake(const sm *s, uint64_t now);
 void sm_l1q_free(sm *s);
 void sm_access_done(sm *s, int rec, uint64_t now);
 int sm_recs_init(sm *s, int n);
+int sm_rec_alloc(sm *s); /* a free load record (sm_recs.c) */
 int sm_l1d_make(sm *s, int sets, int ways, char *err, size_t errlen);
 
 #endif

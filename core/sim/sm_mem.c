@@ -8,71 +8,10 @@
 #include "core/sim/sm_internal.h"
 #include "policies/registry.h"
 
-/* ------------------------------------------------------------- load records ---- */
-
-int sm_recs_init(sm *s, int n)
-{
-    s->recs = calloc((size_t)n, sizeof *s->recs);
-    if (!s->recs) return -1;
-    s->recs_cap = n;
-    for (int i = 0; i < n; i++)
-        s->recs[i].next_free = i + 1 < n ? i + 1 : -1;
-    s->free_rec = 0;
-    return 0;
-}
-
-static int rec_alloc(sm *s)
-{
-    if (s->free_rec < 0) {
-        int old = s->recs_cap, cap = old * 2;
-        load_rec *r = realloc(s->recs, (size_t)cap * sizeof *r);
-        if (!r) abort(); /* bounded by warps x registers: failing means no memory at all */
-        s->recs = r;
-        for (int i = old; i < cap; i++)
-            r[i].next_free = i + 1 < cap ? i + 1 : -1;
-        s->free_rec = old;
-        s->recs_cap = cap;
-    }
-    int id = s->free_rec;
-    s->free_rec = s->recs[id].next_free;
-    s->nrecs++;
-    return id;
-}
-
-static void rec_free(sm *s, int id)
-{
-    s->recs[id].next_free = s->free_rec;
-    s->free_rec = id;
-    s->nrecs--;
-}
-
-/* One access of load record `id` is back. */
-void sm_access_done(sm *s, int id, uint64_t now)
-{
-    (void)now;
-    load_rec *r = &s->recs[id];
-    if (--r->remaining > 0) return;
-    sm_release(s, r->warp, r->dst);
-    if (r->is_load) {
-        s->st.load_misses += (uint64_t)r->misses;
-        if (r->misses == 0) {
-            s->st.fully_cached_loads++;
-            if (r->accesses > 1) s->st.fully_cached_divergent_loads++;
-        } else {
-            s->st.mpli_hist[r->misses == 1 ? 0 : r->misses == 2 ? 1 : r->misses < 32 ? 2 : 3]++;
-        }
-        l1d_load_done(s->l1, r->warp, r->prio, r->accesses, r->misses);
-    }
-    rec_free(s, id);
-}
-
 /* -------------------------------------------------------------------- issue ---- */
 
-/* A global load, store or atomic enters the load/store unit. Returns 0. */
-int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_t now)
+mem_stage *sm_stage_begin(sm *s, int wi, const inst_info *in)
 {
-    (void)now;
-    if (!x->active_mask) return 0; /* every lane predicated off: nothing to access */
     mem_stage *st = &s->stage;
     st->busy = true;
     st->blocked_on_fill = st->blocked_on_send = false;
@@ -81,6 +20,15 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
     st->pc = in->pc;
     st->next = 0;
     st->rec = -1;
+    return st;
+}
+
+/* A global load, store or atomic enters the load/store unit. Returns 0. */
+int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_t now)
+{
+    (void)now;
+    if (!x->active_mask) return 0; /* every lane predicated off: nothing to access */
+    mem_stage *st = sm_stage_begin(s, wi, in);
     int sector = s->cfg->bypass_segment;
     if (in->cls == IC_ATOMIC && s->cfg->atomic_path)
         st->n = sm_atomic_requests(x->addr, x->active_mask, sector, st->acc);
@@ -91,7 +39,7 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
         s->st.global_stores++;
         return 0;
     }
-    int id = rec_alloc(s);
+    int id = sm_rec_alloc(s);
     load_rec *r = &s->recs[id];
     *r = (load_rec){.warp = wi,
                     .accesses = st->n,
@@ -230,6 +178,20 @@ static void hit_done(sm *s, int rec, uint64_t now)
     sm_push_event(s, &e, EVQ_HIT);
 }
 
+/* What the L1D policy sees of a queued access. */
+static l1_request request_of(const sm *s, const l1q_entry *x, uint64_t now)
+{
+    return (l1_request){x->a.line,
+                        x->pc,
+                        x->warp,
+                        x->prio,
+                        s->l1_crit ? (int)cpl_criticality(s->cpl, x->warp) : 0,
+                        s->l1_crit && cpl_is_critical(s->cpl, x->warp),
+                        x->n,
+                        false,
+                        now};
+}
+
 /* load_access of a sectored L1D (l1d.sectored): the access is counted sector by sector, as
  * GPGPU-Sim counts its per-sector accesses (memory_coalescing_arch makes one per 32-byte
  * sector on Volta; tag_array::access gives each HIT, HIT_RESERVED, MISS or SECTOR_MISS): hits,
@@ -242,15 +204,7 @@ __attribute__((noinline)) static int load_access_sectored(sm *s, const l1q_entry
     const line_access *a = &x->a;
     load_rec *r = &s->recs[x->rec];
     int slots = memsys_send_slots(s->mem, s->id, now, s->cfg->l1d_line / L1D_SECTOR);
-    l1_request q = {a->line,
-                    x->pc,
-                    x->warp,
-                    x->prio,
-                    s->l1_crit ? (int)cpl_criticality(s->cpl, x->warp) : 0,
-                    s->l1_crit && cpl_is_critical(s->cpl, x->warp),
-                    x->n,
-                    false,
-                    now};
+    l1_request q = request_of(s, x, now);
     l1_sectors sec;
     int owner = -1, evicted = -1;
     uint64_t evicted_line = 0;
@@ -319,15 +273,7 @@ static int load_access(sm *s, const l1q_entry *x, uint64_t now, l1_fail *why)
     int mshr = -1, owner = -1, evicted = -1;
     uint64_t evicted_line = 0;
     if (s->cfg->l1d_enabled) {
-        l1_request q = {a->line,
-                        x->pc,
-                        x->warp,
-                        x->prio,
-                        s->l1_crit ? (int)cpl_criticality(s->cpl, x->warp) : 0,
-                        s->l1_crit && cpl_is_critical(s->cpl, x->warp),
-                        x->n,
-                        false,
-                        now};
+        l1_request q = request_of(s, x, now);
         o = l1d_load(s->l1, &q, (uint32_t)x->rec, can_send, &mshr, &owner, &evicted, &evicted_line);
     } else {
         o = L1_BYPASSED;

@@ -82,14 +82,7 @@ int sm_shared_degree(const uint32_t *addr, uint32_t mask, int banks)
  * a memory instruction to issue wait for the unit (ST_STAGE). */
 void sm_shared_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_t now)
 {
-    mem_stage *st = &s->stage;
-    st->busy = true;
-    st->blocked_on_fill = st->blocked_on_send = false;
-    st->cls = in->cls;
-    st->warp = wi;
-    st->pc = in->pc;
-    st->rec = -1;
-    st->next = 0;
+    mem_stage *st = sm_stage_begin(s, wi, in);
     st->n = sm_shared_degree(x->addr, x->active_mask, s->cfg->shared_banks);
     st->done_at = now + (uint64_t)st->n;
     st->dst[0] = st->dst[1] = 0;
