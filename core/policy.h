@@ -54,6 +54,9 @@ typedef struct warp_stalls {
      * reads a register that a global load or atomic in flight will write (the scoreboard's
      * long operations, hit or miss). NULL: use stalled. */
     bool (*long_wait)(const void *ctx, int warp_slot);
+    /* GPGPU-Sim's shd_warp_t::waiting(): no warp in the slot, at a barrier, or a global atomic
+     * of the warp in flight (m_n_atomic). NULL: nothing is known to wait. */
+    bool (*waiting)(const void *ctx, int warp_slot);
 } warp_stalls;
 
 typedef struct sched_env {

@@ -309,6 +309,35 @@ static void test_histogram_one_bin_serialises(void **state)
     assert_true(c.cycles < d.cycles);
 }
 
+/* sm.atomic_wait: with an atomic in flight the warp issues nothing, not even instructions
+ * that do not read its result. Three dependent adds after the atomic (int latency 4), the
+ * atomic back at T: without the wait they run under it and the kernel ends at T + 1; with it
+ * they issue at T, T + 4 and T + 8, the exit waits for the last result (T + 12), and the
+ * kernel ends at T + 13. */
+static void test_atomic_wait_holds_the_warp(void **state)
+{
+    (void)state;
+    const char *wl = ".array h i32 [64] zero\n"
+                     ".kernel k block=32\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 2\n"
+                     "    atom.add.i32 r2, [h + r1], 1\n"
+                     "    add r3, r0, 1\n"
+                     "    add r4, r3, 1\n"
+                     "    add r5, r4, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *off[] = {TINY, NULL}, *on[] = {TINY, "sm.atomic_wait=true", NULL};
+    const char *on_noskip[] = {TINY, "sm.atomic_wait=true", "sim.skip_idle=false", NULL};
+    sim_metrics a, b, c;
+    test_sim_ok(wl, off, NULL, &a);
+    test_sim_ok(wl, on, NULL, &b);
+    test_sim_ok(wl, on_noskip, NULL, &c);
+    assert_int_equal((int)b.cycles, (int)a.cycles + 12);
+    assert_int_equal((int)c.cycles, (int)b.cycles);
+}
+
 /* Skipping idle cycles changes nothing with either path on (the shared access's time in the
  * unit feeds the SM's wake). */
 static void test_skip_exact(void **state)
@@ -340,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_mem_queue_path),
         cmocka_unit_test(test_transpose_padding_avoids_conflicts),
         cmocka_unit_test(test_atomic_requests),
+        cmocka_unit_test(test_atomic_wait_holds_the_warp),
         cmocka_unit_test(test_histogram_one_bin_serialises),
         cmocka_unit_test(test_skip_exact),
     };

@@ -329,6 +329,39 @@ static bool mock_stalled(const void *ctx, int slot)
     return ((const bool *)ctx)[slot];
 }
 
+/* swl.reading=gpgpusim, GPGPU-Sim's warp_limiting: the greedy warp is tried first even when
+ * it is no longer among the limit's oldest, and waiting warps (an atomic in flight, as the SM
+ * reports through warp_stalls.waiting) do not count toward the limit. Limit 2, warps 0..3. */
+static void test_swl_gpgpusim_reading(void **state)
+{
+    (void)state;
+    bool waiting[4] = {false, false, false, false};
+    warp_stalls ws = {waiting, mock_stalled, mock_stalled, mock_stalled};
+    ph_sched s;
+    ph_sched_make(&s, "swl", (sched_env){0, 0, 4, 1, NULL, NULL, NULL, &ws}, 9,
+                  (const char *const[]){"swl.limit=2", "swl.reading=gpgpusim", NULL});
+    for (int w = 0; w < 4; w++)
+        start(&s, w, 0, 0, 0);
+    assert_int_equal(pick_at(&s, R(2, 3), 1), -1); /* 0 and 1 are the active two */
+    waiting[0] = true;                             /* 0's atomic in flight: 1 and 2 active */
+    assert_int_equal(pick_at(&s, R(2, 3), 2), 2);
+    waiting[0] = false; /* back: 0 and 1 are the oldest two, but 2 issued last and stays */
+    assert_int_equal(pick_at(&s, R(2, 3), 3), 2);
+    assert_int_equal(pick_at(&s, R(0, 2, 3), 4), 2); /* greedy first */
+    assert_int_equal(pick_at(&s, R(0, 3), 5), 0);    /* 2 stalls: the oldest active */
+    assert_int_equal(pick_at(&s, R(2, 3), 6), -1);   /* 0 greedy now; 2 is third oldest */
+    ph_sched_free(&s);
+
+    /* the paper's reading counts the waiting warp: 2 stays out */
+    waiting[0] = true;
+    ph_sched_make(&s, "swl", (sched_env){0, 0, 4, 1, NULL, NULL, NULL, &ws}, 9,
+                  (const char *const[]){"swl.limit=2", NULL});
+    for (int w = 0; w < 4; w++)
+        start(&s, w, 0, 0, 0);
+    assert_int_equal(pick_at(&s, R(2, 3), 1), -1);
+    ph_sched_free(&s);
+}
+
 /* Two-level keeps its fetch group until every warp of it is stalled on a long-latency event
  * (CCWS 5.1 after Narasiman et al.): a warp held for a cycle by a busy unit does not end the
  * group's turn. Groups of 2: {0, 1} and {2, 3}. */
@@ -342,7 +375,7 @@ static void test_two_level_switches_when_stalled(void **state)
         char err[256];
         assert_int_equal(param_set_parse(p, "two_level.switch_on", modes[m], err, sizeof err), 0);
         bool stalled[4] = {false, false, false, false};
-        warp_stalls ws = {stalled, mock_stalled, NULL};
+        warp_stalls ws = {stalled, mock_stalled, NULL, NULL};
         wt_rng rng;
         wt_rng_seed(&rng, 1);
         sched_env env = {0, 0, 4, 1, &rng, NULL, NULL, &ws};
@@ -384,7 +417,7 @@ static void test_two_level_active_pools(void **state)
 {
     (void)state;
     bool waiting[4] = {false, false, false, false};
-    warp_stalls ws = {waiting, mock_stalled, mock_stalled};
+    warp_stalls ws = {waiting, mock_stalled, mock_stalled, NULL};
     ph_sched s;
     ph_sched_make(&s, "two_level_active", (sched_env){0, 0, 4, 1, NULL, NULL, NULL, &ws}, 9,
                   (const char *const[]){"two_level_active.warps=2", NULL});
@@ -406,7 +439,7 @@ static void test_two_level_active_sleep_exact(void **state)
     (void)state;
     for (uint64_t seed = 1; seed <= 40; seed++) {
         bool waiting[12] = {false};
-        warp_stalls ws = {waiting, mock_stalled, mock_stalled};
+        warp_stalls ws = {waiting, mock_stalled, mock_stalled, NULL};
         ph_sched a, b;
         sched_env env = {0, 1, 12, 2, NULL, NULL, NULL, &ws}; /* scheduler 1: odd slots */
         const char *const sets[] = {"two_level_active.warps=3", NULL};
@@ -835,6 +868,7 @@ int main(void)
         cmocka_unit_test(test_two_level_gto),
         cmocka_unit_test(test_two_level_rr),
         cmocka_unit_test(test_swl),
+        cmocka_unit_test(test_swl_gpgpusim_reading),
         cmocka_unit_test(test_ccws_scores_and_cutoff),
         cmocka_unit_test(test_ccws_cutoff_is_per_live_warp),
         cmocka_unit_test(test_ccws_vta_associativity),

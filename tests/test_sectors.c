@@ -366,6 +366,42 @@ static void test_l2_sectored_idle(void **state)
     memsys_destroy(m);
 }
 
+/* dram.atom_bytes: the bus moves whole 64-byte atoms (4 cycles at 16 bytes a cycle), each
+ * sector of a sectored L2 its own. The reads of test_l2_sectored_idle, each missing sector
+ * taking 4 bus cycles instead of 2:
+ *   32 B at 0 (MISS):           149 + 2
+ *   32 B at 32 (SECTOR_MISS):   200 + 11 + 12 + 4 + 100 + 12
+ *   128 B at 0 (two missing):   600 + 11 + 12 + 8 + 100 + 10 + 5
+ * Unsectored, a 128-byte line is two atoms (8 cycles, as without atoms); with 256-byte atoms
+ * it is one atom of 16 cycles. */
+static void test_dram_atoms(void **state)
+{
+    (void)state;
+    memsys_config c = l2_config();
+    c.dram_atom_bytes = 64;
+    memsys *m = NULL;
+    char err[256];
+    assert_int_equal(memsys_create(&m, &c, err, sizeof err), 0);
+    assert_int_equal(read_at(m, 0, 32, 0), 149 + 2);
+    assert_int_equal(read_at(m, 32, 32, 200), 200 + 11 + 12 + 4 + 100 + 12);
+    assert_int_equal(read_at(m, 0, 32, 400), 400 + 11 + 100 + 12);
+    assert_int_equal(read_at(m, 0, 128, 600), 600 + 11 + 12 + 8 + 100 + 10 + 5);
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    assert_int_equal(st.dram_reads, 3);
+    assert_int_equal(st.dram_bytes, 128); /* the bytes asked for; the bus time is the atoms' */
+    memsys_destroy(m);
+
+    c.l2_sectored = 0;
+    assert_int_equal(memsys_create(&m, &c, err, sizeof err), 0);
+    assert_int_equal(read_at(m, 0, 32, 0), 149 + 6);
+    memsys_destroy(m);
+    c.dram_atom_bytes = 256;
+    assert_int_equal(memsys_create(&m, &c, err, sizeof err), 0);
+    assert_int_equal(read_at(m, 0, 32, 0), 149 + 14);
+    memsys_destroy(m);
+}
+
 /* Four sector reads of one line sent together: four MSHRs, four 32-byte DRAM reads; the
  * same sector twice merges into one read. A write makes its sectors valid without a read. */
 static void test_l2_sectored_merge_and_write(void **state)
@@ -417,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_recency_miss_merge_promotes),
         cmocka_unit_test(test_l2_sectored_idle),
         cmocka_unit_test(test_l2_sectored_merge_and_write),
+        cmocka_unit_test(test_dram_atoms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -134,6 +134,10 @@ static const param_def core_defs[] = {
              "copy) or serial (GPGPU-Sim's memory_coalescing_arch_atomic: one request per "
              "l1d.bypass_segment-byte segment and per repeated address within it, lanes of "
              "one address in separate requests, bypassing the L1D)"),
+    P_BOOL("sm.atomic_wait", 0,
+           "a warp with a global atomic in flight issues nothing until every access of it is "
+           "back, whatever the next instruction reads (GPGPU-Sim's shd_warp_t::waiting, "
+           "m_n_atomic); false: only instructions reading its result wait"),
     P_INT("l1d.sets", 8, 1, 4096, "", "L1D sets"),
     P_INT("l1d.ways", 16, 1, 256, "", "L1D associativity"),
     P_INT("l1d.line", 128, 32, 512, "bytes", "L1D line size (power of two)"),
@@ -224,6 +228,12 @@ static const param_def core_defs_tail[] = {
           "L2 slices sharing one DRAM channel: l2.partitions counts slices (each with its own "
           "interconnect port and l2.sets x l2.ways), and every channel (queue, banks, bus) "
           "serves this many (GPGPU-Sim -gpgpu_n_sub_partition_per_mchannel)"),
+    P_INT("dram.atom_bytes", 0, 0, 4096, "bytes",
+          "smallest DRAM transfer (0: none, the bus moves exactly the bytes asked for): every "
+          "access occupies the data bus for whole atoms, and with l2.sectored each 32-byte "
+          "sector is an access of its own (GPGPU-Sim dram_atom_size = -gpgpu_dram_burst_length x "
+          "-gpgpu_dram_buswidth x -gpgpu_n_mem_per_ctrlr; l2cache.cc sends one request per "
+          "sector)"),
     P_BOOL("dram.latency_first", 0,
            "dram.latency delays a request on its way into the channel's queue instead of "
            "its data on the way back (GPGPU-Sim -dram_latency, l2cache.cc "
@@ -320,6 +330,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->shared_path = ival(p, "sm.shared_path");
     c->shared_banks = ival(p, "sm.shared_banks");
     c->atomic_path = ival(p, "sm.atomic_path");
+    c->atomic_wait = ival(p, "sm.atomic_wait");
     c->l1d_sets = ival(p, "l1d.sets");
     c->l1d_ways = ival(p, "l1d.ways");
     c->l1d_line = ival(p, "l1d.line");
@@ -368,6 +379,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     m->l2_rop_latency = ival(p, "l2.rop_latency");
     m->l2_slices_per_channel = ival(p, "l2.slices_per_channel");
     m->dram_latency_first = ival(p, "dram.latency_first");
+    m->dram_atom_bytes = ival(p, "dram.atom_bytes");
 
     energy_config *e = &c->energy;
     e->clock_mhz = param_get_real(p, "gpu.clock_mhz");

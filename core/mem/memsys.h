@@ -64,6 +64,10 @@ typedef struct memsys_config {
     /* 1: dram_latency delays a request's entry into its channel's queue (GPGPU-Sim
      * memory_partition_unit::dram_cycle, m_dram_latency_queue) instead of its data's return. */
     int dram_latency_first;
+    /* Smallest transfer of the data bus (0: none). Each access is rounded up to whole atoms,
+     * and a sectored L2's access to whole atoms per 32-byte sector, as GPGPU-Sim sends each
+     * sector as its own DRAM request (dram.cc moves dram_atom_size bytes per column command). */
+    int dram_atom_bytes;
 } memsys_config;
 
 typedef struct memsys_stats {

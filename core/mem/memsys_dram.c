@@ -175,17 +175,28 @@ void ms_dram_arrive(memsys *m, uint32_t ch, uint64_t t)
     enqueue(m, ch, &d, t);
 }
 
+/* DRAM cycles the data bus spends on an access of `bytes`: a sectored L2 moves only the
+ * sectors it misses; with atoms, every access (every sector of a sectored L2) moves whole
+ * atoms, so a 32-byte sector over a 64-byte atom takes the bus as long as 64 bytes. */
+static uint64_t bus_cycles(const memsys *m, uint32_t bytes)
+{
+    const uint64_t bpc = (uint64_t)m->cfg.dram_bytes_per_cycle;
+    const uint64_t atom = (uint64_t)m->cfg.dram_atom_bytes;
+    if (atom == 0 || bytes == 0)
+        return bytes == (uint32_t)m->cfg.l2_line ? m->burst : (bytes + bpc - 1) / bpc;
+    const uint64_t unit = m->cfg.l2_sectored ? 32 : (uint64_t)bytes;
+    const uint64_t units = (bytes + unit - 1) / unit;
+    const uint64_t moved = units * ((unit + atom - 1) / atom) * atom;
+    return (moved + bpc - 1) / bpc;
+}
+
 static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
 {
     ms_part *p = &m->parts[part];
     ms_dreq d = p->dq[i];
     ms_bank *b = &p->banks[d.bank];
     uint64_t data = t + (uint64_t)m->cfg.dram_t_cl;
-    /* a sectored L2 moves only the sectors it misses */
-    uint64_t burst = d.bytes == (uint32_t)m->cfg.l2_line
-                         ? m->burst
-                         : ((uint64_t)d.bytes + (uint64_t)m->cfg.dram_bytes_per_cycle - 1) /
-                               (uint64_t)m->cfg.dram_bytes_per_cycle;
+    uint64_t burst = bus_cycles(m, d.bytes);
     p->bus_free = data + burst;
     b->ready_col = t + burst;
     b->ready_pre = t + burst;

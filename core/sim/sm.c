@@ -19,6 +19,14 @@ static bool warp_stalled(const void *ctx, int warp_slot)
     return !w->live || w->stall == ST_MEM || w->stall == ST_SYNC;
 }
 
+/* warp_stalls.waiting: GPGPU-Sim's shd_warp_t::waiting(), a warp that may not issue whatever
+ * its next instruction: no warp in the slot, at a barrier, or an atomic in flight. */
+static bool warp_waiting(const void *ctx, int warp_slot)
+{
+    const warp *w = &((const sm *)ctx)->warps[warp_slot];
+    return !w->live || w->at_barrier || w->atomics > 0;
+}
+
 /* warp_stalls.long_wait: the registers the next instruction reads against those global loads
  * and atomics in flight will write. */
 static bool warp_long_wait(const void *ctx, int warp_slot)
@@ -66,7 +74,7 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
 
     if (cpl_create(&s->cpl, c->max_warps, env->params, err, errlen) != 0) goto fail;
     s->crit = cpl_as_criticality(s->cpl);
-    s->stalls = (warp_stalls){s, warp_stalled, warp_long_wait};
+    s->stalls = (warp_stalls){s, warp_stalled, warp_long_wait, warp_waiting};
     s->sched = sched_policy_find(c->sched_policy);
     if (!s->sched) {
         snprintf(err, errlen, "sched.policy: unknown policy '%s'", c->sched_policy);
@@ -267,6 +275,8 @@ static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
         if (w->ib_n && w->ib_ready < *wake) *wake = w->ib_ready;
         return ST_CTRL;
     }
+    /* GPGPU-Sim's waiting(): an atomic in flight holds the whole warp; its return rechecks it */
+    if (w->atomics && s->cfg->atomic_wait) return ST_MEM;
     /* Last found ready, or waiting only for a unit or the load/store unit (or new): its
      * barrier, branch latency and scoreboard have not changed since (only its own issue sets
      * them, and a release can only clear a hazard), so only the unit is left to check. */

@@ -35,6 +35,7 @@ typedef struct warp {
     uint32_t contended;    /* cycles since its last issue in a contention state (CPL's nStall) */
     uint8_t ib_n;          /* sm.fetch: instructions left in its buffer */
     uint8_t mq_count;      /* sm.mem_queue: its instructions waiting for the load/store unit */
+    uint16_t atomics;      /* its atomic instructions with accesses in flight */
     bool exit_pending;     /* it issued its last instruction, and leaves when mq_count is 0 */
     uint64_t ib_ready;     /* sm.fetch: the buffer's instructions can issue from this cycle */
     /* what the schedulers see of it, kept current where any of it changes (start, next
@@ -70,6 +71,7 @@ typedef struct load_rec {
     uint64_t dst[2];
     int accesses, remaining, misses;
     bool is_load; /* a global load (not an atomic): counts toward load statistics */
+    uint64_t age; /* the warp's (warp.age): an atomic's warp may have left and its slot refilled */
     int prio;
     int next_free;
 } load_rec;

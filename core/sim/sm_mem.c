@@ -45,6 +45,7 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
                     .accesses = st->n,
                     .remaining = st->n,
                     .is_load = in->cls == IC_LD_GLOBAL,
+                    .age = s->warps[wi].age,
                     .prio = st->prio,
                     .next_free = -1};
     for (int i = 0; i < in->ndst; i++)
@@ -56,6 +57,7 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
     w->pending_long[1] |= r->dst[1];
     st->rec = id;
     if (in->cls == IC_ATOMIC) {
+        w->atomics++;
         s->st.atomics++;
     } else {
         s->st.global_loads++;

@@ -46,6 +46,8 @@ void sm_access_done(sm *s, int id, uint64_t now)
     (void)now;
     load_rec *r = &s->recs[id];
     if (--r->remaining > 0) return;
+    warp *w = &s->warps[r->warp];
+    if (!r->is_load && w->live && w->age == r->age) w->atomics--;
     sm_release(s, r->warp, r->dst);
     if (r->is_load) {
         s->st.load_misses += (uint64_t)r->misses;

@@ -11,14 +11,24 @@
 #include "core/isource.h"
 #include "core/policy.h"
 
+enum { READ_CCWS, READ_GPGPUSIM };
+static const char *const reading_names[] = {"ccws", "gpgpusim", NULL};
+
 static const param_def swl_params[] = {
     {"swl.limit", PT_INT, 32, 1, 1024, NULL, "warps",
      "warps actively scheduled per SM (CCWS Table 3, Best-SWL: KMN 4, BFS 5, MEMC 7, GC 4, all "
      "others 32)"},
+    {"swl.reading", PT_CHOICE, READ_CCWS, 0, 0, reading_names, "",
+     "ccws: the limit's oldest warps not at a barrier, GTO among them (CCWS 3.2); gpgpusim: "
+     "GPGPU-Sim's warp_limiting scheduler (shader.cc swl_scheduler::order_warps), the last "
+     "issued warp and the limit's oldest warps not waiting (at a barrier or with an atomic in "
+     "flight, shd_warp_t::waiting), GTO among them"},
 };
 
 typedef struct swl {
     int limit; /* this scheduler's share of swl.limit */
+    int reading;
+    const warp_stalls *stalls; /* the SM's, for the gpgpusim reading's waiting warps */
     int max_warps;
     int last; /* GTO's greedy warp, or -1 */
     bool *live, *at_barrier;
@@ -35,6 +45,8 @@ static int swl_create(void **self, const sched_env *env, const param_set *p, cha
     int limit = (int)param_get_int(p, "swl.limit");
     s->limit = limit / n + (env->scheduler < limit % n);
     if (s->limit < 1) s->limit = 1;
+    s->reading = (int)param_get_int(p, "swl.reading");
+    s->stalls = env->stalls && env->stalls->waiting ? env->stalls : NULL;
     s->max_warps = env->max_warps;
     s->last = -1;
     s->live = calloc((size_t)env->max_warps, sizeof *s->live);
@@ -57,12 +69,21 @@ static void swl_destroy(void *self)
     free(s);
 }
 
-/* Is the warp among the `limit` oldest live warps that are not waiting at a barrier? */
+static bool waits(const swl *s, int slot)
+{
+    if (s->reading == READ_GPGPUSIM && s->stalls) return s->stalls->waiting(s->stalls->ctx, slot);
+    return s->at_barrier[slot];
+}
+
+/* Is the warp among the `limit` oldest live warps that are not waiting (ccws: at a barrier)?
+ * The gpgpusim reading also lets the last issued warp in: order_by_priority puts the greedy
+ * warp first and adds the limit's oldest others after it. */
 static bool active(const swl *s, int slot)
 {
+    if (s->reading == READ_GPGPUSIM && slot == s->last) return true;
     int older = 0;
     for (int i = 0; i < s->max_warps; i++)
-        older += s->live[i] && !s->at_barrier[i] && s->age[i] < s->age[slot];
+        older += s->live[i] && !waits(s, i) && s->age[i] < s->age[slot] && i != slot;
     return older < s->limit;
 }
 
