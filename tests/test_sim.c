@@ -217,6 +217,42 @@ static void test_watchdog_shorter_than_memory_latency(void **state)
     assert_int_equal(test_sim(wl, longer, NULL, &m, err, sizeof err), SIM_OK);
 }
 
+/* One warp's 32 atomics on 32 lines, serialised through one L2 slice and one DRAM channel
+ * moving a byte a cycle: about 4,000 cycles in which no warp issues but the memory system works
+ * through its queue. A watchdog of 1,000 cycles does not stop it (it would with no progress:
+ * test_watchdog_shorter_than_memory_latency), and the run ends as with a longer one. */
+static void test_watchdog_waits_for_a_working_memory(void **state)
+{
+    (void)state;
+    const char *wl = ".array h i32 [4096] zero\n"
+                     ".kernel k block=32\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 7\n"
+                     "    atom.add.i32 r2, [h + r1], 1\n"
+                     "    add r3, r2, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *shortwd[] = {TINY,
+                             "l2.partitions=1",
+                             "sm.atomic_path=serial",
+                             "dram.bytes_per_cycle=1",
+                             "sim.watchdog=1000",
+                             NULL};
+    const char *longwd[] = {TINY,
+                            "l2.partitions=1",
+                            "sm.atomic_path=serial",
+                            "dram.bytes_per_cycle=1",
+                            "sim.watchdog=1000000",
+                            NULL};
+    sim_metrics a, b;
+    char err[1024];
+    assert_int_equal(test_sim(wl, shortwd, NULL, &a, err, sizeof err), SIM_OK);
+    assert_int_equal(test_sim(wl, longwd, NULL, &b, err, sizeof err), SIM_OK);
+    assert_true(a.cycles > 32 * 128);
+    assert_true(a.cycles == b.cycles);
+}
+
 /* Kernels that each finish in one cycle, launched by a host loop that would run ~2^62 times:
  * the cycle cap still ends the run, after about sim.max_cycles launches. */
 static void test_cycle_cap_counts_across_launches(void **state)
@@ -455,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_barrier_waits_for_all_warps),
         cmocka_unit_test(test_barrier_never_reached_is_an_error),
         cmocka_unit_test(test_watchdog_shorter_than_memory_latency),
+        cmocka_unit_test(test_watchdog_waits_for_a_working_memory),
         cmocka_unit_test(test_cycle_cap_counts_across_launches),
         cmocka_unit_test(test_host_loop_without_launch_ends),
         cmocka_unit_test(test_out_of_bounds_is_an_error),

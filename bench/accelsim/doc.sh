@@ -69,8 +69,9 @@ The IPC change of switching from `lrr` to `gto`, two-level and warp limiting, pe
 each simulator. GPGPU-Sim's two-level is `two_level_active:8:0:1` (8 active warps per scheduler,
 loose round-robin inside, strict round-robin between), warptune's `two_level_active` with
 `two_level_active.warps=8`, the same algorithm (docs/policies.md); GPGPU-Sim's warp limiting is
-`warp_limiting:2:4` (greedy-then-oldest among each scheduler's 4 oldest warps), warptune's `swl`
-with `swl.limit` = 4 per scheduler. A case agrees when the signs match or both changes are under 1%.
+`warp_limiting:2:4` (greedy-then-oldest among the last issued warp and each scheduler's 4 oldest
+warps that are not waiting on a barrier or an atomic), warptune's `swl` with `swl.limit` = 4 per
+scheduler and `swl.reading=gpgpusim`, the same rule. A case agrees when the signs match or both changes are under 1%.
 
 | pair | workload | gto ref | gto warptune | two-level ref | two-level warptune | SWL ref | SWL warptune |
 |---|---|---:|---:|---:|---:|---:|---:|

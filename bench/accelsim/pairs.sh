@@ -19,8 +19,9 @@ pair_preset() { case $1 in qv100) echo qv100-accelsim ;; fermi) echo fermi-gtx48
 
 # Schedulers per scheduler unit, as each side spells them. GPGPU-Sim's two-level keeps 8 active
 # warps per scheduler (inner loose round-robin, outer strict round-robin); its warp limiting
-# lets each scheduler pick among its 4 oldest-first warps (greedy-then-oldest). warptune's
-# swl.limit counts warps per SM.
+# lets each scheduler pick among its last issued warp and its 4 oldest warps that are not
+# waiting (greedy-then-oldest): warptune's swl with swl.reading=gpgpusim; swl.limit counts warps
+# per SM.
 pair_ref_sched() {
     case $2 in
         lrr) echo "-gpgpu_scheduler lrr" ;;
@@ -47,7 +48,7 @@ pair_wt_sched() {
         lrr) echo "--set sched.policy=lrr" ;;
         gto) echo "--set sched.policy=gto" ;;
         two_level) echo "--set sched.policy=two_level_active --set two_level_active.warps=8" ;;
-        swl) echo "--set sched.policy=swl --set swl.limit=$((4 * nsched))" ;;
+        swl) echo "--set sched.policy=swl --set swl.limit=$((4 * nsched)) --set swl.reading=gpgpusim" ;;
     esac
 }
 

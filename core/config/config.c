@@ -35,7 +35,8 @@ static const param_def core_defs[] = {
     P_INT("sim.max_cycles", 50000000, 1000, 1e12, "cycles",
           "cycle cap: a simulation that reaches it ends with an error"),
     P_INT("sim.watchdog", 200000, 100, 1e9, "cycles",
-          "no-progress detector: cycles with live warps but no instruction issued anywhere"),
+          "no-progress detector: cycles with live warps, no instruction issued anywhere and "
+          "no L2 access or DRAM command in the memory system"),
     P_BOOL("sim.skip_idle", 1,
            "skip cycles in which nothing can happen (false: step every SM every cycle; the "
            "results are identical, only slower)"),

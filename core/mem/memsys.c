@@ -407,6 +407,11 @@ uint64_t memsys_next_event(const memsys *m, uint64_t now)
     return t > now ? t : now + 1;
 }
 
+uint64_t memsys_progress(const memsys *m)
+{
+    return m->st.l2_accesses + m->st.dram_reads + m->st.dram_writes;
+}
+
 int memsys_busy(const memsys *m)
 {
     return m->live_reqs > 0 || m->dram_queued > 0;

@@ -108,6 +108,9 @@ const uint64_t *memsys_reply_mask(const memsys *m);
 uint64_t memsys_next_event(const memsys *m, uint64_t now);
 /* Is anything still in flight? */
 int memsys_busy(const memsys *m);
+/* A count that grows whenever the memory system gets work done (an L2 access taken, a DRAM
+ * command issued): a watchdog tells a long memory wait from a stuck one by it. */
+uint64_t memsys_progress(const memsys *m);
 /* Peak DRAM bandwidth in bytes per core cycle, summed over channels. */
 double memsys_peak_dram_bandwidth(const memsys *m);
 void memsys_get_stats(const memsys *m, memsys_stats *out);

@@ -11,13 +11,19 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
 # sim_jobs FILE: each line "NAME ARGS..." runs `warptune sim --json ARGS...` into $WORK/raw/NAME.json,
-# THREADS at a time. A failed simulation leaves NAME.json absent (its row reads "nan").
+# THREADS at a time. A failed simulation is named on stderr and fails the study (returns 1) once
+# every job has run: a claim is never computed from a missing run.
 sim_jobs() {
     mkdir -p "$WORK/raw"
-    WT="$WT" RAW="$WORK/raw" xargs -P "$THREADS" -d '\n' -n1 bash -c '
+    : >"$WORK/failed"
+    WT="$WT" RAW="$WORK/raw" FAILED="$WORK/failed" xargs -P "$THREADS" -d '\n' -n1 bash -c '
         read -ra a <<<"$1"; name=${a[0]}; args=("${a[@]:1}")
         if "$WT" sim --json "${args[@]}" >"$RAW/$name.tmp" 2>"$RAW/$name.err"; then mv "$RAW/$name.tmp" "$RAW/$name.json"
-        else echo "simulation $name failed: $(tail -1 "$RAW/$name.err")" >&2; fi' _ <"$1"
+        else echo "simulation $name failed: $(tail -1 "$RAW/$name.err")" >&2; echo "$name" >>"$FAILED"; fi' _ <"$1"
+    if [ -s "$WORK/failed" ]; then
+        echo "sim_jobs: $(wc -l <"$WORK/failed") simulations failed: $(tr '\n' ' ' <"$WORK/failed")" >&2
+        return 1
+    fi
 }
 
 # metrics NAME m1 m2 ...: the metrics of $WORK/raw/NAME.json, comma-separated (nan if missing)
