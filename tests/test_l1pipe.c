@@ -225,6 +225,36 @@ static void test_skip_exact(void **state)
     }
 }
 
+/* l1d.fill_drain: four warps (one per scheduler) load one word of the same line; one misses,
+ * three merge into its MSHR. Without the drain all four write back at the fill F and their adds
+ * issue together at F; with it they write back one a cycle from F + 1 (GPGPU-Sim's writeback
+ * stage runs the cycle after the fill), so the last add, and the run, end 4 cycles later.
+ * Skipping idle cycles stays exact. */
+static void test_fill_drains_one_a_cycle(void **state)
+{
+    (void)state;
+    const char *wl = ".array a i32 [32] iota(0, 1)\n"
+                     ".kernel k block=128\n"
+                     "    mov r0, %laneid\n"
+                     "    ld.i32 r2, [a]\n"
+                     "    add r3, r2, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *off[] = {TINY, "sm.schedulers=4", NULL};
+    const char *on[] = {TINY, "sm.schedulers=4", "l1d.fill_drain=true", NULL};
+    const char *on_noskip[] = {TINY, "sm.schedulers=4", "l1d.fill_drain=true",
+                               "sim.skip_idle=false", NULL};
+    sim_metrics a, b, c;
+    test_sim_ok(wl, off, NULL, &a);
+    test_sim_ok(wl, on, NULL, &b);
+    test_sim_ok(wl, on_noskip, NULL, &c);
+    assert_int_equal((int)a.l1d_misses, 1);
+    assert_int_equal((int)a.l1d_merged, 3);
+    assert_int_equal((int)b.cycles, (int)a.cycles + 4);
+    assert_true(memcmp(&b, &c, sizeof b) == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_reservation_fail_holds_the_queue),
         cmocka_unit_test(test_two_banks_take_two_accesses_a_cycle),
         cmocka_unit_test(test_skip_exact),
+        cmocka_unit_test(test_fill_drains_one_a_cycle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

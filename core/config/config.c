@@ -168,6 +168,11 @@ static const param_def core_defs[] = {
            "load's or store's accesses enter a queue of l1d.hit_latency stages per bank and do "
            "their tag lookup, allocation and miss request at its head; a reservation fail holds "
            "the head (false: the lookup when the access leaves the load/store unit)"),
+    P_BOOL("l1d.fill_drain", 0,
+           "the loads waiting on a filled L1D line (the one that missed and those merged into "
+           "its MSHR) write back one a cycle from the cycle after the fill, in a queue the SM's "
+           "fills share (GPGPU-Sim: the MSHR's ready list, drained by ldst_unit::writeback "
+           "through the L1D's access_ready/next_access); false: all at the fill"),
     P_INT("l1d.banks", 1, 1, 32, "",
           "L1D banks for l1d.tag_pipeline, one access entering each bank's queue per cycle, "
           "32-byte interleaved (GPGPU-Sim -gpgpu_l1_banks with "
@@ -347,6 +352,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->l1d_kernel_flush = ival(p, "l1d.kernel_flush");
     c->l1d_tag_pipeline = ival(p, "l1d.tag_pipeline");
     c->l1d_banks = ival(p, "l1d.banks");
+    c->l1d_fill_drain = ival(p, "l1d.fill_drain");
     c->sched_policy = param_get_choice(p, "sched.policy");
     c->l1d_policy = param_get_choice(p, "l1d.policy");
     c->cta_policy = param_get_choice(p, "cta.policy");

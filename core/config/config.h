@@ -59,6 +59,7 @@ typedef struct gpu_config {
     int l1d_unified_kb;   /* L1D + shared memory for the adaptive carveout, 0: off */
     int l1d_kernel_flush; /* invalidate the L1D at each kernel's start */
     int l1d_tag_pipeline; /* l1d.tag_pipeline: GPGPU-Sim's l1_latency_queue */
+    int l1d_fill_drain;   /* a fill's waiting loads write back one a cycle */
     int l1d_banks;        /* its banks (l1d.banks) */
     const char *sched_policy, *l1d_policy, *cta_policy;
     memsys_config mem;

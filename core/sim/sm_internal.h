@@ -155,7 +155,7 @@ typedef struct sm_event {
 /* The SM's events, in (cycle, seq) order. Every kind of event has a fixed latency and an
  * SM's cycles only move forward, so the events of one kind are pushed in time order: a FIFO
  * per kind, and the next event is the earliest head (ties by seq, the order of pushing). */
-enum ev_queue { EVQ_INT, EVQ_FP, EVQ_SFU, EVQ_SHARED, EVQ_HIT, EVQ_COUNT };
+enum ev_queue { EVQ_INT, EVQ_FP, EVQ_SFU, EVQ_SHARED, EVQ_HIT, EVQ_DRAIN, EVQ_COUNT };
 typedef struct ev_fifo {
     sm_event *buf; /* ring of cap (a power of two) events */
     uint32_t head, n, cap;
@@ -220,9 +220,10 @@ struct sm {
     int nrecs; /* records in flight */
 
     ev_fifo evq[EVQ_COUNT];
-    int ev_n;          /* events queued */
-    uint32_t evq_busy; /* bit q: FIFO q holds an event */
-    uint64_t ev_next;  /* cycle of the earliest, UINT64_MAX when none */
+    int ev_n;            /* events queued */
+    uint64_t drain_last; /* l1d.fill_drain: the cycle of the last queued write-back */
+    uint32_t evq_busy;   /* bit q: FIFO q holds an event */
+    uint64_t ev_next;    /* cycle of the earliest, UINT64_MAX when none */
     uint64_t seq;
 
     uint64_t wake;

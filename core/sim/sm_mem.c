@@ -550,8 +550,17 @@ void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
         s->fills++;
         int n = l1d_fill(s->l1, (int)idx, waiters, &line);
         s->st.l1d_bytes += (uint64_t)(s->cfg->l1d_sectored ? L1D_SECTOR : s->cfg->l1d_line);
-        for (int i = 0; i < n; i++)
-            sm_access_done(s, (int)waiters[i], now);
+        if (!s->cfg->l1d_fill_drain) {
+            for (int i = 0; i < n; i++)
+                sm_access_done(s, (int)waiters[i], now);
+            break;
+        }
+        for (int i = 0; i < n; i++) { /* one a cycle, after those of earlier fills */
+            uint64_t t = s->drain_last + 1 > now + 1 ? s->drain_last + 1 : now + 1;
+            s->drain_last = t;
+            sm_event e = {.cycle = t, .kind = EV_ACCESS, .a = (int)waiters[i]};
+            sm_push_event(s, &e, EVQ_DRAIN);
+        }
         break;
     }
     case TOK_IFETCH:
