@@ -149,6 +149,49 @@ static void test_mem_queue_path(void **state)
     test_sim_ok(off, q, NULL, &a);
 }
 
+/* sm.mem_queue_collectors with one collector unit (sm.oc_units=1): two warps, each a 32-way
+ * conflicting shared load and then a chain of ten dependent adds. Without the hold the adds of
+ * both warps run under the loads (w0's from 16, w1's from 18, 8 cycles apart each: the collector
+ * read and the int latency), and the run ends at 99. With it, w0's load (issued at 15) holds
+ * the unit until it enters the load/store unit at 17; w0's first add takes it next; w1's load
+ * (issued at 18) then holds it until w0's access leaves the load/store unit and w1's enters, at
+ * 49. No add is collected in between: w1's first add issues at 49, w0's second at 50, and
+ * everything after moves 31 to 33 cycles later: the run ends at 130. */
+static void test_mem_queue_holds_collectors(void **state)
+{
+    (void)state;
+    const char *wl = ".kernel k block=64 shared=8192\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 7\n"
+                     "    ld.shared.i32 r2, [r1]\n"
+                     "    add r3, r0, 1\n"
+                     "    add r3, r3, 1\n"
+                     "    add r3, r3, 1\n"
+                     "    add r3, r3, 1\n"
+                     "    add r3, r3, 1\n"
+                     "    add r3, r3, 1\n"
+                     "    add r3, r3, 1\n"
+                     "    add r3, r3, 1\n"
+                     "    add r3, r3, 1\n"
+                     "    add r3, r3, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+#define MQC                                                                                        \
+    TINY, "sm.shared_path=ldst", "sm.mem_queue=2", "sm.operand_collector=true", "sm.oc_units=1"
+    const char *free_cu[] = {MQC, NULL};
+    const char *held[] = {MQC, "sm.mem_queue_collectors=true", NULL};
+    const char *held_noskip[] = {MQC, "sm.mem_queue_collectors=true", "sim.skip_idle=false", NULL};
+#undef MQC
+    sim_metrics a, b, c;
+    test_sim_ok(wl, free_cu, NULL, &a);
+    test_sim_ok(wl, held, NULL, &b);
+    test_sim_ok(wl, held_noskip, NULL, &c);
+    assert_int_equal((int)a.cycles, 99);
+    assert_int_equal((int)b.cycles, 130);
+    assert_memory_equal(&b, &c, sizeof b);
+}
+
 /* Two warps, each a 32-way conflicting load (GTO). w0: mov 0, shl 4, ld 8 (unit 9..40), exit
  * 9; w1: mov 1, shl 5, its load waits for the unit (ST_STAGE) until it frees at 40, then is
  * in it 41..72 and writes back at 72+S: 73+S cycles. Conflict-free, w1's load issues at 10
@@ -367,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_conflict_degree_over_strides),
         cmocka_unit_test(test_warp_behind_waits_for_the_unit),
         cmocka_unit_test(test_mem_queue_path),
+        cmocka_unit_test(test_mem_queue_holds_collectors),
         cmocka_unit_test(test_transpose_padding_avoids_conflicts),
         cmocka_unit_test(test_atomic_requests),
         cmocka_unit_test(test_atomic_wait_holds_the_warp),

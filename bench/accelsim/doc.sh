@@ -146,5 +146,8 @@ collectors depart from GPGPU-Sim's own Fermi model; the Fermi numbers above carr
 warptune's side mirrors them and Kepler's trace-mode latencies on top of `fermi-gtx480`
 (`pair_wt_extra`): `sm.sfu_latency=200 sm.sfu_width=16` (`-trace_opcode_latency_initiation_sfu
 200,2`), `sm.branch_latency=1` (a trace-mode branch writes no register: the warp goes on the next
-cycle), `sm.oc_units=16 sm.oc_units_sfu=0` (the generic collectors).
+cycle), `sm.oc_units=16 sm.oc_units_sfu=0` (the generic collectors), `sm.mem_queue=18
+sm.mem_queue_collectors=true` (memory instructions wait for the LD/ST unit in ID_OC_MEM, a
+generic collector and OC_EX_MEM, holding the collector; `fermi-gtx480`'s own 2 memory
+collectors are `sm.mem_queue=4`).
 EOF

@@ -33,11 +33,13 @@ pair_ref_sched() {
 # What warptune's side of a pair sets on top of the preset, to mirror the reference's own
 # departures from its config. The Fermi reference takes its SFU and branch timing from Kepler's
 # trace.config and the branch unit above (SFU latency 200, a warp every 2 cycles; branch 4), and
-# uses 16 generic operand collectors; GPGPU-Sim's SM2_GTX480 itself (fermi-gtx480) has an SFU of
-# latency 8 taking a warp every 8 cycles, and 6 SP plus 8 SFU collectors.
+# uses 16 generic operand collectors, which memory instructions share with the rest on their way
+# to the LD/ST unit (ID_OC_MEM 1, a collector, OC_EX_MEM 1: up to 18 waiting); GPGPU-Sim's
+# SM2_GTX480 itself (fermi-gtx480) has an SFU of latency 8 taking a warp every 8 cycles, 6 SP
+# plus 8 SFU collectors, and 2 memory collectors (sm.mem_queue=4).
 pair_wt_extra() {
     case $1 in
-        fermi) echo "--set sm.sfu_latency=200 --set sm.sfu_width=16 --set sm.branch_latency=1 --set sm.oc_units=16 --set sm.oc_units_sfu=0" ;;
+        fermi) echo "--set sm.sfu_latency=200 --set sm.sfu_width=16 --set sm.branch_latency=1 --set sm.oc_units=16 --set sm.oc_units_sfu=0 --set sm.mem_queue=18 --set sm.mem_queue_collectors=true" ;;
     esac
 }
 

@@ -111,6 +111,11 @@ static const param_def core_defs[] = {
           "memory instructions that may be on their way to the load/store unit, issued but not "
           "yet in it (GPGPU-Sim's ID_OC_MEM slots, memory collector units and OC_EX_MEM); they "
           "enter it in issue order; 0: a memory instruction issues only into a free unit"),
+    P_BOOL("sm.mem_queue_collectors", 0,
+           "with sm.mem_queue and sm.operand_collector, a memory instruction holds one of the "
+           "sm.oc_units collector units from its issue until it enters the load/store unit, and "
+           "an instruction that needs a unit issues only when one is free (GPGPU-Sim's generic "
+           "collectors, -gpgpu_operand_collector_num_units_gen, serve memory instructions too)"),
     P_INT("sm.mem_queue_delay", 2, 1, 16, "cycles",
           "with sm.mem_queue, cycles from a memory instruction's issue until it may enter the "
           "load/store unit (GPGPU-Sim: ID_OC, a collector unit, OC_EX: 2)"),
@@ -327,6 +332,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->l1i_mshrs = ival(p, "l1i.mshrs");
     c->l1i_inst_bytes = ival(p, "l1i.inst_bytes");
     c->mem_queue_delay = ival(p, "sm.mem_queue_delay");
+    c->mem_queue_collectors = ival(p, "sm.mem_queue_collectors");
     c->sfu_width = ival(p, "sm.sfu_width");
     c->int_latency = ival(p, "sm.int_latency");
     c->fp_latency = ival(p, "sm.fp_latency");

@@ -297,6 +297,9 @@ static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
         bool via_unit = (cls != IC_LD_SHARED && cls != IC_ST_SHARED) || s->cfg->shared_path;
         if (s->cfg->mem_queue && via_unit) {
             if (s->mq_n >= s->cfg->mem_queue) return ST_STAGE; /* a pop wakes the SM */
+            if (s->cfg->mem_queue_collectors && s->cfg->operand_collector &&
+                !sm_oc_unit_free(s, k, cls))
+                return ST_STAGE; /* every collector unit holds a queued memory instruction */
         } else if (s->stage.busy) {
             return ST_STAGE; /* the unit wakes the SM when it frees */
         }
@@ -309,6 +312,9 @@ static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
     }
     uint64_t free_at = 0;
     if (cls == IC_INT || cls == IC_FP || cls == IC_SFU) {
+        if (s->cfg->operand_collector && s->cfg->mem_queue_collectors &&
+            !sm_oc_unit_free(s, k, cls))
+            return ST_STAGE; /* queued memory instructions hold every unit: a pop frees one */
         if (s->cfg->operand_collector) /* a free ID_OC slot; the unit is the collector's */
             free_at = sm_oc_slot_free(s, k, cls);
         else

@@ -311,6 +311,9 @@ bool sm_fetch_pending(const sm *s);
 /* sm_opcoll.c */
 void sm_oc_init(sm *s);
 uint64_t sm_oc_slot_free(const sm *s, int k, int cls);
+bool sm_oc_unit_free(const sm *s, int k, int cls);
+int sm_oc_hold(sm *s, int k, uint64_t now, uint64_t *from);
+void sm_oc_release(sm *s, int cu, uint64_t now);
 uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now);
 void sm_push_event_sorted(sm *s, const sm_event *e, int queue);
 

@@ -15,6 +15,7 @@
 
 typedef struct mem_queued {
     int warp;
+    int cu;         /* the collector unit it holds (sm.mem_queue_collectors), or -1 */
     uint64_t ready; /* first cycle it may enter the unit */
     inst_info in;
     inst_exec x;
@@ -39,6 +40,12 @@ void sm_memq_push(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64
     mem_queued *e = &s->mq[k >= cap ? k - cap : k];
     e->warp = wi;
     e->ready = now + (uint64_t)s->cfg->mem_queue_delay;
+    e->cu = -1;
+    if (s->cfg->mem_queue_collectors && s->cfg->operand_collector) {
+        uint64_t from;
+        e->cu = sm_oc_hold(s, sm_sched_of(s, wi), now, &from);
+        if (from + 1 > e->ready) e->ready = from + 1; /* a pass to read its operands */
+    }
     e->in = *in;
     e->x = *x;
     s->mq_n++;
@@ -66,6 +73,7 @@ void sm_memq_pop(sm *s, uint64_t now)
         s->mq_n--;
         warp *w = &s->warps[e.warp];
         w->mq_count--;
+        if (e.cu >= 0) sm_oc_release(s, e.cu, now);
         if (e.in.cls == IC_LD_SHARED || e.in.cls == IC_ST_SHARED)
             sm_shared_issue(s, e.warp, &e.in, &e.x, now);
         else

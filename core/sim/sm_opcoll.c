@@ -13,9 +13,11 @@
  * Every one of these steps is in order per resource, so the whole path of an instruction is
  * known when it issues: sm_oc_issue computes it from the times each resource frees and
  * returns the cycle the unit starts it. Not modelled: bank writes (GPGPU-Sim gives them
- * priority over reads), the limit of dispatch units per collector set (out ports), and
- * memory instructions, which go straight to the load/store unit as without the collector. */
+ * priority over reads) and the limit of dispatch units per collector set (out ports). Memory
+ * instructions go to the load/store unit as without the collector, unless
+ * sm.mem_queue_collectors makes each queued one hold a unit (sm_oc_hold) until it enters it. */
 #include <assert.h>
+#include <stdbool.h>
 
 #include "core/sim/sm_internal.h"
 
@@ -133,6 +135,40 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     *unit = start + (uint64_t)(cls == IC_SFU ? s->ii_sfu : s->ii_alu);
     o->oc_ex[cls][ex] = start;
     return start;
+}
+
+/* sm.mem_queue_collectors: is one of scheduler k's generic collector units not held by a
+ * queued memory instruction? (An instruction of class cls using the SFU's own units needs none
+ * of them.) */
+bool sm_oc_unit_free(const sm *s, int k, int cls)
+{
+    if (cls == IC_SFU && s->cfg->oc_units_sfu) return true;
+    for (int i = s->oc.share_lo[OCS_UNIT][k]; i < s->oc.share_hi[OCS_UNIT][k]; i++)
+        if (s->oc.cu_free[i] != UINT64_MAX) return true;
+    return false;
+}
+
+/* A memory instruction of scheduler k issued at now takes the generic collector unit that
+ * frees first (there is one: sm_oc_unit_free) and holds it until sm_oc_release. Returns the
+ * unit; *from is the cycle it has it. */
+int sm_oc_hold(sm *s, int k, uint64_t now, uint64_t *from)
+{
+    opcoll *o = &s->oc;
+    int cu = earliest(o->cu_free, o->share_lo[OCS_UNIT][k], o->share_hi[OCS_UNIT][k]);
+    assert(o->cu_free[cu] != UINT64_MAX);
+    uint64_t ports = (uint64_t)s->cfg->reg_ports;
+    uint64_t alloc = (now + 1) * ports;
+    if (o->cu_free[cu] > alloc) alloc = o->cu_free[cu];
+    *from = per_ports(alloc, ports);
+    o->cu_free[cu] = UINT64_MAX;
+    return cu;
+}
+
+/* The memory instruction holding unit cu entered the load/store unit at now: the unit is free
+ * for the next cycle's passes. */
+void sm_oc_release(sm *s, int cu, uint64_t now)
+{
+    s->oc.cu_free[cu] = (now + 1) * (uint64_t)s->cfg->reg_ports;
 }
 
 /* Queues e on a FIFO whose events may come before the last one pushed (the collector delays
