@@ -204,6 +204,17 @@ uint64_t l1d_line_of(const l1d *c, uint64_t addr)
     return addr >> c->line_shift << c->line_shift;
 }
 
+/* Fermi's L1 as Nugteren et al. measured it (HPCA 2014, 4.1): line-address bits 7-11 XOR
+ * address bits 13, 14, 15, 17 and 19; 64 sets add bit 12 on top. */
+static inline int fermi_set(const l1d *c, uint64_t line_addr)
+{
+    uint32_t a = (uint32_t)line_addr;
+    uint32_t upper = ((a >> 13) & 7u) | ((a >> 17) & 1u) << 3 | ((a >> 19) & 1u) << 4;
+    uint32_t set = (((a >> 7) & 31u) ^ upper);
+    if (c->cfg.sets == 64) set |= ((a >> 12) & 1u) << 5;
+    return (int)set;
+}
+
 int l1d_set_of(const l1d *c, uint64_t line_addr)
 {
     uint64_t block = line_addr >> c->line_shift;
@@ -213,15 +224,7 @@ int l1d_set_of(const l1d *c, uint64_t line_addr)
         if (c->set_bits > 0) return (int)(block & (((uint64_t)1 << c->set_bits) - 1));
         return (int)(block % (uint64_t)c->cfg.sets);
     }
-    if (c->cfg.hash == 2) {
-        /* Fermi's L1 as Nugteren et al. measured it (HPCA 2014, 4.1): line-address bits 7-11
-         * XOR address bits 13, 14, 15, 17 and 19; 64 sets add bit 12 on top. */
-        uint32_t a = (uint32_t)line_addr;
-        uint32_t upper = ((a >> 13) & 7u) | ((a >> 17) & 1u) << 3 | ((a >> 19) & 1u) << 4;
-        uint32_t set = (((a >> 7) & 31u) ^ upper);
-        if (c->cfg.sets == 64) set |= ((a >> 12) & 1u) << 5;
-        return (int)set;
-    }
+    if (c->cfg.hash == 2) return fermi_set(c, line_addr);
     /* Pseudo-random indexing in the manner of Fermi's L1 (DaCache 5, [26]): XOR of successive
      * index-wide slices of the block address, so power-of-two strides spread over sets. */
     uint64_t mask = ((uint64_t)1 << c->set_bits) - 1, set = 0;
@@ -232,11 +235,13 @@ int l1d_set_of(const l1d *c, uint64_t line_addr)
     return (int)set;
 }
 
-/* l1d_set_of's common case (plain indexing, a power-of-two set count) inline. */
+/* l1d_set_of's common cases inline: plain indexing with a power-of-two set count (QV100) and
+ * Fermi's hash (l1d.hash=2). */
 static inline int set_index(const l1d *c, uint64_t line_addr)
 {
     if (c->cfg.hash == 0 && c->set_bits > 0)
         return (int)((line_addr >> c->line_shift) & (((uint64_t)1 << c->set_bits) - 1));
+    if (c->cfg.hash == 2 && c->set_bits != 0) return fermi_set(c, line_addr);
     return l1d_set_of(c, line_addr);
 }
 
