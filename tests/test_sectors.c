@@ -13,7 +13,6 @@
 #include "core/mem/memsys.h"
 #include "core/sim/coalescer.h"
 #include "core/sim/l1d.h"
-#include "core/util/bits.h"
 #include "tests/support/policy_harness.h"
 
 /* ------------------------------------------------------------------ coalescer ---- */
@@ -406,29 +405,6 @@ static void test_l2_sectored_merge_and_write(void **state)
     memsys_destroy(m);
 }
 
-/* ------------------------------------------------------------------ bit counts ---- */
-
-/* Sector masks count their bits from a nibble table below 16 and like lane masks above: hand
- * counts, then every 16-bit mask and a few wide ones against a bit-by-bit count. */
-static void test_popcount_small(void **state)
-{
-    (void)state;
-    assert_int_equal(wt_popcount_small(0), 0);
-    assert_int_equal(wt_popcount_small(0x5), 2);
-    assert_int_equal(wt_popcount_small(0x8), 1);
-    assert_int_equal(wt_popcount_small(0xF), 4);
-    assert_int_equal(wt_popcount_small(0x10), 1);
-    assert_int_equal(wt_popcount_small(0xFFFFFFFFu), 32);
-    for (uint32_t x = 0; x < 0x10000u; x++) {
-        uint32_t n = 0;
-        for (uint32_t y = x; y; y >>= 1)
-            n += y & 1;
-        assert_int_equal(wt_popcount_small(x), n);
-        assert_int_equal(wt_popcount32(x), n);
-        assert_int_equal(wt_popcount_small(x * 0x10001u), 2 * n);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -441,7 +417,6 @@ int main(void)
         cmocka_unit_test(test_recency_miss_merge_promotes),
         cmocka_unit_test(test_l2_sectored_idle),
         cmocka_unit_test(test_l2_sectored_merge_and_write),
-        cmocka_unit_test(test_popcount_small),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
