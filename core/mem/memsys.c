@@ -326,7 +326,7 @@ int memsys_send(memsys *m, const mem_packet *p, uint64_t now)
     s->inj[slot >= Q ? slot - Q : slot] = start;
     s->inj_n++;
     /* A queue slot frees when this packet starts injecting; the caller may be waiting for it. */
-    if (start > now) ms_push(m, start, EV_WAKE, 0, 0);
+    if (start > now) ms_push_wake(m, start);
     return 0;
 }
 

@@ -284,6 +284,19 @@ static inline void ms_push(memsys *m, uint64_t time, ms_ev_type type, uint32_t a
         ms_wheel_append(m, (uint32_t)(time & (MS_WHEEL - 1)), a, b, (uint8_t)type);
 }
 
+/* Makes the memory system step at `time` (an EV_WAKE, which does nothing there but keep
+ * next_ev exact). A wheel bucket that already holds an event for that cycle makes it step then
+ * anyway, so no node is queued for it. */
+static inline void ms_push_wake(memsys *m, uint64_t time)
+{
+    if (time < m->cur) time = m->cur;
+    if (time - m->cur < MS_WHEEL && m->bhead[time & (MS_WHEEL - 1)] != MS_NIL) {
+        if (time < m->next_ev) m->next_ev = time;
+        return;
+    }
+    ms_push(m, time, EV_WAKE, 0, 0);
+}
+
 #define MS_SER_TAB 1024
 
 /* Icnt cycles a port is busy with a packet of data_bytes: ceil((header + data) / bytes_per_cycle),

@@ -131,7 +131,7 @@ static void evict(memsys *m, uint32_t part, ms_line *l, uint64_t t)
     if (l->valid && l->dirty) {
         m->st.l2_writebacks++;
         uint32_t bytes =
-            m->cfg.l2_sectored ? 32u * wt_popcount32(l->dirty) : (uint32_t)m->cfg.l2_line;
+            m->cfg.l2_sectored ? 32u * wt_popcount_small(l->dirty) : (uint32_t)m->cfg.l2_line;
         ms_dram_enqueue(m, part, ms_div_part(m, l->tag), 1, MS_NIL, bytes, t);
     }
     l->valid = l->dirty = l->pending = 0;
@@ -213,7 +213,7 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
     p->in_head = q->next;
     if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
     q->next = MS_NIL;
-    uint32_t n = wt_popcount32(need), h = wt_popcount32(need & valid);
+    uint32_t n = wt_popcount_small(need), h = wt_popcount_small(need & valid);
     m->st.l2_accesses += n;
     m->st.l2_hits += h;
     m->st.l2_misses += n - h;
@@ -249,7 +249,7 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
         l->spend |= (uint8_t)miss;
         l->pending = 1;
         set_key(l);
-        ms_dram_enqueue(m, part, q->local, 0, mi, 32u * wt_popcount32(miss), t);
+        ms_dram_enqueue(m, part, q->local, 0, mi, 32u * wt_popcount_small(miss), t);
     } else {
         ms_push(m, ms_core(&m->clk_l2, e + (uint64_t)m->cfg.l2_hit_latency), EV_REPLY_READY, r, 0);
     }

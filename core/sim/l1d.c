@@ -204,6 +204,17 @@ uint64_t l1d_line_of(const l1d *c, uint64_t addr)
     return addr >> c->line_shift << c->line_shift;
 }
 
+/* Fermi's L1 as Nugteren et al. measured it (HPCA 2014, 4.1): line-address bits 7-11 XOR
+ * address bits 13, 14, 15, 17 and 19; 64 sets add bit 12 on top. */
+static inline int fermi_set(const l1d *c, uint64_t line_addr)
+{
+    uint32_t a = (uint32_t)line_addr;
+    uint32_t upper = ((a >> 13) & 7u) | ((a >> 17) & 1u) << 3 | ((a >> 19) & 1u) << 4;
+    uint32_t set = (((a >> 7) & 31u) ^ upper);
+    if (c->cfg.sets == 64) set |= ((a >> 12) & 1u) << 5;
+    return (int)set;
+}
+
 int l1d_set_of(const l1d *c, uint64_t line_addr)
 {
     uint64_t block = line_addr >> c->line_shift;
@@ -213,15 +224,7 @@ int l1d_set_of(const l1d *c, uint64_t line_addr)
         if (c->set_bits > 0) return (int)(block & (((uint64_t)1 << c->set_bits) - 1));
         return (int)(block % (uint64_t)c->cfg.sets);
     }
-    if (c->cfg.hash == 2) {
-        /* Fermi's L1 as Nugteren et al. measured it (HPCA 2014, 4.1): line-address bits 7-11
-         * XOR address bits 13, 14, 15, 17 and 19; 64 sets add bit 12 on top. */
-        uint32_t a = (uint32_t)line_addr;
-        uint32_t upper = ((a >> 13) & 7u) | ((a >> 17) & 1u) << 3 | ((a >> 19) & 1u) << 4;
-        uint32_t set = (((a >> 7) & 31u) ^ upper);
-        if (c->cfg.sets == 64) set |= ((a >> 12) & 1u) << 5;
-        return (int)set;
-    }
+    if (c->cfg.hash == 2) return fermi_set(c, line_addr);
     /* Pseudo-random indexing in the manner of Fermi's L1 (DaCache 5, [26]): XOR of successive
      * index-wide slices of the block address, so power-of-two strides spread over sets. */
     uint64_t mask = ((uint64_t)1 << c->set_bits) - 1, set = 0;
@@ -230,6 +233,16 @@ int l1d_set_of(const l1d *c, uint64_t line_addr)
         block >>= c->set_bits;
     }
     return (int)set;
+}
+
+/* l1d_set_of's common cases inline: plain indexing with a power-of-two set count (QV100) and
+ * Fermi's hash (l1d.hash=2). */
+static inline int set_index(const l1d *c, uint64_t line_addr)
+{
+    if (c->cfg.hash == 0 && c->set_bits > 0)
+        return (int)((line_addr >> c->line_shift) & (((uint64_t)1 << c->set_bits) - 1));
+    if (c->cfg.hash == 2 && c->set_bits != 0) return fermi_set(c, line_addr);
+    return l1d_set_of(c, line_addr);
 }
 
 static l1_set_view set_view(l1d *c, int set)
@@ -307,7 +320,7 @@ static inline void lookup(const l1d *c, int set, uint64_t line, int *way, int *m
 
 int l1d_load_needs_fill(const l1d *c, uint64_t line_addr)
 {
-    int set = l1d_set_of(c, line_addr), way, m;
+    int set = set_index(c, line_addr), way, m;
     /* most accesses of cache-friendly kernels end here, without a lookup; a full merge slot
      * alone is not worth one */
     if (c->mshr_in_use < c->cfg.mshrs && c->nreserved[set] < c->cfg.ways) return 0;
@@ -320,7 +333,7 @@ int l1d_load_needs_fill(const l1d *c, uint64_t line_addr)
 l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, int *mshr,
                     int *owner_warp, int *evicted_warp, uint64_t *evicted_line)
 {
-    int set = l1d_set_of(c, r->line_addr);
+    int set = set_index(c, r->line_addr);
     size_t base = (size_t)set * (size_t)c->cfg.ways;
     *evicted_warp = -1;
     int way, m;
@@ -420,7 +433,7 @@ static int sectored_fail(const l1d *c, int set, int way, size_t i, uint32_t need
         int m = c->smshr[i * (size_t)c->nsec + (size_t)__builtin_ctz(q)];
         if (c->mshr[m].nwaiters >= c->cfg.mshr_merge) return L1F_MERGE;
     }
-    int nm = (int)wt_popcount32(miss);
+    int nm = (int)wt_popcount_small(miss);
     if (!nm) return -1;
     if (c->mshr_in_use + nm > c->cfg.mshrs) return L1F_MSHR;
     if (slots < nm) return L1F_SEND;
@@ -430,7 +443,7 @@ static int sectored_fail(const l1d *c, int set, int way, size_t i, uint32_t need
 
 int l1d_load_sectors_needs_fill(const l1d *c, uint64_t line_addr, uint32_t sectors, int send_slots)
 {
-    int set = l1d_set_of(c, line_addr), way = lookup_sectored(c, set, line_addr);
+    int set = set_index(c, line_addr), way = lookup_sectored(c, set, line_addr);
     size_t i = (size_t)set * (size_t)c->cfg.ways + (size_t)(way < 0 ? 0 : way);
     int why = sectored_fail(c, set, way, i, sectors, send_slots);
     return why == L1F_MERGE || why == L1F_MSHR || why == L1F_RESERVED;
@@ -440,7 +453,7 @@ l1_outcome l1d_load_sectors(l1d *c, const l1_request *r, uint32_t sectors, uint3
                             int send_slots, l1_sectors *sec, int *owner_warp, int *evicted_warp,
                             uint64_t *evicted_line)
 {
-    int set = l1d_set_of(c, r->line_addr);
+    int set = set_index(c, r->line_addr);
     size_t base = (size_t)set * (size_t)c->cfg.ways;
     *evicted_warp = -1;
     int way = lookup_sectored(c, set, r->line_addr);
@@ -499,6 +512,18 @@ l1_outcome l1d_load_sectors(l1d *c, const l1_request *r, uint32_t sectors, uint3
     return sec->miss ? L1_MISS : sec->merged ? L1_MERGED : L1_HIT;
 }
 
+/* The loads waiting on MSHR m, copied out; mostly one, which needs no memcpy call. */
+static int copy_waiters(const l1d *c, int m, uint32_t *waiters)
+{
+    const uint32_t *w = c->waiters + (size_t)m * (size_t)c->cfg.mshr_merge;
+    int n = c->mshr[m].nwaiters;
+    if (n == 1)
+        waiters[0] = w[0];
+    else
+        memcpy(waiters, w, (size_t)n * sizeof *waiters);
+    return n;
+}
+
 /* The fill of a sectored MSHR: its sector becomes valid. */
 __attribute__((noinline)) static int fill_sector(l1d *c, int m, uint32_t *waiters,
                                                  uint64_t *line_addr)
@@ -520,9 +545,7 @@ __attribute__((noinline)) static int fill_sector(l1d *c, int m, uint32_t *waiter
         else if (was_valid && c->ops->on_hit)
             c->ops->on_hit(c->policy, &e->req, &v, e->way);
     }
-    int n = e->nwaiters;
-    memcpy(waiters, c->waiters + (size_t)m * (size_t)c->cfg.mshr_merge,
-           (size_t)n * sizeof *waiters);
+    int n = copy_waiters(c, m, waiters);
     *line_addr = e->line + (uint64_t)e->sector * L1D_SECTOR;
     c->mshr_free[m >> 6] |= 1ull << (m & 63);
     c->mshr_in_use--;
@@ -545,7 +568,7 @@ int l1d_invalidate(l1d *c)
 
 int l1d_store(l1d *c, uint64_t line_addr)
 {
-    int set = l1d_set_of(c, line_addr);
+    int set = set_index(c, line_addr);
     int way = c->cfg.sectored ? lookup_sectored(c, set, line_addr) : find_way(c, set, line_addr, 1);
     if (way < 0 || !c->valid[(size_t)set * (size_t)c->cfg.ways + (size_t)way]) return 0;
     l1_set_view v = set_view(c, set);
@@ -567,9 +590,7 @@ int l1d_fill(l1d *c, int m, uint32_t *waiters, uint64_t *line_addr)
         l1_set_view v = set_view(c, e->set);
         c->ops->on_fill(c->policy, &e->req, &v, e->way);
     }
-    int n = e->nwaiters;
-    memcpy(waiters, c->waiters + (size_t)m * (size_t)c->cfg.mshr_merge,
-           (size_t)n * sizeof *waiters);
+    int n = copy_waiters(c, m, waiters);
     *line_addr = e->line;
     c->mshr_free[m >> 6] |= 1ull << (m & 63);
     c->mshr_in_use--;

@@ -474,7 +474,10 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
             }
             int st = classify(s, wi, k, now, wake);
             counts[w->stall]--;
-            if (st == ST_SYNC || st == ST_MEM || st == ST_DATA || st == ST_STAGE)
+            /* An empty instruction buffer stays empty until the fetch fills it and marks the
+             * warp again (sm_fetch.c), so such a warp is not looked at meanwhile either. */
+            if (st == ST_SYNC || st == ST_MEM || st == ST_DATA || st == ST_STAGE ||
+                (st == ST_CTRL && w->ib_n == 0 && s->cfg->fetch))
                 s->recheck &= ~((uint64_t)1 << wi);
             if (st == ST_STAGE) s->stage_waiters |= (uint64_t)1 << wi;
             if (st == ST_EXEC) {

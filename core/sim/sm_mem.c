@@ -214,7 +214,7 @@ __attribute__((noinline)) static int load_access_sectored(sm *s, const l1q_entry
                                     &evicted, &evicted_line);
     int bypass_blocked = o == L1_BYPASSED && !slots;
     if (bypass_blocked) o = L1_RESFAIL;
-    uint32_t nsec = wt_popcount32(a->sectors);
+    uint32_t nsec = wt_popcount_small(a->sectors);
     if (o != L1_RESFAIL) s->st.l1d_accesses += nsec;
     if (s->l1_trace || s->l1_observer)
         trace_access(s, now, x->warp, x->pc, "load", a->line, l1_outcome_names[o]);
@@ -232,12 +232,12 @@ __attribute__((noinline)) static int load_access_sectored(sm *s, const l1q_entry
         notify(s, L1E_MISS, x->warp, a->line, x->pc, now);
         return 1;
     }
-    uint32_t hits = wt_popcount32(sec.hit), fetch = sec.miss | sec.merged;
+    uint32_t hits = wt_popcount_small(sec.hit), fetch = sec.miss | sec.merged;
     s->st.l1d_hits += hits;
-    s->st.l1d_misses += wt_popcount32(sec.miss);
-    s->st.l1d_merged += wt_popcount32(sec.merged);
+    s->st.l1d_misses += wt_popcount_small(sec.miss);
+    s->st.l1d_merged += wt_popcount_small(sec.merged);
     /* one completion per fetch waited on, one for the hit latency */
-    r->remaining += (int)wt_popcount32(fetch) + (hits ? 1 : 0) - 1;
+    r->remaining += (int)wt_popcount_small(fetch) + (hits ? 1 : 0) - 1;
     if (hits) {
         s->st.l1d_bytes += fetch ? (uint64_t)L1D_SECTOR * hits : 4u * wt_popcount32(a->lanes);
         hit_done(s, x->rec, now);
@@ -311,7 +311,7 @@ static int load_access(sm *s, const l1q_entry *x, uint64_t now, l1_fail *why)
         notify(s, L1E_MISS, x->warp, a->line, x->pc, now);
         return 1;
     case L1_BYPASSED: {
-        uint32_t bytes = wt_popcount32(a->sectors) * (uint32_t)s->cfg->bypass_segment;
+        uint32_t bytes = wt_popcount_small(a->sectors) * (uint32_t)s->cfg->bypass_segment;
         send_sectors(s, a->line, bytes, MEM_READ, TOK_BYPASS | (uint32_t)x->rec, a->sectors, now);
         s->st.l1d_misses++;
         s->st.l1d_bypasses++;

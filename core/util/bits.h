@@ -13,4 +13,12 @@ static inline uint32_t wt_popcount32(uint32_t x)
     return (x * 0x01010101u) >> 24;
 }
 
+/* The same for masks that are mostly below 16 (sector masks: four sectors to a 128-byte line):
+ * those read their count from a table of sixteen nibbles. */
+static inline uint32_t wt_popcount_small(uint32_t x)
+{
+    if (x < 16) return (uint32_t)(0x4332322132212110ull >> (x << 2)) & 15u;
+    return wt_popcount32(x);
+}
+
 #endif
