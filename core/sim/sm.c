@@ -224,38 +224,6 @@ int sm_warp_priority(const sm *s, int wi)
     return rank;
 }
 
-static warp_view build_view(const sm *s, int wi)
-{
-    const warp *w = &s->warps[wi];
-    return (warp_view){wi,
-                       w->cta_slot,
-                       w->cta_id,
-                       w->warp_in_cta,
-                       w->age,
-                       w->next ? w->next->pc : 0,
-                       w->next ? w->next->cls : IC_EXIT,
-                       s->ctas[w->cta_slot].paused,
-                       w->oracle};
-}
-
-void sm_refresh_view(sm *s, int wi)
-{
-    s->warps[wi].view = build_view(s, wi);
-}
-
-const warp_view *sm_view_of(const sm *s, int wi)
-{
-    const warp_view *v = &s->warps[wi].view;
-#ifndef NDEBUG
-    warp_view fresh = build_view(s, wi);
-    assert(v->slot == fresh.slot && v->cta_slot == fresh.cta_slot && v->cta_id == fresh.cta_id &&
-           v->warp_in_cta == fresh.warp_in_cta && v->age == fresh.age && v->pc == fresh.pc &&
-           v->cls == fresh.cls && v->paused == fresh.paused &&
-           v->oracle_cycles == fresh.oracle_cycles);
-#endif
-    return v;
-}
-
 /* ----------------------------------------------------------------------- issue ---- */
 
 static bool is_mem_class(int cls)
