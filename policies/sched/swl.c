@@ -33,6 +33,7 @@ typedef struct swl {
     int last; /* GTO's greedy warp, or -1 */
     bool *live, *at_barrier;
     uint64_t *age;
+    uint64_t *oldest; /* scratch: the smallest eligible ages while a pick finds the limit's */
 } swl;
 
 static int swl_create(void **self, const sched_env *env, const param_set *p, char *err,
@@ -52,8 +53,9 @@ static int swl_create(void **self, const sched_env *env, const param_set *p, cha
     s->live = calloc((size_t)env->max_warps, sizeof *s->live);
     s->at_barrier = calloc((size_t)env->max_warps, sizeof *s->at_barrier);
     s->age = calloc((size_t)env->max_warps, sizeof *s->age);
-    if (!s->live || !s->at_barrier || !s->age) {
-        free(s->live), free(s->at_barrier), free(s->age), free(s);
+    s->oldest = calloc((size_t)env->max_warps, sizeof *s->oldest);
+    if (!s->live || !s->at_barrier || !s->age || !s->oldest) {
+        free(s->live), free(s->at_barrier), free(s->age), free(s->oldest), free(s);
         return -1;
     }
     *self = s;
@@ -66,6 +68,7 @@ static void swl_destroy(void *self)
     free(s->live);
     free(s->at_barrier);
     free(s->age);
+    free(s->oldest);
     free(s);
 }
 
@@ -75,16 +78,22 @@ static bool waits(const swl *s, int slot)
     return s->at_barrier[slot];
 }
 
-/* Is the warp among the `limit` oldest live warps that are not waiting (ccws: at a barrier)?
- * The gpgpusim reading also lets the last issued warp in: order_by_priority puts the greedy
- * warp first and adds the limit's oldest others after it. */
-static bool active(const swl *s, int slot)
+/* The age of the youngest of the `limit` oldest live warps that are not waiting (ccws: at a
+ * barrier), or UINT64_MAX when fewer are: a warp is among them when its age is at most this
+ * (ages are distinct). Found once per pick by keeping the smallest ages in order. */
+static uint64_t limit_age(swl *s)
 {
-    if (s->reading == READ_GPGPUSIM && slot == s->last) return true;
-    int older = 0;
-    for (int i = 0; i < s->max_warps; i++)
-        older += s->live[i] && !waits(s, i) && s->age[i] < s->age[slot] && i != slot;
-    return older < s->limit;
+    int n = 0, k = s->limit < s->max_warps ? s->limit : s->max_warps;
+    for (int i = 0; i < s->max_warps; i++) {
+        if (!s->live[i] || waits(s, i)) continue;
+        uint64_t a = s->age[i];
+        if (n == k && a >= s->oldest[n - 1]) continue;
+        int j = n < k ? n++ : n - 1;
+        for (; j > 0 && s->oldest[j - 1] > a; j--)
+            s->oldest[j] = s->oldest[j - 1];
+        s->oldest[j] = a;
+    }
+    return n == s->limit ? s->oldest[n - 1] : UINT64_MAX;
 }
 
 static int swl_pick(void *self, const warp_view *const *ready, int n, uint64_t now)
@@ -99,9 +108,14 @@ static int swl_pick(void *self, const warp_view *const *ready, int n, uint64_t n
             s->age[w] = ready[i]->age;
         }
     }
+    /* active: among the limit's oldest; the gpgpusim reading also lets the last issued warp
+     * in (order_by_priority puts the greedy warp first and the limit's oldest others after) */
+    uint64_t youngest = limit_age(s);
+    bool greedy_in = s->reading == READ_GPGPUSIM;
     int best = -1;
     for (int i = 0; i < n; i++) {
-        if (!active(s, ready[i]->slot)) continue;
+        if (s->age[ready[i]->slot] > youngest && !(greedy_in && ready[i]->slot == s->last))
+            continue;
         if (ready[i]->slot == s->last) return i;
         if (best < 0 || ready[i]->age < ready[best]->age) best = i;
     }
