@@ -128,8 +128,7 @@ void sm_destroy(sm *s)
 
 int sm_sched_of(const sm *s, int w)
 {
-    int n = s->cfg->schedulers;
-    return n & (n - 1) ? w % n : w & (n - 1); /* no division for 1, 2 or 4 */
+    return (int)wt_mod((uint64_t)w, (uint64_t)s->cfg->schedulers);
 }
 
 /* --------------------------------------------------------- events (FIFOs by kind) ---- */
@@ -420,8 +419,7 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
     int nsched = s->cfg->schedulers;
     /* GPGPU-Sim rotates which scheduler goes first each cycle (Issue_Prio); the cycle number
      * gives the same rotation without state, and through the cycles the SM sleeps. */
-    uint64_t ns = (uint64_t)nsched;
-    int first = !s->cfg->issue_rotate ? 0 : (int)(ns & (ns - 1) ? now % ns : now & (ns - 1));
+    int first = s->cfg->issue_rotate ? (int)wt_mod(now, (uint64_t)nsched) : 0;
     /* Warps of paused CTAs are picked only when no other warp is ready (DYNCTA IV). */
     const warp_view **ready = s->views, **paused = s->views + s->cfg->max_warps;
     for (int i = 0; i < nsched; i++) {

@@ -361,8 +361,7 @@ static int l1q_bank_of(const sm *s, const line_access *a)
     if (st->q_banks == 1) return 0;
     uint64_t addr =
         a->line + (a->sectors ? (uint64_t)__builtin_ctz(a->sectors) * s->cfg->bypass_segment : 0);
-    uint64_t nb = (uint64_t)st->q_banks;
-    return (int)(nb & (nb - 1) ? (addr >> 5) % nb : (addr >> 5) & (nb - 1));
+    return (int)wt_mod(addr >> 5, (uint64_t)st->q_banks);
 }
 
 /* A store at the head: write-evict the L1D copy and send it (write-through), as the unit's

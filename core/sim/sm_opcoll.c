@@ -114,7 +114,7 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
         if (dup) continue;
         int reg = slot_i < WT_MAX_REGS ? slot_i : slot_i - WT_MAX_PREDS;
         unsigned rw = (unsigned)(reg + wi);
-        int bank = blo + (int)(nb & (nb - 1) ? rw % nb : rw & (nb - 1));
+        int bank = blo + (int)wt_mod(rw, nb);
         uint64_t r = alloc + 1;
         if (o->bank_next[bank] > r) r = o->bank_next[bank];
         o->bank_next[bank] = r + 1;

@@ -21,4 +21,11 @@ static inline uint32_t wt_popcount_small(uint32_t x)
     return wt_popcount32(x);
 }
 
+/* x mod n (n >= 1): a mask for a power of two, as the simulator's counts (schedulers, banks,
+ * ports) usually are, since the division is a slow instruction on its hot paths. */
+static inline uint64_t wt_mod(uint64_t x, uint64_t n)
+{
+    return n & (n - 1) ? x % n : x & (n - 1);
+}
+
 #endif
