@@ -50,12 +50,14 @@ typedef struct warp_stalls {
     const void *ctx;
     bool (*stalled)(const void *ctx, int warp_slot);
     /* GPGPU-Sim's two-level demotion test (two_level_active_scheduler::order_warps): no warp
-     * in the slot, a barrier, or the next instruction, once in the warp's instruction buffer,
+     * in the slot, a warp that issued its exit (waiting() is true once it is functional_done),
+     * a barrier, or the next instruction, once in the warp's instruction buffer,
      * reads a register that a global load or atomic in flight will write (the scoreboard's
      * long operations, hit or miss). NULL: use stalled. */
     bool (*long_wait)(const void *ctx, int warp_slot);
-    /* GPGPU-Sim's shd_warp_t::waiting(): no warp in the slot, at a barrier, or a global atomic
-     * of the warp in flight (m_n_atomic). NULL: nothing is known to wait. */
+    /* GPGPU-Sim's shd_warp_t::waiting(): no warp in the slot, a warp that issued its exit
+     * (and waits for its queued accesses or store acknowledgements), at a barrier, or a global
+     * atomic of the warp in flight (m_n_atomic). NULL: nothing is known to wait. */
     bool (*waiting)(const void *ctx, int warp_slot);
 } warp_stalls;
 

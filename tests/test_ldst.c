@@ -381,6 +381,54 @@ static void test_atomic_wait_holds_the_warp(void **state)
     assert_int_equal((int)c.cycles, (int)b.cycles);
 }
 
+/* sm.store_acks: a warp that stored leaves, and its CTA's slot frees, only when the last of its
+ * stores is acknowledged. One warp stores 4 bytes a lane and exits; without acknowledgements
+ * the run ends as the L2 takes the write, with them when the acknowledgement is back:
+ * l2.hit_latency 40 + icnt.latency 37 + one cycle for its 8-byte packet = 78 cycles later,
+ * 81 on a sectored L2 (four sectors, four packets back to back), 78 again for a store of one
+ * lane (one sector). With two CTAs and one CTA slot the second starts only once the first's
+ * acknowledgement is back (without them, while the first's write is still on its way).
+ * Skipping idle cycles changes nothing. */
+static double store_then_exit(const char *lanes, int grid, const char *acks, const char *sectored,
+                              const char *skip)
+{
+    char wl[512];
+    snprintf(wl, sizeof wl,
+             ".array h i32 [64] zero\n"
+             ".kernel k block=32\n"
+             "    mov r0, %%laneid\n"
+             "    shl r1, r0, 2\n"
+             "    setp.lt.s32 p0, r0, %s\n"
+             "    @p0 st.i32 [h + r1], r0\n"
+             "    exit\n"
+             ".host\n"
+             "    launch k grid=%d\n",
+             lanes, grid);
+    const char *sets[] = {TINY, "sm.max_ctas=1", acks, sectored, skip, NULL};
+    sim_metrics m;
+    test_sim_ok(wl, sets, NULL, &m);
+    return m.cycles;
+}
+
+static void test_store_acks_hold_the_warp(void **state)
+{
+    (void)state;
+    const char *off = "sm.store_acks=false", *on = "sm.store_acks=true";
+    const char *flat = "l2.sectored=false", *sect = "l2.sectored=true";
+    const char *skip = "sim.skip_idle=true", *noskip = "sim.skip_idle=false";
+    double base = store_then_exit("32", 1, off, flat, skip);
+    assert_int_equal((int)store_then_exit("32", 1, on, flat, skip), (int)base + 78);
+    assert_int_equal((int)store_then_exit("32", 1, on, sect, skip), (int)base + 81);
+    assert_int_equal((int)store_then_exit("32", 1, on, sect, noskip), (int)base + 81);
+    assert_int_equal((int)store_then_exit("1", 1, on, sect, skip),
+                     (int)store_then_exit("1", 1, off, sect, skip) + 78);
+    /* the second CTA starts in the cycle the first's acknowledgement arrives, the cycle at
+     * which the first ran alone ended: the same timeline again, shifted by the first's length */
+    assert_int_equal((int)store_then_exit("32", 2, on, flat, skip),
+                     2 * (int)store_then_exit("32", 1, on, flat, skip));
+    assert_true(store_then_exit("32", 2, off, flat, skip) < 2 * base);
+}
+
 /* Skipping idle cycles changes nothing with either path on (the shared access's time in the
  * unit feeds the SM's wake). */
 static void test_skip_exact(void **state)
@@ -414,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_transpose_padding_avoids_conflicts),
         cmocka_unit_test(test_atomic_requests),
         cmocka_unit_test(test_atomic_wait_holds_the_warp),
+        cmocka_unit_test(test_store_acks_hold_the_warp),
         cmocka_unit_test(test_histogram_one_bin_serialises),
         cmocka_unit_test(test_skip_exact),
     };

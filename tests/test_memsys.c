@@ -836,12 +836,58 @@ static void test_injection_queue_limit(void **state)
     memsys_destroy(m);
 }
 
+/* write_acks: a write is acknowledged when the L2 takes it, as a read hit would reply, by a
+ * header-only packet (one per sector on a sectored L2). A 128-byte write: request hop
+ * L + ceil((8 + 128) / 32) = 15, taken at 15 (a miss allocates without a fetch), H = 100, the
+ * acknowledgement's hop L + ceil(8 / 32) = 11: at 126, token and kind intact. Sectored, its
+ * four sectors' acknowledgements leave back to back and the last arrives 3 cycles later (129);
+ * a one-sector write (request hop L + ceil(40 / 32) = 12) gets one, at 12 + 100 + 11 = 123.
+ * Without write_acks no reply comes and the memory system is idle once the write is taken. */
+static void test_write_acks(void **state)
+{
+    (void)state;
+    mem_packet r;
+    for (int sectored = 0; sectored <= 1; sectored++) {
+        memsys_config c = base_config();
+        c.write_acks = 1;
+        c.l2_sectored = sectored;
+        memsys *m = make(&c);
+        uint64_t now = 0;
+        mem_packet w = pkt(0, 128, MEM_WRITE, 0, 42);
+        assert_int_equal(memsys_send(m, &w, now), 0);
+        assert_int_equal(wait_reply(m, 0, &now, &r), sectored ? 129 : 126);
+        assert_int_equal(r.token, 42);
+        assert_int_equal(r.kind, MEM_WRITE);
+        assert_false(memsys_busy(m));
+        memsys_stats st;
+        memsys_get_stats(m, &st);
+        assert_int_equal(st.icnt_packets, sectored ? 5 : 2);
+        assert_int_equal(st.icnt_bytes, 8 + 128 + (sectored ? 4 : 1) * 8);
+        now = 1000;
+        mem_packet one = pkt(4096, 32, MEM_WRITE, 0, 43);
+        one.sectors = 1;
+        assert_int_equal(memsys_send(m, &one, now), 0);
+        assert_int_equal(wait_reply(m, 0, &now, &r), 1000 + 123);
+        memsys_destroy(m);
+    }
+    memsys_config c = base_config();
+    memsys *m = make(&c);
+    uint64_t now = 0;
+    mem_packet w = pkt(0, 128, MEM_WRITE, 0, 42);
+    assert_int_equal(memsys_send(m, &w, now), 0);
+    run_idle(m, &now);
+    assert_int_equal(now, 15);
+    assert_int_equal(memsys_pop_reply(m, 0, now + 1000, &r), 0);
+    memsys_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idle_read_miss_then_hit),
         cmocka_unit_test(test_write_then_read_hits),
         cmocka_unit_test(test_atomic),
+        cmocka_unit_test(test_write_acks),
         cmocka_unit_test(test_mshr_merge),
         cmocka_unit_test(test_dram_stream_bandwidth),
         cmocka_unit_test(test_dram_random_rows),

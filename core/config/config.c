@@ -144,6 +144,12 @@ static const param_def core_defs[] = {
            "a warp with a global atomic in flight issues nothing until every access of it is "
            "back, whatever the next instruction reads (GPGPU-Sim's shd_warp_t::waiting, "
            "m_n_atomic); false: only instructions reading its result wait"),
+    P_BOOL("sm.store_acks", 0,
+           "the L2 acknowledges every global write (a header-only reply per 32-byte sector on "
+           "a sectored L2, one per request otherwise) and a warp that issued its exit leaves, "
+           "freeing its CTA's slot, only once every store it sent is acknowledged "
+           "(GPGPU-Sim's WRITE_ACK and shd_warp_t::stores_done in hardware_done); false: "
+           "writes get no reply and a warp leaves at its exit"),
     P_INT("l1d.sets", 8, 1, 4096, "", "L1D sets"),
     P_INT("l1d.ways", 16, 1, 256, "", "L1D associativity"),
     P_INT("l1d.line", 128, 32, 512, "bytes", "L1D line size (power of two)"),
@@ -343,6 +349,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->shared_banks = ival(p, "sm.shared_banks");
     c->atomic_path = ival(p, "sm.atomic_path");
     c->atomic_wait = ival(p, "sm.atomic_wait");
+    c->store_acks = ival(p, "sm.store_acks");
     c->l1d_sets = ival(p, "l1d.sets");
     c->l1d_ways = ival(p, "l1d.ways");
     c->l1d_line = ival(p, "l1d.line");
@@ -393,6 +400,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     m->l2_slices_per_channel = ival(p, "l2.slices_per_channel");
     m->dram_latency_first = ival(p, "dram.latency_first");
     m->dram_atom_bytes = ival(p, "dram.atom_bytes");
+    m->write_acks = ival(p, "sm.store_acks");
 
     energy_config *e = &c->energy;
     e->clock_mhz = param_get_real(p, "gpu.clock_mhz");

@@ -50,6 +50,7 @@ typedef struct gpu_config {
     int shared_banks; /* banks of 4-byte words, for shared_path ldst */
     int atomic_path;  /* 0 line, 1 serial: GPGPU-Sim's per-segment, per-address requests */
     int atomic_wait;  /* a warp with an atomic in flight issues nothing (GPGPU-Sim m_n_atomic) */
+    int store_acks;   /* writes are acknowledged; a warp leaves once its stores are (stores_done) */
     int l1d_sets, l1d_ways, l1d_line;
     int l1d_hash; /* 0 linear, 1 xor, 2 fermi */
     int l1d_mshrs, l1d_mshr_merge, l1d_hit_latency;

@@ -256,10 +256,11 @@ uint32_t ms_req_bytes(const mem_packet *p)
     return p->kind == MEM_WRITE ? p->bytes : p->kind == MEM_ATOMIC ? 4u : 0u;
 }
 
-/* Data carried partition -> SM: `bytes` for a read, the 4-byte old value for an atomic. */
+/* Data carried partition -> SM: `bytes` for a read, the 4-byte old value for an atomic, none
+ * for a write's acknowledgement. */
 uint32_t ms_reply_bytes(const mem_packet *p)
 {
-    return p->kind == MEM_ATOMIC ? 4u : p->bytes;
+    return p->kind == MEM_ATOMIC ? 4u : p->kind == MEM_WRITE ? 0u : p->bytes;
 }
 
 /* ms_ser by division: fills its table, and serves sizes beyond it. */

@@ -68,6 +68,11 @@ typedef struct memsys_config {
      * and a sectored L2's access to whole atoms per 32-byte sector, as GPGPU-Sim sends each
      * sector as its own DRAM request (dram.cc moves dram_atom_size bytes per column command). */
     int dram_atom_bytes;
+    /* 1: every write is acknowledged as the L2 takes it (GPGPU-Sim's WRITE_ACK, sent whether
+     * the write hits or allocates): a reply of no data, popped like a read's, that occupies
+     * the reply ports as one header-only packet per 32-byte sector on a sectored L2 (GPGPU-Sim
+     * splits the write into sector requests and acknowledges each), one otherwise. */
+    int write_acks;
 } memsys_config;
 
 typedef struct memsys_stats {
@@ -92,7 +97,8 @@ int memsys_can_send(const memsys *m, int sm, uint64_t now);
 /* How many packets could SM sm inject one after another at cycle now, up to max? */
 int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max);
 /* SM p->sm sends a packet at cycle now. Returns 0, or -1 when its injection queue is full
- * (nothing is sent; the caller retries later). Writes get no reply; reads and atomics do. */
+ * (nothing is sent; the caller retries later). Reads and atomics get a reply; writes get one
+ * with write_acks. */
 int memsys_send(memsys *m, const mem_packet *p, uint64_t now);
 /* Processes everything due at or before cycle now. */
 void memsys_tick(memsys *m, uint64_t now);

@@ -55,11 +55,16 @@ void ms_icnt_reply_ready(memsys *m, uint32_t r, uint64_t t)
     ms_req *q = &m->reqs[r];
     ms_part *p = &m->parts[q->part];
     uint32_t data = ms_reply_bytes(&q->pkt);
+    /* a write's acknowledgement: one header-only packet per sector on a sectored L2, sent
+     * back to back, as one reply that arrives with the last of them */
+    uint32_t n = 1;
+    if (q->pkt.kind == MEM_WRITE && m->cfg.l2_sectored)
+        n = (uint32_t)__builtin_popcount(ms_req_sectors(m, &q->pkt));
     uint64_t tx = max_u64(ms_edge(&m->clk_icnt, t), p->out_free);
-    q->ser = ms_ser(m, data); /* again at the SM's ejection port */
+    q->ser = n * ms_ser(m, data); /* again at the SM's ejection port */
     p->out_free = tx + q->ser;
-    m->st.icnt_packets++;
-    m->st.icnt_bytes += (uint64_t)m->cfg.icnt_header_bytes + data;
+    m->st.icnt_packets += n;
+    m->st.icnt_bytes += n * ((uint64_t)m->cfg.icnt_header_bytes + data);
     ms_push(m, ms_core(&m->clk_icnt, tx + (uint64_t)m->cfg.icnt_latency), EV_SM_ARRIVE, r, 0);
 }
 

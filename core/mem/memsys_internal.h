@@ -321,6 +321,8 @@ uint32_t ms_req_alloc(memsys *m);
 void ms_req_free(memsys *m, uint32_t r);
 uint32_t ms_req_bytes(const mem_packet *p);
 uint32_t ms_reply_bytes(const mem_packet *p);
+/* memsys_l2.c: the 32-byte sectors of its L2 line a packet covers (bit s: sector s). */
+uint32_t ms_req_sectors(const memsys *m, const mem_packet *pk);
 
 /* memsys_icnt.c */
 uint64_t ms_icnt_inject(memsys *m, uint32_t r, uint64_t now);

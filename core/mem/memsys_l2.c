@@ -14,8 +14,11 @@
  * - Atomics are read-modify-writes performed at the L2: a hit (or a fill) replies after
  *   l2_hit_latency and leaves the line dirty.
  * - Writes: write-back with write-allocate; a write to a missing line allocates it without
- *   fetching it from DRAM (the timing model assumes the write covers what is read later), marks
- *   it dirty and gets no reply. A write to a line whose fill is in flight just marks it dirty.
+ *   fetching it from DRAM (the timing model assumes the write covers what is read later) and
+ *   marks it dirty. A write to a line whose fill is in flight just marks it dirty. It gets no
+ *   reply, or with write_acks an acknowledgement when a read hit would reply (GPGPU-Sim's
+ *   memory_sub_partition::cache_cycle replies to a write at its L2 access, hit or miss, with
+ *   lazy fetch-on-read).
  * Statistics: a hit is a valid line found; everything else, merges into an MSHR included, is a
  * miss.
  * Timing counts in L2 cycles (ms_clock clk_l2): acceptance happens on an L2 edge, at most one
@@ -150,12 +153,21 @@ static void append_waiter(memsys *m, ms_mshr *ms, uint32_t r)
     ms->tail = r;
 }
 
+/* Write r was taken: acknowledged at reply_at (write_acks), else done. */
+static void write_taken(memsys *m, uint32_t r, uint64_t reply_at)
+{
+    if (m->cfg.write_acks)
+        ms_push(m, reply_at, EV_REPLY_READY, r, 0);
+    else
+        ms_req_free(m, r);
+}
+
 /* ------------------------------------------------------------------ sectored ---- */
 
 /* The sectors of its line request r needs: the packet's own mask, or the ones its bytes
  * cover (an atomic: its 4-byte word), shifted to the request's place in the line and cut to
  * the line. */
-static uint32_t req_sectors(const memsys *m, const mem_packet *pk)
+uint32_t ms_req_sectors(const memsys *m, const mem_packet *pk)
 {
     uint32_t line = (uint32_t)m->cfg.l2_line, off = (uint32_t)(pk->addr & (line - 1));
     uint32_t all = (1u << (line / 32)) - 1, mask;
@@ -186,7 +198,7 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
     ms_line *set = &p->lines[(size_t)(q->local & m->set_mask) * (size_t)ways];
     uint16_t *hint = &p->hint[q->local & m->hint_mask];
     int kind = q->pkt.kind;
-    uint32_t need = req_sectors(m, &q->pkt);
+    uint32_t need = ms_req_sectors(m, &q->pkt);
     int v = -1, hw = lookup(set, ways, q->line, *hint, &v);
     ms_line *l = hw >= 0 ? &set[hw] : NULL;
     uint32_t valid = l ? l->svalid : 0, pend = l ? l->spend : 0;
@@ -231,7 +243,7 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
         l->dirty |= (uint8_t)need;
         l->valid = 1;
         set_key(l);
-        ms_req_free(m, r);
+        write_taken(m, r, ms_core(&m->clk_l2, e + (uint64_t)m->cfg.l2_hit_latency));
         return 0;
     }
     if (kind == MEM_ATOMIC) l->dirty |= (uint8_t)need;
@@ -297,7 +309,7 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e)
         touch(p, hit);
         if (kind != MEM_READ) hit->dirty = 1;
         if (kind == MEM_WRITE)
-            ms_req_free(m, r);
+            write_taken(m, r, reply_at);
         else if (hit->pending)
             append_waiter(m, &p->mshrs[hit->mshr], r);
         else
@@ -314,7 +326,7 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e)
         victim->valid = 1;
         victim->dirty = 1;
         set_key(victim);
-        ms_req_free(m, r);
+        write_taken(m, r, reply_at);
         return 0;
     }
     uint32_t mi = p->mshr_free[--p->mshr_nfree];

@@ -20,20 +20,22 @@ static bool warp_stalled(const void *ctx, int warp_slot)
 }
 
 /* warp_stalls.waiting: GPGPU-Sim's shd_warp_t::waiting(), a warp that may not issue whatever
- * its next instruction: no warp in the slot, at a barrier, or an atomic in flight. */
+ * its next instruction: no warp in the slot, done (functional_done: it issued its exit and
+ * waits for its queued accesses or acknowledgements), at a barrier, or an atomic in flight. */
 static bool warp_waiting(const void *ctx, int warp_slot)
 {
     const warp *w = &((const sm *)ctx)->warps[warp_slot];
-    return !w->live || w->at_barrier || w->atomics > 0;
+    return !w->live || w->exit_pending || w->at_barrier || w->atomics > 0;
 }
 
-/* warp_stalls.long_wait: the registers the next instruction reads against those global loads
- * and atomics in flight will write. */
+/* warp_stalls.long_wait: an empty slot, a finished warp or a barrier (waiting()), else the
+ * registers the next instruction reads against those global loads and atomics in flight will
+ * write. */
 static bool warp_long_wait(const void *ctx, int warp_slot)
 {
     const sm *s = ctx;
     const warp *w = &s->warps[warp_slot];
-    if (!w->live || w->at_barrier) return true;
+    if (!w->live || w->exit_pending || w->at_barrier) return true;
     if ((s->cfg->fetch && w->ib_n == 0) || !w->next) return false; /* nothing decoded yet */
     for (int i = 0; i < w->next->nsrc; i++) {
         uint8_t r = w->next->src[i];
@@ -234,7 +236,8 @@ static bool is_mem_class(int cls)
 static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
 {
     warp *w = &s->warps[wi];
-    if (w->exit_pending) return ST_STAGE; /* done; leaves once its queued accesses are in */
+    /* done; leaves once its queued accesses are in and its stores acknowledged */
+    if (w->exit_pending) return w->mq_count ? ST_STAGE : ST_MEM;
     /* An empty instruction buffer (sm.fetch) waits for the fetch, which marks the warp when it
      * fills it; a new warp starts with one. */
     if (s->cfg->fetch && (w->ib_n == 0 || w->ib_ready > now)) {
@@ -395,8 +398,8 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
             sm_mem_issue(s, wi, &info, &x, now);
         break;
     }
-    if (x.warp_done && w->mq_count) {
-        w->exit_pending = true; /* sm_memq_pop lets it go */
+    if (x.warp_done && (w->mq_count || w->stores)) {
+        w->exit_pending = true; /* sm_memq_pop or the last acknowledgement lets it go */
     } else if (x.warp_done) {
         sm_warp_exit(s, wi, now);
     } else {

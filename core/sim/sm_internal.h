@@ -36,7 +36,9 @@ typedef struct warp {
     uint8_t ib_n;          /* sm.fetch: instructions left in its buffer */
     uint8_t mq_count;      /* sm.mem_queue: its instructions waiting for the load/store unit */
     uint16_t atomics;      /* its atomic instructions with accesses in flight */
-    bool exit_pending;     /* it issued its last instruction, and leaves when mq_count is 0 */
+    uint16_t stores;       /* sm.store_acks: its store accesses not yet acknowledged */
+    bool exit_pending;     /* it issued its last instruction, and leaves (sm_exit_if_done) when
+                            * mq_count and stores are 0 */
     uint64_t ib_ready;     /* sm.fetch: the buffer's instructions can issue from this cycle */
     /* what the schedulers see of it, kept current where any of it changes (start, next
      * instruction, exit, CTA pause) so the issue scan copies it instead of building it */
@@ -166,6 +168,7 @@ typedef struct ev_fifo {
 #define TOK_BYPASS 0x20000000u
 #define TOK_ATOMIC 0x30000000u
 #define TOK_IFETCH 0x40000000u
+#define TOK_STORE  0x50000000u /* a write's acknowledgement (sm.store_acks); index: the warp */
 #define TOK_KIND   0xf0000000u
 #define TOK_INDEX  0x0fffffffu
 
@@ -320,6 +323,9 @@ void sm_push_event_sorted(sm *s, const sm_event *e, int queue);
 /* sm_cta.c */
 void sm_release_barrier(sm *s, int cs);
 void sm_warp_exit(sm *s, int wi, uint64_t now);
+/* A warp that issued its exit leaves once nothing of it is queued for the load/store unit or
+ * waiting for a write's acknowledgement (GPGPU-Sim's hardware_done). */
+void sm_exit_if_done(sm *s, int wi, uint64_t now);
 void sm_account_flush(sm *s);
 
 /* sm_mem.c */

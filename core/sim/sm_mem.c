@@ -1,6 +1,7 @@
 /* The SM's load/store unit: one memory instruction at a time, one line access per cycle
  * through the L1D (DESIGN section 4); misses go to the memory system through MSHRs, and the
  * replies release the waiting registers. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,7 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
     st->prio = s->l1_prio ? sm_warp_priority(s, wi) : 0;
     if (in->cls == IC_ST_GLOBAL) {
         s->st.global_stores++;
+        if (s->cfg->store_acks) s->warps[wi].stores += (uint16_t)st->n; /* one send each */
         return 0;
     }
     int id = sm_rec_alloc(s);
@@ -131,6 +133,12 @@ static int send_sectors(sm *s, uint64_t addr, uint32_t bytes, int kind, uint32_t
                     .sectors = sectors32(s, segs),
                     .sent_cycle = now};
     return memsys_send(s->mem, &p, now);
+}
+
+/* A store access's token: its warp, whose acknowledgement it counts down (sm.store_acks). */
+static uint32_t store_token(int wi)
+{
+    return TOK_STORE | (uint32_t)wi;
 }
 
 static void notify(sm *s, int kind, int wi, uint64_t line, uint32_t pc, uint64_t now)
@@ -372,7 +380,8 @@ static int l1q_store(sm *s, const l1q_entry *x, uint64_t now)
     int dropped = l1d_store(s->l1, x->a.line);
     if (s->l1_trace || s->l1_observer)
         trace_access(s, now, x->warp, x->pc, "store", x->a.line, dropped ? "hit" : "miss");
-    send_sectors(s, x->a.line, 4u * wt_popcount32(x->a.lanes), MEM_WRITE, 0, x->a.sectors, now);
+    send_sectors(s, x->a.line, 4u * wt_popcount32(x->a.lanes), MEM_WRITE, store_token(x->warp),
+                 x->a.sectors, now);
     return 1;
 }
 
@@ -515,7 +524,7 @@ void sm_mem_cycle(sm *s, uint64_t now)
                              a->line, dropped ? "hit" : "miss");
         }
         if (st->cls == IC_ST_GLOBAL)
-            send_sectors(s, a->line, bytes, MEM_WRITE, 0, a->sectors, now);
+            send_sectors(s, a->line, bytes, MEM_WRITE, store_token(st->warp), a->sectors, now);
         else
             send_sectors(s, a->line, bytes, MEM_ATOMIC, TOK_ATOMIC | (uint32_t)st->rec, a->sectors,
                          now);
@@ -537,12 +546,13 @@ void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
 {
     sm_account_to(s, now);
     sm_catch_up(s, now);
-    if ((p->token & TOK_KIND) != TOK_IFETCH) { /* data round trips only */
+    uint32_t kind = p->token & TOK_KIND;
+    if (kind != TOK_IFETCH && kind != TOK_STORE) { /* data round trips only */
         s->st.rt_latency_sum += now - p->sent_cycle;
         s->st.rt_count++;
     }
     uint32_t idx = p->token & TOK_INDEX;
-    switch (p->token & TOK_KIND) {
+    switch (kind) {
     case TOK_FILL: {
         uint32_t waiters[64];
         uint64_t line;
@@ -568,6 +578,11 @@ void sm_deliver(sm *s, const mem_packet *p, uint64_t now)
     case TOK_BYPASS:
     case TOK_ATOMIC:
         sm_access_done(s, (int)idx, now);
+        break;
+    case TOK_STORE:
+        assert(s->warps[idx].stores > 0);
+        s->warps[idx].stores--;
+        sm_exit_if_done(s, (int)idx, now);
         break;
     default:
         break;

@@ -78,10 +78,7 @@ void sm_memq_pop(sm *s, uint64_t now)
             sm_shared_issue(s, e.warp, &e.in, &e.x, now);
         else
             sm_mem_issue(s, e.warp, &e.in, &e.x, now);
-        if (w->exit_pending && !w->mq_count) {
-            w->exit_pending = false;
-            sm_warp_exit(s, e.warp, now);
-        }
+        sm_exit_if_done(s, e.warp, now);
         /* a place in the queue freed: warps waiting for one may issue, and an exit may go */
         s->scan_at = 0;
         s->recheck |= s->stage_waiters | ((uint64_t)1 << e.warp);
