@@ -881,6 +881,61 @@ static void test_write_acks(void **state)
     memsys_destroy(m);
 }
 
+/* l2_mshr_merge: a read to a line on its way that would make its MSHR hold more than the bound
+ * waits at the head of the input queue, holding the requests behind it, until the fill. One
+ * partition; line B (4096) is in the L2. At 1000 an SM sends A (line 0, a miss), A again and
+ * B; they are received at 1011, 1012 and 1013. Without a bound the second A merges and B hits
+ * at 1013, replying first, at 1013 + H + 15 = 1128. With a bound of 1 the second A waits for
+ * A's fill at F, then hits at F and B at F + 1: the replies leave in order, each 5 cycles of
+ * ejection after the other, B last, 10 cycles after A; the second A counts as a hit (sectored:
+ * four sector hits). */
+static void test_l2_mshr_merge(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 4; k++) {
+        int bound = k & 1;
+        memsys_config c = base_config();
+        c.partitions = 1;
+        c.l2_mshr_merge = bound;
+        c.l2_sectored = k >> 1; /* the same on a sectored slice, the line's four sectors */
+        memsys *m = make(&c);
+        mem_packet r, a = pkt(0, 128, MEM_READ, 0, 1), b = pkt(4096, 128, MEM_READ, 0, 3);
+        uint64_t now = 0;
+        assert_int_equal(memsys_send(m, &b, now), 0);
+        wait_reply(m, 0, &now, &r);
+        run_idle(m, &now);
+        memsys_stats before;
+        memsys_get_stats(m, &before);
+        now = 1000;
+        mem_packet a2 = a;
+        a2.token = 2;
+        assert_int_equal(memsys_send(m, &a, now), 0);
+        assert_int_equal(memsys_send(m, &a2, now), 0);
+        assert_int_equal(memsys_send(m, &b, now), 0);
+        uint64_t t[3];
+        uint32_t tok[3];
+        for (int i = 0; i < 3; i++) {
+            t[i] = wait_reply(m, 0, &now, &r);
+            tok[i] = r.token;
+        }
+        memsys_stats st;
+        memsys_get_stats(m, &st);
+        if (!bound) {
+            assert_int_equal(tok[0], 3);
+            assert_int_equal(t[0], 1128);
+            assert_int_equal(st.l2_hits - before.l2_hits, c.l2_sectored ? 4 : 1);
+        } else {
+            assert_int_equal(tok[0], 1);
+            assert_int_equal(tok[1], 2);
+            assert_int_equal(tok[2], 3);
+            assert_int_equal(t[2], t[0] + 10);
+            assert_true(t[0] > 1128);
+            assert_int_equal(st.l2_hits - before.l2_hits, c.l2_sectored ? 8 : 2);
+        }
+        memsys_destroy(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -888,6 +943,7 @@ int main(void)
         cmocka_unit_test(test_write_then_read_hits),
         cmocka_unit_test(test_atomic),
         cmocka_unit_test(test_write_acks),
+        cmocka_unit_test(test_l2_mshr_merge),
         cmocka_unit_test(test_mshr_merge),
         cmocka_unit_test(test_dram_stream_bandwidth),
         cmocka_unit_test(test_dram_random_rows),

@@ -211,6 +211,11 @@ static const param_def core_defs_tail[] = {
     P_INT("l2.line", 128, 32, 512, "bytes", "L2 line size"),
     P_INT("l2.hit_latency", 40, 1, 10000, "cycles", "L2 hit latency"),
     P_INT("l2.mshrs", 32, 1, 4096, "", "outstanding L2 misses per partition"),
+    P_INT("l2.mshr_merge", 0, 0, 4096, "",
+          "requests one L2 MSHR holds, its first miss included; a read or atomic to a line "
+          "on its way that would be one more waits at the head of the slice's input queue, "
+          "holding the requests behind it, until a fill (GPGPU-Sim's -gpgpu_cache:dl2 MSHR "
+          "field A:entries:max_merge); 0: no bound"),
     P_BOOL("l2.sectored", 0,
            "sectored L2: lines of 32-byte sectors valid each on its own; a miss reads only the "
            "missing sectors from DRAM and statistics count sectors (GPGPU-Sim's \"S:\" in "
@@ -382,6 +387,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     m->l2_line = ival(p, "l2.line");
     m->l2_hit_latency = ival(p, "l2.hit_latency");
     m->l2_mshrs = ival(p, "l2.mshrs");
+    m->l2_mshr_merge = ival(p, "l2.mshr_merge");
     m->l2_sectored = ival(p, "l2.sectored");
     m->dram_banks = ival(p, "dram.banks");
     m->dram_row_bytes = ival(p, "dram.row_bytes");

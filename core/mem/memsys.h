@@ -38,6 +38,9 @@ typedef struct memsys_config {
     int l2_line;        /* bytes */
     int l2_hit_latency; /* cycles */
     int l2_mshrs;       /* outstanding misses per partition */
+    int l2_mshr_merge;  /* requests one MSHR holds, the first miss included (0: no bound); a
+                         * read or atomic that would be one more waits at the head of the input
+                         * queue for a fill (GPGPU-Sim's mshr_table::full: RESERVATION_FAIL) */
     int l2_sectored;    /* lines of 32-byte sectors, each valid on its own (at most 8) */
     /* DRAM: one channel per partition */
     int dram_banks;

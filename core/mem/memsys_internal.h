@@ -71,6 +71,7 @@ typedef struct ms_mshr {
     uint32_t head, tail; /* waiting reads and atomics */
     uint32_t line;       /* index of the reserved line in the partition's line array */
     uint32_t sectors;    /* sectored: the sectors its DRAM read brings */
+    uint32_t n;          /* requests waiting (l2_mshr_merge bounds it) */
 } ms_mshr;
 
 typedef struct ms_dreq {

@@ -7,7 +7,8 @@
  *   slice: backpressure, nothing is dropped, and no cycle is spent polling.
  * - Reads and atomics: a hit replies l2_hit_latency cycles after acceptance. A miss reserves a
  *   victim line at once (allocate on miss; a dirty victim becomes a DRAM write), takes an MSHR
- *   and sends one line-sized DRAM read; later misses to the reserved line merge into that MSHR.
+ *   and sends one line-sized DRAM read; later misses to the reserved line merge into that MSHR,
+ *   up to l2_mshr_merge requests in it (beyond, the request waits at the head for a fill).
  *   When the fill arrives every waiter replies l2_hit_latency cycles later (the data path
  *   latency is charged once, on the way out, for hits and fills alike). A read of a 32-byte
  *   segment fills the whole line; its reply carries only `bytes`.
@@ -26,6 +27,7 @@
 #include "core/mem/memsys_internal.h"
 #include "core/util/bits.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 int ms_l2_init(memsys *m, ms_part *p)
@@ -143,8 +145,15 @@ static void evict(memsys *m, uint32_t part, ms_line *l, uint64_t t)
     set_key(l);
 }
 
+/* Can MSHR ms take one more request (l2_mshr_merge)? */
+static bool mshr_room(const memsys *m, const ms_mshr *ms)
+{
+    return !m->cfg.l2_mshr_merge || ms->n < (uint32_t)m->cfg.l2_mshr_merge;
+}
+
 static void append_waiter(memsys *m, ms_mshr *ms, uint32_t r)
 {
+    ms->n++;
     m->reqs[r].next = MS_NIL;
     if (ms->tail == MS_NIL)
         ms->head = r;
@@ -212,6 +221,7 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
         join = smshr[__builtin_ctz(wait)];
         for (uint32_t w = wait; w; w &= w - 1)
             if (smshr[__builtin_ctz(w)] != join) return MS_STALL_FILL;
+        if (!mshr_room(m, &p->mshrs[join])) return MS_STALL_FILL;
     }
     if (miss && p->mshr_nfree == 0) return MS_STALL_FILL;
     if (!l) {
@@ -253,6 +263,7 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
         uint32_t mi = p->mshr_free[--p->mshr_nfree];
         ms_mshr *ms = &p->mshrs[mi];
         ms->head = ms->tail = MS_NIL;
+        ms->n = 0;
         ms->line = (uint32_t)(l - p->lines);
         ms->sectors = miss;
         append_waiter(m, ms, r);
@@ -282,6 +293,8 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e)
     ms_line *hit = hw >= 0 ? &set[hw] : NULL;
     int kind = q->pkt.kind;
     ms_line *victim = NULL;
+    if (hit && hit->pending && kind != MEM_WRITE && !mshr_room(m, &p->mshrs[hit->mshr]))
+        return MS_STALL_FILL;
     if (!hit) {
         if (kind != MEM_WRITE && p->mshr_nfree == 0) return MS_STALL_FILL;
         if (v < 0) return MS_STALL_FILL;
@@ -332,6 +345,7 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e)
     uint32_t mi = p->mshr_free[--p->mshr_nfree];
     ms_mshr *ms = &p->mshrs[mi];
     ms->head = ms->tail = MS_NIL;
+    ms->n = 0;
     ms->line = (uint32_t)(victim - p->lines);
     append_waiter(m, ms, r);
     victim->pending = 1;
@@ -388,6 +402,7 @@ void ms_l2_fill(memsys *m, uint32_t part, uint32_t mi, uint64_t t)
         r = next;
     }
     ms->head = ms->tail = MS_NIL;
+    ms->n = 0;
     p->mshr_free[p->mshr_nfree++] = mi;
     ms_l2_wake(m, part, MS_STALL_FILL, t);
 }
