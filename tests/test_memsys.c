@@ -936,6 +936,34 @@ static void test_l2_mshr_merge(void **state)
     }
 }
 
+/* l2_sector_cycles: a sectored slice takes a request one L2 cycle per sector. One partition,
+ * line B (4096) in the L2; at 1000 an SM sends a 128-byte write W (4 sectors; request hop
+ * L + ceil(136 / 32) = 15: taken at 1015) and then a read of B (injected after W, at 1005,
+ * received at 1016). One cycle per request: B is taken at 1016 and replies at
+ * 1016 + H + 15 = 1131. One per sector: W holds the slice until 1019, and B replies at 1134. */
+static void test_l2_sector_cycles(void **state)
+{
+    (void)state;
+    for (int on = 0; on <= 1; on++) {
+        memsys_config c = base_config();
+        c.partitions = 1;
+        c.l2_sectored = 1;
+        c.l2_sector_cycles = on;
+        memsys *m = make(&c);
+        mem_packet r, w = pkt(0, 128, MEM_WRITE, 0, 1), b = pkt(4096, 128, MEM_READ, 0, 2);
+        uint64_t now = 0;
+        assert_int_equal(memsys_send(m, &b, now), 0);
+        wait_reply(m, 0, &now, &r);
+        run_idle(m, &now);
+        now = 1000;
+        assert_int_equal(memsys_send(m, &w, now), 0);
+        assert_int_equal(memsys_send(m, &b, now), 0);
+        assert_int_equal(wait_reply(m, 0, &now, &r), on ? 1134 : 1131);
+        assert_int_equal(r.token, 2);
+        memsys_destroy(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -944,6 +972,7 @@ int main(void)
         cmocka_unit_test(test_atomic),
         cmocka_unit_test(test_write_acks),
         cmocka_unit_test(test_l2_mshr_merge),
+        cmocka_unit_test(test_l2_sector_cycles),
         cmocka_unit_test(test_mshr_merge),
         cmocka_unit_test(test_dram_stream_bandwidth),
         cmocka_unit_test(test_dram_random_rows),

@@ -211,6 +211,10 @@ static const param_def core_defs_tail[] = {
     P_INT("l2.line", 128, 32, 512, "bytes", "L2 line size"),
     P_INT("l2.hit_latency", 40, 1, 10000, "cycles", "L2 hit latency"),
     P_INT("l2.mshrs", 32, 1, 4096, "", "outstanding L2 misses per partition"),
+    P_BOOL("l2.sector_cycles", 0,
+           "a sectored L2 slice takes a request's 32-byte sectors one L2 cycle each, as "
+           "GPGPU-Sim queues one access per sector (breakdown_request_to_sector_requests); "
+           "false: one L2 cycle per request"),
     P_INT("l2.mshr_merge", 0, 0, 4096, "",
           "requests one L2 MSHR holds, its first miss included; a read or atomic to a line "
           "on its way that would be one more waits at the head of the slice's input queue, "
@@ -388,6 +392,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     m->l2_hit_latency = ival(p, "l2.hit_latency");
     m->l2_mshrs = ival(p, "l2.mshrs");
     m->l2_mshr_merge = ival(p, "l2.mshr_merge");
+    m->l2_sector_cycles = ival(p, "l2.sector_cycles");
     m->l2_sectored = ival(p, "l2.sectored");
     m->dram_banks = ival(p, "dram.banks");
     m->dram_row_bytes = ival(p, "dram.row_bytes");

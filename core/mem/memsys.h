@@ -76,6 +76,10 @@ typedef struct memsys_config {
      * the reply ports as one header-only packet per 32-byte sector on a sectored L2 (GPGPU-Sim
      * splits the write into sector requests and acknowledges each), one otherwise. */
     int write_acks;
+    /* 1: a sectored slice takes a request's sectors one L2 cycle each (GPGPU-Sim's
+     * memory_sub_partition::breakdown_request_to_sector_requests queues one access per sector);
+     * 0: a request is one L2 cycle whatever its sectors. */
+    int l2_sector_cycles;
 } memsys_config;
 
 typedef struct memsys_stats {

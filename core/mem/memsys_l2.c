@@ -368,12 +368,16 @@ void ms_l2_process(memsys *m, uint32_t part, uint64_t t)
         schedule_process(m, part, t);
         return;
     }
+    /* GPGPU-Sim splits a request into its sectors, one L2 access a cycle (l2_sector_cycles) */
+    uint64_t cost = 1;
+    if (m->cfg.l2_sector_cycles && m->cfg.l2_sectored)
+        cost = (uint64_t)__builtin_popcount(ms_req_sectors(m, &m->reqs[r].pkt));
     int why = accept(m, part, r, t, e);
     if (why) {
         p->stalled = (uint8_t)why;
         return;
     }
-    p->l2_next = e + 1;
+    p->l2_next = e + cost;
     schedule_process(m, part, t);
 }
 
