@@ -270,12 +270,57 @@ static void test_rising(void **state)
     assert_int_equal(out[0].sectors, 0x4);
 }
 
+/* Volta's 32-byte transactions: lanes 0-23 read words 0-23 of line 0 (sectors 0, 1 and 2)
+ * and lanes 24-31 word 0 of line 4096 (its sector 0). Split: line 0's sectors in order, each
+ * with its eight lanes, then line 4096's. Over random addresses every lane lands in exactly
+ * one piece, of one sector, the one its address is in. */
+static void test_split_sectors(void **state)
+{
+    (void)state;
+    uint32_t addr[32];
+    for (int l = 0; l < 32; l++)
+        addr[l] = l < 24 ? 4u * (uint32_t)l : 4096u;
+    line_access acc[32];
+    int n = coalesce(addr, ~0u, 128, 32, acc);
+    assert_int_equal(n, 2);
+    n = coalesce_split_sectors(addr, acc, n, 32);
+    assert_int_equal(n, 4);
+    assert_true(acc[0].line == 0 && acc[0].sectors == 1 && acc[0].lanes == 0xffu);
+    assert_true(acc[1].line == 0 && acc[1].sectors == 2 && acc[1].lanes == 0xff00u);
+    assert_true(acc[2].line == 0 && acc[2].sectors == 4 && acc[2].lanes == 0xff0000u);
+    assert_true(acc[3].line == 4096 && acc[3].sectors == 1 && acc[3].lanes == 0xff000000u);
+    /* already one sector each: unchanged */
+    assert_int_equal(coalesce_split_sectors(addr, acc, 4, 32), 4);
+    /* property: over random addresses the pieces partition the lanes, one sector each */
+    uint64_t x = 88172645463325252ull;
+    for (int t = 0; t < 200; t++) {
+        for (int l = 0; l < 32; l++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            addr[l] = (uint32_t)(x % 2048) & ~3u;
+        }
+        int m = coalesce(addr, ~0u, 128, 32, acc);
+        int k = coalesce_split_sectors(addr, acc, m, 32);
+        uint32_t seen = 0;
+        for (int i = 0; i < k; i++) {
+            assert_int_equal(__builtin_popcount(acc[i].sectors), 1);
+            assert_int_equal(seen & acc[i].lanes, 0);
+            seen |= acc[i].lanes;
+            for (uint32_t l = acc[i].lanes; l; l &= l - 1) {
+                uint32_t a = addr[__builtin_ctz(l)];
+                assert_true((a & ~127u) == acc[i].line);
+                assert_int_equal(1u << ((a & 127u) >> 5), acc[i].sectors);
+            }
+        }
+        assert_int_equal(seen, ~0u);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_coherent), cmocka_unit_test(test_strided),
         cmocka_unit_test(test_masks),    cmocka_unit_test(test_random),
-        cmocka_unit_test(test_rising),
+        cmocka_unit_test(test_rising),   cmocka_unit_test(test_split_sectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

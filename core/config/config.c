@@ -144,6 +144,11 @@ static const param_def core_defs[] = {
            "a warp with a global atomic in flight issues nothing until every access of it is "
            "back, whatever the next instruction reads (GPGPU-Sim's shd_warp_t::waiting, "
            "m_n_atomic); false: only instructions reading its result wait"),
+    P_BOOL("l1d.sector_accesses", 0,
+           "a global load or store makes one access per l1d.bypass_segment-byte piece of each "
+           "line it touches, each through the L1D (a bank, a cycle of its queue, a request of "
+           "its own), as Volta's coalescer makes 32-byte transactions (memory_coalescing_arch "
+           "with -gpgpu_coalesce_arch 70); false: one access per line with its pieces' mask"),
     P_BOOL("sm.store_acks", 0,
            "the L2 acknowledges every global write (a header-only reply per 32-byte sector on "
            "a sectored L2, one per request otherwise) and a warp that issued its exit leaves, "
@@ -359,6 +364,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->atomic_path = ival(p, "sm.atomic_path");
     c->atomic_wait = ival(p, "sm.atomic_wait");
     c->store_acks = ival(p, "sm.store_acks");
+    c->sector_accesses = ival(p, "l1d.sector_accesses");
     c->l1d_sets = ival(p, "l1d.sets");
     c->l1d_ways = ival(p, "l1d.ways");
     c->l1d_line = ival(p, "l1d.line");

@@ -46,11 +46,12 @@ typedef struct gpu_config {
     int mem_queue_collectors;       /* each of them holds a generic collector unit */
     int l1i_enabled, l1i_sets, l1i_ways, l1i_line, l1i_mshrs, l1i_inst_bytes; /* l1i.* */
     int int_latency, fp_latency, sfu_latency, shared_latency, branch_latency;
-    int shared_path;  /* 0 bypass, 1 ldst: shared accesses through the load/store unit */
-    int shared_banks; /* banks of 4-byte words, for shared_path ldst */
-    int atomic_path;  /* 0 line, 1 serial: GPGPU-Sim's per-segment, per-address requests */
-    int atomic_wait;  /* a warp with an atomic in flight issues nothing (GPGPU-Sim m_n_atomic) */
-    int store_acks;   /* writes are acknowledged; a warp leaves once its stores are (stores_done) */
+    int shared_path;     /* 0 bypass, 1 ldst: shared accesses through the load/store unit */
+    int shared_banks;    /* banks of 4-byte words, for shared_path ldst */
+    int atomic_path;     /* 0 line, 1 serial: GPGPU-Sim's per-segment, per-address requests */
+    int atomic_wait;     /* a warp with an atomic in flight issues nothing (GPGPU-Sim m_n_atomic) */
+    int sector_accesses; /* global loads and stores: one access per l1d.bypass_segment piece */
+    int store_acks; /* writes are acknowledged; a warp leaves once its stores are (stores_done) */
     int l1d_sets, l1d_ways, l1d_line;
     int l1d_hash; /* 0 linear, 1 xor, 2 fermi */
     int l1d_mshrs, l1d_mshr_merge, l1d_hit_latency;

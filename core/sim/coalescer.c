@@ -75,3 +75,25 @@ int coalesce(const uint32_t *addr, uint32_t mask, int line_bytes, int sector_byt
     }
     return n;
 }
+
+int coalesce_split_sectors(const uint32_t *addr, line_access *acc, int n, int sector_bytes)
+{
+    int total = 0;
+    for (int i = 0; i < n; i++)
+        total += __builtin_popcount(acc[i].sectors);
+    if (total > 32 || total == n) return n;
+    line_access out[32];
+    int k = 0, shift = __builtin_ctz((unsigned)sector_bytes);
+    for (int i = 0; i < n; i++) {
+        for (uint32_t sec = acc[i].sectors; sec; sec &= sec - 1) {
+            uint32_t s = (uint32_t)__builtin_ctz(sec), lanes = 0;
+            for (uint32_t l = acc[i].lanes; l; l &= l - 1) {
+                int lane = __builtin_ctz(l);
+                if (((addr[lane] - acc[i].line) >> shift) == s) lanes |= 1u << lane;
+            }
+            out[k++] = (line_access){acc[i].line, lanes, 1u << s};
+        }
+    }
+    memcpy(acc, out, (size_t)k * sizeof *out);
+    return k;
+}

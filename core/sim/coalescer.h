@@ -17,4 +17,9 @@ typedef struct line_access {
 int coalesce(const uint32_t *addr, uint32_t mask, int line_bytes, int sector_bytes,
              line_access *out);
 
+/* Splits the n accesses in acc into one access per sector_bytes piece each touches (Volta's
+ * coalescer makes 32-byte transactions), in place, each line's pieces in address order.
+ * Returns the new count, or n unchanged when the pieces would be more than 32. */
+int coalesce_split_sectors(const uint32_t *addr, line_access *acc, int n, int sector_bytes);
+
 #endif

@@ -35,6 +35,9 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
         st->n = sm_atomic_requests(x->addr, x->active_mask, sector, st->acc);
     else
         st->n = coalesce(x->addr, x->active_mask, s->cfg->l1d_line, sector, st->acc);
+    int lines = st->n;                                   /* its memory divergence */
+    if (s->cfg->sector_accesses && in->cls != IC_ATOMIC) /* Volta's 32-byte transactions */
+        st->n = coalesce_split_sectors(x->addr, st->acc, st->n, sector);
     st->prio = s->l1_prio ? sm_warp_priority(s, wi) : 0;
     if (in->cls == IC_ST_GLOBAL) {
         s->st.global_stores++;
@@ -63,7 +66,7 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
         s->st.atomics++;
     } else {
         s->st.global_loads++;
-        if (st->n > 1)
+        if (lines > 1)
             s->st.divergent_loads++;
         else
             s->st.coherent_loads++;
