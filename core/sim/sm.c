@@ -203,6 +203,17 @@ void sm_fetch_next(sm *s, int wi)
     sm_refresh_view(s, wi);
 }
 
+/* sm_fetch_next after an issue: of what the schedulers see, only the instruction changed. */
+static void next_after_issue(sm *s, int wi)
+{
+    warp *w = &s->warps[wi];
+    const inst_info *in = s->src->ops->peek(s->src->self, s->id, wi);
+    w->next = in;
+    set_need(w);
+    w->view.pc = in ? in->pc : 0;
+    w->view.cls = in ? in->cls : (uint8_t)IC_EXIT;
+}
+
 void sm_release(sm *s, int wi, const uint64_t m[2])
 {
     warp *w = &s->warps[wi];
@@ -403,7 +414,7 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     } else if (x.warp_done) {
         sm_warp_exit(s, wi, now);
     } else {
-        sm_fetch_next(s, wi);
+        next_after_issue(s, wi);
         if (s->cfg->fetch) {
             assert(w->ib_n > 0);
             if (--w->ib_n == 0) s->ib_empty |= (uint64_t)1 << wi;

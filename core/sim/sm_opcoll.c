@@ -64,6 +64,24 @@ static int earliest(const uint64_t *t, int lo, int hi)
     return best;
 }
 
+/* earliest, and in *rest the smallest of the others (UINT64_MAX when there are none): the
+ * earliest after the one found changes is then known without a second pass. */
+static int earliest_rest(const uint64_t *t, int lo, int hi, uint64_t *rest)
+{
+    int best = lo;
+    uint64_t r = UINT64_MAX;
+    for (int i = lo + 1; i < hi; i++) {
+        if (t[i] < t[best]) {
+            r = t[best]; /* the smallest so far, so no larger than r */
+            best = i;
+        } else if (t[i] < r) {
+            r = t[i];
+        }
+    }
+    *rest = r;
+    return best;
+}
+
 /* The first cycle scheduler k can issue an instruction of class cls (INT, FP or SFU): kept
  * in id_free as the slots change (only an issue changes one), since every look at a warp
  * waiting to issue such an instruction asks. */
@@ -80,7 +98,8 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     uint64_t ports = (uint64_t)c->reg_ports;
     int ws = cls == IC_SFU ? OCS_SLOT_SFU : OCS_SLOT;
     int lo = o->share_lo[ws][k], hi = o->share_hi[ws][k];
-    int slot = earliest(o->id_oc[cls], lo, hi);
+    uint64_t others;
+    int slot = earliest_rest(o->id_oc[cls], lo, hi, &others);
     assert(o->id_oc[cls][slot] <= now);
 
     /* a collector unit: the first pass of the next cycle, or when one frees */
@@ -94,7 +113,7 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     uint64_t alloc = (now + 1) * ports;
     if (o->cu_free[cu] > alloc) alloc = o->cu_free[cu];
     o->id_oc[cls][slot] = per_ports(alloc, ports); /* issue follows the cycle's port passes */
-    uint64_t first = o->id_oc[cls][earliest(o->id_oc[cls], lo, hi)];
+    uint64_t first = o->id_oc[cls][slot] < others ? o->id_oc[cls][slot] : others;
     if (c->sub_core && hi > lo) /* shares of their own: only k's holds the slot */
         o->id_free[cls][k] = first;
     else /* one share for all (without sub-cores, or sub-cores sharing slot 0) */
