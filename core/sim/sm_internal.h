@@ -36,7 +36,7 @@ typedef struct warp {
     uint8_t ib_n;          /* sm.fetch: instructions left in its buffer */
     uint8_t mq_count;      /* sm.mem_queue: its instructions waiting for the load/store unit */
     uint16_t atomics;      /* its atomic instructions with accesses in flight */
-    uint16_t stores;       /* sm.store_acks: its store accesses not yet acknowledged */
+    uint32_t stores;       /* sm.store_acks: its store accesses not yet acknowledged */
     bool exit_pending;     /* it issued its last instruction, and leaves (sm_exit_if_done) when
                             * mq_count and stores are 0 */
     uint64_t ib_ready;     /* sm.fetch: the buffer's instructions can issue from this cycle */

@@ -41,7 +41,7 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
     st->prio = s->l1_prio ? sm_warp_priority(s, wi) : 0;
     if (in->cls == IC_ST_GLOBAL) {
         s->st.global_stores++;
-        if (s->cfg->store_acks) s->warps[wi].stores += (uint16_t)st->n; /* one send each */
+        if (s->cfg->store_acks) s->warps[wi].stores += (uint32_t)st->n; /* one send each */
         return 0;
     }
     int id = sm_rec_alloc(s);
