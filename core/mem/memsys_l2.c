@@ -1,6 +1,7 @@
 /* One L2 slice per memory partition: l2_sets x l2_ways x l2_line, LRU, write-back.
  *
- * - The slice accepts at most one request per cycle, in arrival order, from its input queue.
+ * - The slice accepts at most one request per cycle, in arrival order, from its input queue
+ *   (with l2_sector_cycles, a request of k sectors holds it for k L2 cycles).
  *   A request that cannot be accepted (no free MSHR, every way of its set reserved for a fill,
  *   or too few DRAM queue slots for its fill and the dirty victim's write-back) stays at the
  *   head of the queue and blocks the ones behind it until a fill or a DRAM issue wakes the
