@@ -429,6 +429,31 @@ static void test_store_acks_hold_the_warp(void **state)
     assert_true(store_then_exit("32", 2, off, flat, skip) < 2 * base);
 }
 
+/* A warp that issued its exit and waits for its stores' acknowledgements is waiting()
+ * (GPGPU-Sim's functional_done), so SWL's GPGPU-Sim reading does not count it toward the
+ * limit. Two warps store and exit under a limit of one: the second runs while the first
+ * waits, and only the last acknowledgement (78 cycles, as above) adds to the run. */
+static void test_finished_warp_leaves_the_limit(void **state)
+{
+    (void)state;
+    const char *wl = ".array h i32 [64] zero\n"
+                     ".kernel k block=64\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 2\n"
+                     "    st.i32 [h + r1], r0\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *off[] = {TINY, "sched.policy=swl", "swl.limit=1", "swl.reading=gpgpusim", NULL};
+    const char *on[] = {
+        TINY, "sched.policy=swl", "swl.limit=1", "swl.reading=gpgpusim", "sm.store_acks=true",
+        NULL};
+    sim_metrics a, b;
+    test_sim_ok(wl, off, NULL, &a);
+    test_sim_ok(wl, on, NULL, &b);
+    assert_int_equal((int)b.cycles, (int)a.cycles + 78);
+}
+
 /* Skipping idle cycles changes nothing with either path on (the shared access's time in the
  * unit feeds the SM's wake). */
 static void test_skip_exact(void **state)
@@ -463,6 +488,7 @@ int main(void)
         cmocka_unit_test(test_atomic_requests),
         cmocka_unit_test(test_atomic_wait_holds_the_warp),
         cmocka_unit_test(test_store_acks_hold_the_warp),
+        cmocka_unit_test(test_finished_warp_leaves_the_limit),
         cmocka_unit_test(test_histogram_one_bin_serialises),
         cmocka_unit_test(test_skip_exact),
     };
