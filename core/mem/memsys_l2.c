@@ -198,9 +198,10 @@ uint32_t ms_req_sectors(const memsys *m, const mem_packet *pk)
  * MSHR and one DRAM read of just those sectors (a line that is present: SECTOR_MISS); one whose
  * sectors are all on their way joins the MSHR bringing them. A request needing sectors of two
  * fetches, or sectors on their way and others missing (only a request of several sectors can),
- * waits for a fill and tries again. Statistics count sectors: valid ones hit, the rest miss. */
+ * waits for a fill and tries again. Statistics count sectors: valid ones hit, the rest miss.
+ * Once accepted, *sectors is the number it had. */
 __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, uint32_t r,
-                                                     uint64_t t, uint64_t e)
+                                                     uint64_t t, uint64_t e, uint32_t *sectors)
 {
     ms_part *p = &m->parts[part];
     ms_req *q = &m->reqs[r];
@@ -237,6 +238,7 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
     if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
     q->next = MS_NIL;
     uint32_t n = wt_popcount_small(need), h = wt_popcount_small(need & valid);
+    *sectors = n;
     m->st.l2_accesses += n;
     m->st.l2_hits += h;
     m->st.l2_misses += n - h;
@@ -281,10 +283,12 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
 }
 
 /* Tries to accept request r (the head of the input queue) at core cycle t, L2 cycle e. Returns 0
- * when accepted (r has been dequeued), else the MS_STALL_ reason it must wait for. */
-static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e)
+ * when accepted (r has been dequeued; *sectors: its sectors on a sectored slice, else 1), else
+ * the MS_STALL_ reason it must wait for. */
+static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e, uint32_t *sectors)
 {
-    if (m->cfg.l2_sectored) return accept_sectored(m, part, r, t, e);
+    *sectors = 1;
+    if (m->cfg.l2_sectored) return accept_sectored(m, part, r, t, e, sectors);
     ms_part *p = &m->parts[part];
     ms_req *q = &m->reqs[r];
     const int ways = m->cfg.l2_ways;
@@ -369,16 +373,14 @@ void ms_l2_process(memsys *m, uint32_t part, uint64_t t)
         schedule_process(m, part, t);
         return;
     }
-    /* GPGPU-Sim splits a request into its sectors, one L2 access a cycle (l2_sector_cycles) */
-    uint64_t cost = 1;
-    if (m->cfg.l2_sector_cycles && m->cfg.l2_sectored)
-        cost = (uint64_t)__builtin_popcount(ms_req_sectors(m, &m->reqs[r].pkt));
-    int why = accept(m, part, r, t, e);
+    uint32_t sectors;
+    int why = accept(m, part, r, t, e, &sectors);
     if (why) {
         p->stalled = (uint8_t)why;
         return;
     }
-    p->l2_next = e + cost;
+    /* GPGPU-Sim splits a request into its sectors, one L2 access a cycle (l2_sector_cycles) */
+    p->l2_next = e + (m->cfg.l2_sector_cycles ? sectors : 1);
     schedule_process(m, part, t);
 }
 

@@ -195,15 +195,8 @@ static void set_need(warp *w)
     }
 }
 
-void sm_fetch_next(sm *s, int wi)
-{
-    warp *w = &s->warps[wi];
-    w->next = s->src->ops->peek(s->src->self, s->id, wi);
-    set_need(w);
-    sm_refresh_view(s, wi);
-}
-
-/* sm_fetch_next after an issue: of what the schedulers see, only the instruction changed. */
+/* The warp's next instruction, and what the schedulers see of it: after an issue nothing else
+ * of the view changes. */
 static void next_after_issue(sm *s, int wi)
 {
     warp *w = &s->warps[wi];
@@ -212,6 +205,12 @@ static void next_after_issue(sm *s, int wi)
     set_need(w);
     w->view.pc = in ? in->pc : 0;
     w->view.cls = in ? in->cls : (uint8_t)IC_EXIT;
+}
+
+void sm_fetch_next(sm *s, int wi)
+{
+    next_after_issue(s, wi);
+    sm_refresh_view(s, wi);
 }
 
 void sm_release(sm *s, int wi, const uint64_t m[2])

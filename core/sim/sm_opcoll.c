@@ -82,6 +82,14 @@ static int earliest_rest(const uint64_t *t, int lo, int hi, uint64_t *rest)
     return best;
 }
 
+/* The port pass from which unit cu can be allocated to an instruction issued at now: the first
+ * of the next cycle, or when the unit frees. */
+static uint64_t unit_alloc(const opcoll *o, int cu, uint64_t now, uint64_t ports)
+{
+    uint64_t alloc = (now + 1) * ports;
+    return o->cu_free[cu] > alloc ? o->cu_free[cu] : alloc;
+}
+
 /* The first cycle scheduler k can issue an instruction of class cls (INT, FP or SFU): kept
  * in id_free as the slots change (only an issue changes one), since every look at a warp
  * waiting to issue such an instruction asks. */
@@ -110,8 +118,7 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     }
     int clo = o->share_lo[us][k], chi = o->share_hi[us][k];
     int cu = base + earliest(o->cu_free + base, clo, chi);
-    uint64_t alloc = (now + 1) * ports;
-    if (o->cu_free[cu] > alloc) alloc = o->cu_free[cu];
+    uint64_t alloc = unit_alloc(o, cu, now, ports);
     o->id_oc[cls][slot] = per_ports(alloc, ports); /* issue follows the cycle's port passes */
     uint64_t first = o->id_oc[cls][slot] < others ? o->id_oc[cls][slot] : others;
     if (c->sub_core && hi > lo) /* shares of their own: only k's holds the slot */
@@ -176,9 +183,7 @@ int sm_oc_hold(sm *s, int k, uint64_t now, uint64_t *from)
     int cu = earliest(o->cu_free, o->share_lo[OCS_UNIT][k], o->share_hi[OCS_UNIT][k]);
     assert(o->cu_free[cu] != UINT64_MAX);
     uint64_t ports = (uint64_t)s->cfg->reg_ports;
-    uint64_t alloc = (now + 1) * ports;
-    if (o->cu_free[cu] > alloc) alloc = o->cu_free[cu];
-    *from = per_ports(alloc, ports);
+    *from = per_ports(unit_alloc(o, cu, now, ports), ports);
     o->cu_free[cu] = UINT64_MAX;
     return cu;
 }

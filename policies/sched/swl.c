@@ -21,8 +21,8 @@ static const param_def swl_params[] = {
     {"swl.reading", PT_CHOICE, READ_CCWS, 0, 0, reading_names, "",
      "ccws: the limit's oldest warps not at a barrier, GTO among them (CCWS 3.2); gpgpusim: "
      "GPGPU-Sim's warp_limiting scheduler (shader.cc swl_scheduler::order_warps), the last "
-     "issued warp and the limit's oldest warps not waiting (at a barrier or with an atomic in "
-     "flight, shd_warp_t::waiting), GTO among them"},
+     "issued warp and the limit's oldest warps not waiting (at a barrier, with an atomic in "
+     "flight, or done and waiting to leave: shd_warp_t::waiting), GTO among them"},
 };
 
 typedef struct swl {
