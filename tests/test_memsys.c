@@ -96,6 +96,15 @@ static void run_idle(memsys *m, uint64_t *now)
     }
 }
 
+/* Reads p's line from *now until the memory system is idle again: the line is then in the L2. */
+static void bring_into_l2(memsys *m, const mem_packet *p, uint64_t *now)
+{
+    mem_packet r;
+    assert_int_equal(memsys_send(m, p, *now), 0);
+    wait_reply(m, p->sm, now, &r);
+    run_idle(m, now);
+}
+
 static void test_idle_read_miss_then_hit(void **state)
 {
     (void)state;
@@ -901,9 +910,7 @@ static void test_l2_mshr_merge(void **state)
         memsys *m = make(&c);
         mem_packet r, a = pkt(0, 128, MEM_READ, 0, 1), b = pkt(4096, 128, MEM_READ, 0, 3);
         uint64_t now = 0;
-        assert_int_equal(memsys_send(m, &b, now), 0);
-        wait_reply(m, 0, &now, &r);
-        run_idle(m, &now);
+        bring_into_l2(m, &b, &now);
         memsys_stats before;
         memsys_get_stats(m, &before);
         now = 1000;
@@ -952,9 +959,7 @@ static void test_l2_sector_cycles(void **state)
         memsys *m = make(&c);
         mem_packet r, w = pkt(0, 128, MEM_WRITE, 0, 1), b = pkt(4096, 128, MEM_READ, 0, 2);
         uint64_t now = 0;
-        assert_int_equal(memsys_send(m, &b, now), 0);
-        wait_reply(m, 0, &now, &r);
-        run_idle(m, &now);
+        bring_into_l2(m, &b, &now);
         now = 1000;
         assert_int_equal(memsys_send(m, &w, now), 0);
         assert_int_equal(memsys_send(m, &b, now), 0);
