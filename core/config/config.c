@@ -210,6 +210,11 @@ static const param_def core_defs_tail[] = {
     P_INT("icnt.bytes_per_cycle", 32, 1, 4096, "bytes/cycle", "bandwidth of every port"),
     P_INT("icnt.header_bytes", 8, 0, 256, "bytes", "header added to every packet"),
     P_INT("icnt.sm_queue", 8, 1, 1024, "", "packets an SM may have waiting to inject"),
+    P_BOOL("icnt.crossbar", 0,
+           "requests cross to the partitions through a crossbar: each icnt cycle every "
+           "partition takes the head of one SM's input buffer, round robin, and a head whose "
+           "partition is taken holds the packets behind it (GPGPU-Sim -network_mode 2, "
+           "-icnt_arbiter_algo 1); false: the ports only serialize"),
     P_INT("l2.partitions", 6, 1, 64, "", "memory partitions (L2 slices and DRAM channels)"),
     P_INT("l2.sets", 64, 1, 65536, "", "L2 sets per partition"),
     P_INT("l2.ways", 16, 1, 64, "", "L2 associativity"),
@@ -391,6 +396,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     m->icnt_bytes_per_cycle = ival(p, "icnt.bytes_per_cycle");
     m->icnt_header_bytes = ival(p, "icnt.header_bytes");
     m->icnt_sm_queue = ival(p, "icnt.sm_queue");
+    m->icnt_crossbar = ival(p, "icnt.crossbar");
     m->partitions = ival(p, "l2.partitions");
     m->l2_sets = ival(p, "l2.sets");
     m->l2_ways = ival(p, "l2.ways");

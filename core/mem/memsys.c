@@ -191,6 +191,7 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
         if (!s->inj) goto oom;
         s->rep_head = s->rep_tail = MS_NIL;
     }
+    if (cfg->icnt_crossbar && ms_xbar_init(m)) goto oom;
     m->req_free = MS_NIL;
     if (ms_eq_init(m)) goto oom;
     *out = m;
@@ -212,6 +213,7 @@ void memsys_destroy(memsys *m)
     if (m->sms)
         for (int i = 0; i < m->cfg.num_sms; i++)
             free(m->sms[i].inj);
+    ms_xbar_free(m);
     free(m->parts);
     free(m->sms);
     free(m->reply_mask);
@@ -369,6 +371,9 @@ void memsys_tick(memsys *m, uint64_t now)
                 break;
             case EV_DELIVER:
                 ms_icnt_deliver(m, e.a);
+                break;
+            case EV_XBAR:
+                ms_xbar_step(m, e.b, t);
                 break;
             }
         }

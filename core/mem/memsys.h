@@ -31,6 +31,11 @@ typedef struct memsys_config {
     int icnt_bytes_per_cycle; /* per port: each SM's injection and ejection, each partition's */
     int icnt_header_bytes;    /* added to every packet */
     int icnt_sm_queue;        /* packets an SM may have waiting to inject */
+    /* 1: requests cross to the partitions through a crossbar that, each icnt cycle, gives
+     * every partition the head of one SM's input buffer (round robin), so a head whose
+     * partition is taken holds the packets behind it (GPGPU-Sim -network_mode 2 with
+     * -icnt_arbiter_algo 1, local_interconnect.cc); 0: each port only serializes. */
+    int icnt_crossbar;
     /* L2: one slice per memory partition */
     int partitions;
     int l2_sets; /* per partition */

@@ -15,9 +15,152 @@
  * queue, l2cache.cc memory_sub_partition::push, counted in core cycles). */
 #include "core/mem/memsys_internal.h"
 
+#include <stdlib.h>
+
 static uint64_t max_u64(uint64_t a, uint64_t b)
 {
     return a > b ? a : b;
+}
+
+/* ---- the request crossbar (icnt_crossbar) ----
+ *
+ * GPGPU-Sim's local crossbar (-network_mode 2, local_interconnect.cc, xbar_router with
+ * -icnt_arbiter_algo 1): a packet the SM injects waits in the SM's input buffer, and each icnt
+ * cycle every output (partition), in increasing order, takes the head of one input buffer
+ * headed for it, searching round robin from the input after the one it took last. Only heads
+ * compete, so a head whose partition another SM won holds everything behind it; a buffer whose
+ * head leaves offers its next packet to the outputs still to come in the same cycle, as the
+ * router's loop over outputs does. The packet's head reaches the partition icnt_latency cycles
+ * after its grant (ms_icnt_part_arrive). Input and output buffers are not bounded (the
+ * reference's 512 packets are never full in the validation workloads). */
+
+static uint64_t *xb_heads_of(memsys *m, uint32_t part)
+{
+    return m->xb.heads + (size_t)part * (size_t)m->xb.words;
+}
+
+int ms_xbar_init(memsys *m)
+{
+    ms_xbar *x = &m->xb;
+    x->words = (m->cfg.num_sms + 63) / 64;
+    size_t P = (size_t)m->cfg.partitions;
+    x->heads = calloc(P * (size_t)x->words, sizeof *x->heads);
+    x->outs = calloc((P + 63) / 64, sizeof *x->outs);
+    x->wait = calloc((size_t)x->words, sizeof *x->wait);
+    x->rr = calloc(P, sizeof *x->rr);
+    x->time = MS_NEVER;
+    for (int i = 0; i < m->cfg.num_sms; i++)
+        m->sms[i].xq_head = m->sms[i].xq_tail = MS_NIL;
+    return x->heads && x->outs && x->wait && x->rr ? 0 : -1;
+}
+
+void ms_xbar_free(memsys *m)
+{
+    free(m->xb.heads);
+    free(m->xb.outs);
+    free(m->xb.wait);
+    free(m->xb.rr);
+}
+
+/* Queues an arbitration at core cycle t unless one comes first. */
+static void xbar_schedule(memsys *m, uint64_t t)
+{
+    if (t >= m->xb.time) return;
+    m->xb.time = t;
+    ms_push(m, t, EV_XBAR, 0, ++m->xb.gen);
+}
+
+/* SM sm's buffer head competes from now on. */
+static void xbar_offer(memsys *m, int sm)
+{
+    uint32_t part = m->reqs[m->sms[sm].xq_head].part;
+    xb_heads_of(m, part)[sm >> 6] |= 1ull << (sm & 63);
+    m->xb.outs[part >> 6] |= 1ull << (part & 63);
+}
+
+/* Request r is all in its SM's input buffer at icnt cycle `in`. */
+static void xbar_enter(memsys *m, uint32_t r, uint64_t in)
+{
+    ms_req *q = &m->reqs[r];
+    int sm = q->pkt.sm;
+    ms_sm *s = &m->sms[sm];
+    q->ready = in;
+    q->next = MS_NIL;
+    if (s->xq_tail != MS_NIL) { /* behind another: it competes when that one leaves */
+        m->reqs[s->xq_tail].next = r;
+        s->xq_tail = r;
+        return;
+    }
+    s->xq_head = s->xq_tail = r;
+    m->xb.wait[sm >> 6] |= 1ull << (sm & 63);
+    xbar_schedule(m, ms_core(&m->clk_icnt, in));
+}
+
+/* The first SM of set `set` at or after `from`, cyclically (the set is not empty). */
+static int xbar_pick(const uint64_t *set, int words, int n, uint32_t from)
+{
+    int w = (int)(from >> 6);
+    uint64_t bits = set[w] & (~0ull << (from & 63));
+    for (int k = 0; k <= words; k++) {
+        if (bits) {
+            int sm = w * 64 + __builtin_ctzll(bits);
+            if (sm < n) return sm;
+        }
+        w = w + 1 == words ? 0 : w + 1;
+        bits = set[w];
+    }
+    return -1; /* not reached */
+}
+
+/* One arbitration, at core cycle t (its icnt cycle c): heads that are in by c compete; each
+ * partition with a contender, lowest first, takes one. */
+void ms_xbar_step(memsys *m, uint32_t gen, uint64_t t)
+{
+    ms_xbar *x = &m->xb;
+    if (gen != x->gen) return; /* replaced by an earlier one */
+    x->time = MS_NEVER;
+    const ms_clock *k = &m->clk_icnt;
+    uint64_t c = ms_edge(k, t), next = MS_NEVER;
+    for (int w = 0; w < x->words; w++)
+        for (uint64_t b = x->wait[w]; b; b &= b - 1) {
+            int sm = w * 64 + __builtin_ctzll(b);
+            uint64_t in = m->reqs[m->sms[sm].xq_head].ready;
+            if (in <= c) {
+                x->wait[w] &= ~(1ull << (sm & 63));
+                xbar_offer(m, sm);
+            } else if (in < next) {
+                next = in;
+            }
+        }
+    int owords = (m->cfg.partitions + 63) / 64;
+    for (int ow = 0; ow < owords; ow++)
+        /* re-read: a buffer whose head leaves may offer its next packet to a later output */
+        for (uint64_t ob = x->outs[ow]; ob; ob = x->outs[ow] & (~1ull << __builtin_ctzll(ob))) {
+            uint32_t part = (uint32_t)(ow * 64 + __builtin_ctzll(ob));
+            uint64_t *heads = xb_heads_of(m, part);
+            int sm = xbar_pick(heads, x->words, m->cfg.num_sms, x->rr[part]);
+            ms_sm *s = &m->sms[sm];
+            uint32_t r = s->xq_head;
+            heads[sm >> 6] &= ~(1ull << (sm & 63));
+            int left = 0;
+            for (int w = 0; w < x->words && !left; w++)
+                left = heads[w] != 0;
+            if (!left) x->outs[ow] &= ~(1ull << (part & 63));
+            x->rr[part] = sm + 1 == m->cfg.num_sms ? 0 : (uint32_t)sm + 1;
+            s->xq_head = m->reqs[r].next;
+            if (s->xq_head == MS_NIL) {
+                s->xq_tail = MS_NIL;
+            } else if (m->reqs[s->xq_head].ready <= c) {
+                xbar_offer(m, sm);
+            } else {
+                x->wait[sm >> 6] |= 1ull << (sm & 63);
+                if (m->reqs[s->xq_head].ready < next) next = m->reqs[s->xq_head].ready;
+            }
+            ms_push(m, ms_core(k, c + (uint64_t)m->cfg.icnt_latency), EV_PART_ARRIVE, r, 0);
+        }
+    for (int ow = 0; ow < owords; ow++)
+        if (x->outs[ow]) next = c + 1; /* a head lost this cycle: it tries again */
+    if (next != MS_NEVER) xbar_schedule(m, ms_core(k, next));
 }
 
 /* Places request r on its SM's injection port; returns the cycle it starts injecting. Requests
@@ -34,7 +177,10 @@ uint64_t ms_icnt_inject(memsys *m, uint32_t r, uint64_t now)
     s->inj_free = start + ser;
     m->st.icnt_packets++;
     m->st.icnt_bytes += (uint64_t)m->cfg.icnt_header_bytes + data;
-    ms_push(m, ms_core(k, start + (uint64_t)m->cfg.icnt_latency), EV_PART_ARRIVE, r, 0);
+    if (m->cfg.icnt_crossbar)
+        xbar_enter(m, r, start + ser);
+    else
+        ms_push(m, ms_core(k, start + (uint64_t)m->cfg.icnt_latency), EV_PART_ARRIVE, r, 0);
     return ms_core(k, start);
 }
 

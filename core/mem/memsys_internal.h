@@ -20,7 +20,8 @@ typedef struct ms_req {
     mem_packet pkt;
     uint64_t line;  /* global L2 line number: addr >> log2(l2_line) */
     uint64_t local; /* line number inside its partition (set index and DRAM address source) */
-    uint64_t ready; /* input queue: core cycle it may enter the L2 (arrived, plus rop latency) */
+    uint64_t ready; /* input queue: core cycle it may enter the L2 (arrived, plus rop latency);
+                     * before, in a crossbar input buffer: the icnt cycle it is all in */
     uint64_t ser;   /* icnt cycles a port is busy with it: the request, then its reply (ms_ser) */
     uint32_t next;
     uint32_t part;
@@ -35,7 +36,8 @@ typedef enum ms_ev_type {
     EV_DRAM_ARRIVE, /* a request reaches its channel's queue (dram_latency_first); a = channel */
     EV_REPLY_READY, /* a reply leaves the L2 pipeline for the partition's output port; a = req */
     EV_SM_ARRIVE,   /* a reply's head reaches its SM's ejection port; a = req */
-    EV_DELIVER      /* a reply is fully received: it becomes poppable; a = req */
+    EV_DELIVER,     /* a reply is fully received: it becomes poppable; a = req */
+    EV_XBAR         /* icnt_crossbar: the request crossbar arbitrates; b = generation */
 } ms_ev_type;
 
 /* An event beyond the wheel's window, in the heap: ordered by (time, seq). */
@@ -171,7 +173,20 @@ typedef struct ms_sm {
     int inj_head, inj_n;
     uint64_t inj_free, ej_free;  /* icnt cycles */
     uint32_t rep_head, rep_tail; /* delivered replies, arrival order */
+    uint32_t xq_head, xq_tail;   /* icnt_crossbar: its input buffer, oldest first */
 } ms_sm;
+
+/* The request crossbar (icnt_crossbar, memsys_icnt.c). Bit sets over SMs (words per set:
+ * xb_words) and over partitions. */
+typedef struct ms_xbar {
+    int words;       /* 64-bit words of an SM set */
+    uint64_t *heads; /* per partition, an SM set: SMs whose buffer head may go there now */
+    uint64_t *outs;  /* partition set: those with any such head */
+    uint64_t *wait;  /* SM set: buffer not empty but its head not yet in (ms_req.ready) */
+    uint32_t *rr;    /* per partition, the SM its round-robin search starts from */
+    uint64_t time;   /* core cycle of the next arbitration (MS_NEVER: none queued) */
+    uint32_t gen;    /* an EV_XBAR of another generation is stale */
+} ms_xbar;
 
 struct memsys {
     memsys_config cfg;
@@ -192,6 +207,7 @@ struct memsys {
     ms_part *parts;
     ms_sm *sms;
     uint64_t *reply_mask; /* bit per SM: its reply queue is not empty */
+    ms_xbar xb;           /* icnt_crossbar only */
     ms_req *reqs;
     uint32_t req_cap, req_free;
     /* event queue (memsys_events.c) */
@@ -327,6 +343,9 @@ uint32_t ms_req_sectors(const memsys *m, const mem_packet *pk);
 
 /* memsys_icnt.c */
 uint64_t ms_icnt_inject(memsys *m, uint32_t r, uint64_t now);
+int ms_xbar_init(memsys *m);
+void ms_xbar_free(memsys *m);
+void ms_xbar_step(memsys *m, uint32_t gen, uint64_t t);
 void ms_icnt_part_arrive(memsys *m, uint32_t r, uint64_t t);
 void ms_icnt_reply_ready(memsys *m, uint32_t r, uint64_t t);
 void ms_icnt_sm_arrive(memsys *m, uint32_t r, uint64_t t);
