@@ -1029,6 +1029,70 @@ static void test_icnt_crossbar(void **state)
     }
 }
 
+/* l2_map = 1: GPGPU-Sim's QV100 mapping (dramid@8, 32 channels of 2 slices, the slice bit 13,
+ * IPOLY over 64 slices). 0x1000: channel 16, slice bit 0, nothing above bit 13: slice 32;
+ * 0x1100: channel 17, slice 34; 0x3000: channel 16, slice bit 1: slice 33. 0x81e0: channel 1,
+ * slice bit 0, so index 2, and address bit 15 (bit 1 above bit 14) adds x^7 mod x^6 + x + 1 =
+ * x^2 + x: 2 ^ 6 = 4. The rest are the slices the reference gave these sector addresses on
+ * fdtd2d (its sub-partition ids). Every aligned 16 KB (chip bit + 5 + 1 bits) spreads evenly. */
+static void test_gpgpusim_map(void **state)
+{
+    (void)state;
+    memsys_config c = base_config();
+    c.partitions = 64;
+    c.l2_slices_per_channel = 2;
+    c.l2_sets = 32;
+    c.l2_map = 1;
+    c.l2_map_chip_bit = 8;
+    c.l2_map_sub_bit = 13;
+    c.l2_set_ipoly = 1;
+    memsys *m = make(&c);
+    static const struct {
+        uint64_t addr;
+        uint32_t slice;
+    } v[] = {{0x1000, 32},  {0x1100, 34}, {0x3000, 33},  {0x81e0, 4},
+             {0x2a700, 17}, {0x32e20, 9}, {0x34420, 31}, {0x43620, 29},
+             {0x5f780, 22}, {0x61040, 8}, {0xa76a0, 21}, {0xa7ce0, 1}};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        assert_int_equal(memsys_slice_of(m, v[i].addr), v[i].slice);
+    int count[64] = {0};
+    for (uint64_t a = 5 << 14; a < 6 << 14; a += 128)
+        count[memsys_slice_of(m, a)]++;
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(count[i], 2);
+    memsys_destroy(m);
+    /* sizes the hash has no polynomial for are refused */
+    c.partitions = 48;
+    c.l2_slices_per_channel = 2;
+    expect_bad(c, "48 partitions");
+}
+
+/* l2_set_ipoly: one slice of 16 one-way sets. Lines 0 and 16 share set 0 when the index is the
+ * line's low bits, so reading 16 evicts 0; with IPOLY line 16's index 0 and its higher bit 0
+ * (1 above the index) give x^4 mod x^4 + x + 1 = x + 1: set 3, and 0 stays. */
+static void test_l2_set_ipoly(void **state)
+{
+    (void)state;
+    for (int on = 0; on <= 1; on++) {
+        memsys_config c = base_config();
+        c.partitions = 1;
+        c.l2_sets = 16;
+        c.l2_ways = 1;
+        c.l2_set_ipoly = on;
+        memsys *m = make(&c);
+        mem_packet a = pkt(0, 128, MEM_READ, 0, 1), b = pkt(16 * 128, 128, MEM_READ, 0, 2);
+        uint64_t now = 0;
+        bring_into_l2(m, &a, &now);
+        bring_into_l2(m, &b, &now);
+        memsys_stats before, after;
+        memsys_get_stats(m, &before);
+        bring_into_l2(m, &a, &now);
+        memsys_get_stats(m, &after);
+        assert_int_equal(after.l2_hits - before.l2_hits, on ? 1 : 0);
+        memsys_destroy(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1039,6 +1103,8 @@ int main(void)
         cmocka_unit_test(test_l2_mshr_merge),
         cmocka_unit_test(test_l2_sector_cycles),
         cmocka_unit_test(test_icnt_crossbar),
+        cmocka_unit_test(test_gpgpusim_map),
+        cmocka_unit_test(test_l2_set_ipoly),
         cmocka_unit_test(test_mshr_merge),
         cmocka_unit_test(test_dram_stream_bandwidth),
         cmocka_unit_test(test_dram_random_rows),

@@ -25,6 +25,8 @@
     }
 
 static const char *const hash_names[] = {"linear", "xor", "fermi", NULL};
+static const char *const l2_map_names[] = {"interleave", "gpgpusim", NULL};
+static const char *const l2_set_hash_names[] = {"linear", "ipoly", NULL};
 static const char *const shared_path_names[] = {"bypass", "ldst", NULL};
 static const char *const atomic_path_names[] = {"line", "serial", NULL};
 static const char *const recency_names[] = {"fill", "miss", NULL};
@@ -230,6 +232,23 @@ static const param_def core_defs_tail[] = {
           "on its way that would be one more waits at the head of the slice's input queue, "
           "holding the requests behind it, until a fill (GPGPU-Sim's -gpgpu_cache:dl2 MSHR "
           "field A:entries:max_merge); 0: no bound"),
+    P_CHOICE("l2.map", 0, l2_map_names,
+             "address to L2 slice: interleave (consecutive lines over the slices, the order "
+             "rotated per group of lines) or gpgpusim (GPGPU-Sim's address decoder with IPOLY "
+             "partition indexing, -gpgpu_memory_partition_indexing 2: the channel from "
+             "l2.map_chip_bit, the slice in the channel from l2.map_sub_bit, hashed with higher "
+             "address bits; 16, 32 or 64 slices)"),
+    P_INT("l2.map_chip_bit", 8, 5, 40, "",
+          "l2.map=gpgpusim: lowest address bit of the channel index (GPGPU-Sim's dramid@N in "
+          "-gpgpu_mem_addr_mapping)"),
+    P_INT("l2.map_sub_bit", 13, 5, 48, "",
+          "l2.map=gpgpusim: lowest address bit of the slice index inside a channel, above the "
+          "channel bits (the lowest bank bit of -gpgpu_mem_addr_mapping, once the channel "
+          "bits are in place)"),
+    P_CHOICE("l2.set_hash", 0, l2_set_hash_names,
+             "L2 set index: linear (the line's number in its slice modulo l2.sets) or ipoly "
+             "(hashed with higher bits, GPGPU-Sim's set-index function P in -gpgpu_cache:dl2; "
+             "16, 32 or 64 sets)"),
     P_BOOL("l2.sectored", 0,
            "sectored L2: lines of 32-byte sectors valid each on its own; a miss reads only the "
            "missing sectors from DRAM and statistics count sectors (GPGPU-Sim's \"S:\" in "
@@ -406,6 +425,10 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     m->l2_mshr_merge = ival(p, "l2.mshr_merge");
     m->l2_sector_cycles = ival(p, "l2.sector_cycles");
     m->l2_sectored = ival(p, "l2.sectored");
+    m->l2_map = ival(p, "l2.map");
+    m->l2_map_chip_bit = ival(p, "l2.map_chip_bit");
+    m->l2_map_sub_bit = ival(p, "l2.map_sub_bit");
+    m->l2_set_ipoly = ival(p, "l2.set_hash");
     m->dram_banks = ival(p, "dram.banks");
     m->dram_row_bytes = ival(p, "dram.row_bytes");
     m->dram_queue = ival(p, "dram.queue");
@@ -520,6 +543,36 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     if (!is_pow2(m->l2_sets)) {
         snprintf(err, errlen, "l2.sets must be a power of two (got %d)", m->l2_sets);
         return -1;
+    }
+    if (m->l2_set_ipoly && m->l2_sets != 16 && m->l2_sets != 32 && m->l2_sets != 64) {
+        snprintf(err, errlen, "l2.set_hash=ipoly needs l2.sets of 16, 32 or 64 (got %d)",
+                 m->l2_sets);
+        return -1;
+    }
+    if (m->l2_map) {
+        int per = m->l2_slices_per_channel, channels = m->partitions / per, cbits = 0;
+        while ((1 << cbits) < channels)
+            cbits++;
+        if ((m->partitions != 16 && m->partitions != 32 && m->partitions != 64) || !is_pow2(per)) {
+            snprintf(err, errlen,
+                     "l2.map=gpgpusim needs l2.partitions of 16, 32 or 64 and a power-of-two "
+                     "l2.slices_per_channel (got %d and %d)",
+                     m->partitions, per);
+            return -1;
+        }
+        if ((1 << m->l2_map_chip_bit) < m->l2_line) {
+            snprintf(err, errlen,
+                     "l2.map_chip_bit (%d) must leave a whole l2.line (%d bytes) in one channel",
+                     m->l2_map_chip_bit, m->l2_line);
+            return -1;
+        }
+        if (per > 1 && m->l2_map_sub_bit < m->l2_map_chip_bit + cbits) {
+            snprintf(err, errlen,
+                     "l2.map_sub_bit (%d) must be above the %d channel bits from l2.map_chip_bit "
+                     "(%d)",
+                     m->l2_map_sub_bit, cbits, m->l2_map_chip_bit);
+            return -1;
+        }
     }
     if (!is_pow2(m->dram_banks)) {
         snprintf(err, errlen, "dram.banks must be a power of two (got %d)", m->dram_banks);

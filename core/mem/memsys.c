@@ -1,16 +1,6 @@
-/* The memory system's glue: configuration checks, the request pool, the address
- * mapping and the public entry points. The ports, L2 slices and DRAM channels live in
- * memsys_icnt.c, memsys_l2.c and memsys_dram.c, the event queue in memsys_events.c.
- *
- * Address mapping (line = addr >> log2(l2_line), P = partitions):
- *   group g = line / P, offset o = line % P
- *   fold(g) = g ^ (g >> 3) ^ (g >> 7) ^ (g >> 13)
- *   partition = (o + fold(g)) % P, local line number inside the partition = g
- * Within each group of P consecutive lines every partition gets exactly one line (a bijection, so
- * a stream spreads evenly and the local numbers are dense), while the fold rotates the assignment
- * from group to group so that strides of P (or multiples) do not all hit one partition. The L2
- * set is local & (l2_sets - 1); the DRAM bank and row come from local too (memsys_dram.c; with
- * several slices per channel, slice p belongs to channel p / l2_slices_per_channel). */
+/* The memory system's glue: configuration checks, the request pool and the public entry
+ * points. The ports, L2 slices, DRAM channels and address mapping live in memsys_icnt.c,
+ * memsys_l2.c, memsys_dram.c and memsys_map.c, the event queue in memsys_events.c. */
 #include "core/mem/memsys.h"
 #include "core/mem/memsys_internal.h"
 
@@ -140,7 +130,7 @@ static int check_config(const memsys_config *c, char *err, size_t errlen)
             BAD("memsys: %s clock must be 0 (the core clock) or 1..1e6 MHz in whole kHz (got %g)",
                 names[i], mhz[i]);
 #undef BAD
-    return 0;
+    return ms_map_check(c, err, errlen);
 }
 
 int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errlen)
@@ -180,6 +170,7 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
     for (uint32_t b = 0; b <= MS_SER_TAB; b++)
         m->ser_tab[b] = (uint32_t)ms_ser_div(m, b);
     m->part_recip = UINT64_MAX / (uint64_t)cfg->partitions + 1; /* unused when P = 1 */
+    ms_map_init(m);
     for (int i = 0; i < cfg->partitions; i++) {
         ms_part *p = &m->parts[i];
         p->in_head = p->in_tail = MS_NIL;
@@ -274,17 +265,15 @@ uint64_t ms_ser_div(const memsys *m, uint32_t data_bytes)
     return c ? c : 1;
 }
 
-static void map_line(const memsys *m, uint64_t line, uint32_t *part, uint64_t *local)
-{
-    uint64_t P = (uint64_t)m->cfg.partitions;
-    uint64_t g = ms_div_part(m, line), o = line - g * P;
-    uint64_t f = g ^ (g >> 3) ^ (g >> 7) ^ (g >> 13);
-    uint64_t sum = o + (f - ms_div_part(m, f) * P); /* (o + f % P) % P: both are below P */
-    *part = (uint32_t)(sum >= P ? sum - P : sum);
-    *local = g;
-}
-
 /* ---- public interface ---- */
+
+uint32_t memsys_slice_of(const memsys *m, uint64_t addr)
+{
+    uint32_t part, set;
+    uint64_t local;
+    ms_map_line(m, addr >> m->line_shift, &part, &local, &set);
+    return part;
+}
 
 int memsys_can_send(const memsys *m, int sm, uint64_t now)
 {
@@ -317,7 +306,7 @@ int memsys_send(memsys *m, const mem_packet *p, uint64_t now)
     q->pkt = *p;
     q->pkt.sent_cycle = now;
     q->line = p->addr >> m->line_shift;
-    map_line(m, q->line, &q->part, &q->local);
+    ms_map_line(m, q->line, &q->part, &q->local, &q->set);
     ms_sm *s = &m->sms[p->sm];
     uint64_t start = ms_icnt_inject(m, r, now);
     int Q = m->cfg.icnt_sm_queue;

@@ -47,6 +47,11 @@ typedef struct memsys_config {
                          * read or atomic that would be one more waits at the head of the input
                          * queue for a fill (GPGPU-Sim's mshr_table::full: RESERVATION_FAIL) */
     int l2_sectored;    /* lines of 32-byte sectors, each valid on its own (at most 8) */
+    /* Address mapping (memsys_map.c): 0 warptune's line interleave; 1 GPGPU-Sim's address
+     * decoder with IPOLY partition indexing, channel bits at l2_map_chip_bit and the
+     * sub-partition bits (log2 l2_slices_per_channel) at l2_map_sub_bit. l2_set_ipoly: the L2
+     * set index is IPOLY-hashed (GPGPU-Sim's set-index function P). */
+    int l2_map, l2_map_chip_bit, l2_map_sub_bit, l2_set_ipoly;
     /* DRAM: one channel per partition */
     int dram_banks;
     int dram_row_bytes;
@@ -104,6 +109,8 @@ typedef struct memsys memsys;
 int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errlen);
 void memsys_destroy(memsys *m);
 
+/* The partition (L2 slice) that holds addr's line. */
+uint32_t memsys_slice_of(const memsys *m, uint64_t addr);
 /* Can SM sm inject another packet at cycle now? */
 int memsys_can_send(const memsys *m, int sm, uint64_t now);
 /* How many packets could SM sm inject one after another at cycle now, up to max? */

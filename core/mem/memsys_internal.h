@@ -10,9 +10,10 @@
 
 #include "core/mem/memsys.h"
 
-#define MS_NIL    UINT32_MAX
-#define MS_NEVER  UINT64_MAX
-#define MS_NO_TAG UINT64_MAX /* no line number is this large (addresses are shifted right) */
+#define MS_NIL        UINT32_MAX
+#define MS_IPOLY_BITS 19 /* higher address bits an IPOLY hash reads, at most (memsys_map.c) */
+#define MS_NEVER      UINT64_MAX
+#define MS_NO_TAG     UINT64_MAX /* no line number is this large (addresses are shifted right) */
 
 /* A request in flight: the SM's packet plus where it goes. Linked through `next` into exactly
  * one list at a time (a partition's input queue, an MSHR's waiters, an SM's reply queue). */
@@ -25,6 +26,7 @@ typedef struct ms_req {
     uint64_t ser;   /* icnt cycles a port is busy with it: the request, then its reply (ms_ser) */
     uint32_t next;
     uint32_t part;
+    uint32_t set; /* its L2 set in the partition (memsys_map.c) */
 } ms_req;
 
 typedef enum ms_ev_type {
@@ -194,6 +196,12 @@ struct memsys {
     ms_clock clk_icnt, clk_l2, clk_dram; /* ports; L2 slices; DRAM channels */
     int line_shift;
     uint64_t set_mask;
+    int set_bits;
+    /* address mapping (memsys_map.c) */
+    int map_c_bits, map_s_bits; /* channel and sub-partition index bits (l2_map) */
+    uint8_t part_ipoly[3][256]; /* IPOLY of the slice index by byte of the higher bits (l2_map) */
+    uint8_t set_ipoly[3][256];  /* IPOLY of the set index by byte (l2_set_ipoly) */
+    int part_ipoly_bits, set_ipoly_bits;
     uint64_t hint_mask; /* L2 way hints per partition, minus one */
     uint64_t lines_per_row;
     int row_shift; /* log2(lines_per_row): both sizes are powers of two */
@@ -331,6 +339,38 @@ static inline uint64_t ms_div_part(const memsys *m, uint64_t v)
     if (m->cfg.partitions == 1) return v;
     if (v >> 52) return v / (uint64_t)m->cfg.partitions;
     return (uint64_t)(((unsigned __int128)v * m->part_recip) >> 64);
+}
+
+/* memsys_map.c */
+int ms_map_check(const memsys_config *c, char *err, size_t errlen);
+void ms_map_init(memsys *m);
+void ms_map_line_gpgpusim(const memsys *m, uint64_t line, uint32_t *part, uint64_t *local,
+                          uint32_t *set);
+uint32_t ms_set_ipoly(const memsys *m, uint64_t local);
+uint64_t ms_line_local(const memsys *m, uint64_t line); /* its `local` only */
+
+/* The L2 set of a slice's line `local`: its low bits, or hashed with the higher ones. */
+static inline uint32_t ms_set_of(const memsys *m, uint64_t local)
+{
+    return m->set_ipoly_bits ? ms_set_ipoly(m, local) : (uint32_t)(local & m->set_mask);
+}
+
+/* A line's slice, its line number in the slice and its set (memsys_map.c has the mappings);
+ * the interleave is inline, as every request asks. */
+static inline void ms_map_line(const memsys *m, uint64_t line, uint32_t *part, uint64_t *local,
+                               uint32_t *set)
+{
+    if (m->cfg.l2_map) {
+        ms_map_line_gpgpusim(m, line, part, local, set);
+        return;
+    }
+    uint64_t P = (uint64_t)m->cfg.partitions;
+    uint64_t g = ms_div_part(m, line), o = line - g * P;
+    uint64_t f = g ^ (g >> 3) ^ (g >> 7) ^ (g >> 13);
+    uint64_t sum = o + (f - ms_div_part(m, f) * P); /* (o + f % P) % P: both are below P */
+    *part = (uint32_t)(sum >= P ? sum - P : sum);
+    *local = g;
+    *set = ms_set_of(m, g);
 }
 
 /* memsys.c */

@@ -138,7 +138,7 @@ static void evict(memsys *m, uint32_t part, ms_line *l, uint64_t t)
         m->st.l2_writebacks++;
         uint32_t bytes =
             m->cfg.l2_sectored ? 32u * wt_popcount_small(l->dirty) : (uint32_t)m->cfg.l2_line;
-        ms_dram_enqueue(m, part, ms_div_part(m, l->tag), 1, MS_NIL, bytes, t);
+        ms_dram_enqueue(m, part, ms_line_local(m, l->tag), 1, MS_NIL, bytes, t);
     }
     l->valid = l->dirty = l->pending = 0;
     l->svalid = l->spend = 0;
@@ -206,7 +206,7 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
     ms_part *p = &m->parts[part];
     ms_req *q = &m->reqs[r];
     const int ways = m->cfg.l2_ways, nsec = m->cfg.l2_line / 32;
-    ms_line *set = &p->lines[(size_t)(q->local & m->set_mask) * (size_t)ways];
+    ms_line *set = &p->lines[(size_t)q->set * (size_t)ways];
     uint16_t *hint = &p->hint[q->local & m->hint_mask];
     int kind = q->pkt.kind;
     uint32_t need = ms_req_sectors(m, &q->pkt);
@@ -292,7 +292,7 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e, 
     ms_part *p = &m->parts[part];
     ms_req *q = &m->reqs[r];
     const int ways = m->cfg.l2_ways;
-    ms_line *set = &p->lines[(size_t)(q->local & m->set_mask) * (size_t)ways];
+    ms_line *set = &p->lines[(size_t)q->set * (size_t)ways];
     uint16_t *hint = &p->hint[q->local & m->hint_mask];
     int v = p->retry_way, hw = v >= 0 ? -1 : lookup(set, ways, q->line, *hint, &v);
     ms_line *hit = hw >= 0 ? &set[hw] : NULL;

@@ -85,13 +85,21 @@ int coalesce_split_sectors(const uint32_t *addr, line_access *acc, int n, int se
     line_access out[32];
     int k = 0, shift = __builtin_ctz((unsigned)sector_bytes);
     for (int i = 0; i < n; i++) {
+        if (!(acc[i].sectors & (acc[i].sectors - 1))) { /* one sector: already one access */
+            out[k++] = acc[i];
+            continue;
+        }
+        /* one pass over the lanes sorts them by sector; the pieces come out in sector order */
+        uint32_t lanes_of[32];
+        for (uint32_t sec = acc[i].sectors; sec; sec &= sec - 1)
+            lanes_of[__builtin_ctz(sec)] = 0;
+        for (uint32_t l = acc[i].lanes; l; l &= l - 1) {
+            int lane = __builtin_ctz(l);
+            lanes_of[(addr[lane] - acc[i].line) >> shift] |= 1u << lane;
+        }
         for (uint32_t sec = acc[i].sectors; sec; sec &= sec - 1) {
-            uint32_t s = (uint32_t)__builtin_ctz(sec), lanes = 0;
-            for (uint32_t l = acc[i].lanes; l; l &= l - 1) {
-                int lane = __builtin_ctz(l);
-                if (((addr[lane] - acc[i].line) >> shift) == s) lanes |= 1u << lane;
-            }
-            out[k++] = (line_access){acc[i].line, lanes, 1u << s};
+            int sct = __builtin_ctz(sec);
+            out[k++] = (line_access){acc[i].line, lanes_of[sct], 1u << sct};
         }
     }
     memcpy(acc, out, (size_t)k * sizeof *out);
