@@ -30,9 +30,12 @@ typedef struct l1_access_record {
 } l1_access_record;
 
 typedef struct sim_options {
-    FILE *l1_trace; /* if set, every L1D access as CSV: sm,cycle,warp,pc,line,kind,outcome */
+    FILE *l1_trace; /* if set, every L1D access as CSV: sm,cycle,warp,pc,line,kind,outcome (a
+                     * replay that can only fail, waiting for a fill or an injection slot, is
+                     * counted in l1d_reservation_fails but not listed) */
     /* if set, called for every L1D access attempt, in simulation order (Belady's offline
-     * pass, outside analysis) */
+     * pass, outside analysis, which skips the failed ones), replays that can only fail
+     * excepted, as in l1_trace */
     void (*l1_observer)(void *arg, const l1_access_record *r);
     void *l1_observer_arg;
     /* if set, every SM's CTA limit at each kernel start and each CTA-scheduler sample, as CSV:

@@ -388,6 +388,14 @@ static int l1q_store(sm *s, const l1q_entry *x, uint64_t now)
     return 1;
 }
 
+/* Can a head that failed for want of an injection slot, with no fill since, only succeed
+ * once a slot frees? A store always; a load when no other bank's access can make its missing
+ * sectors pending first (one bank, or one sector per access, whose bank is its sector's). */
+static bool send_bound(const sm *s, bool store)
+{
+    return store || s->stage.q_banks == 1 || (s->cfg->l1d_sectored && s->cfg->sector_accesses);
+}
+
 /* GPGPU-Sim's ldst_unit::L1_latency_queue_cycle: each bank's head, once there, does its L1D
  * access; a HIT writes back now, a MISS or HIT_RESERVED has sent or joined its fetch and
  * leaves, a RESERVATION_FAIL stays and holds the accesses behind it. */
@@ -400,8 +408,10 @@ static void l1q_cycle(sm *s, uint64_t now)
         if (now < q->ready) continue;
         l1q_entry *x = &q->e[q->head];
         bool load = x->cls == IC_LD_GLOBAL;
-        if (q->blocked_on_fill && q->fail_fills == s->fills) {
-            s->st.l1d_resfails += now - q->failed_at; /* as the unit's replay, sm_mem_cycle */
+        if ((q->blocked_on_fill || (q->blocked_on_send && send_bound(s, !load))) &&
+            q->fail_fills == s->fills &&
+            !(q->blocked_on_send && memsys_can_send(s->mem, s->id, now))) {
+            s->st.l1d_resfails += load ? now - q->failed_at : 0; /* as the unit's replay */
             q->failed_at = now;
             continue;
         }
