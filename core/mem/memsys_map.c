@@ -67,11 +67,11 @@ static void ipoly_bytes(const uint32_t *col, int bits, uint8_t tab[][256])
         }
 }
 
-static uint32_t ipoly(const uint8_t tab[][256], int bits, uint64_t high, uint32_t index)
+/* Bytes past the hash's bits have all-zero tables (the memory system is allocated zeroed), so
+ * three lookups serve every size. */
+static uint32_t ipoly(const uint8_t tab[][256], uint64_t high, uint32_t index)
 {
-    for (int b = 0; b < (bits + 7) / 8; b++)
-        index ^= tab[b][high >> (8 * b) & 0xff];
-    return index;
+    return index ^ tab[0][high & 0xff] ^ tab[1][high >> 8 & 0xff] ^ tab[2][high >> 16 & 0xff];
 }
 
 int ms_map_check(const memsys_config *c, char *err, size_t errlen)
@@ -130,7 +130,7 @@ void ms_map_line_gpgpusim(const memsys *m, uint64_t line, uint32_t *part, uint64
     int C = m->map_c_bits, S = m->map_s_bits, at = c->l2_map_chip_bit;
     uint32_t chip = (uint32_t)(a >> at) & ((1u << C) - 1);
     uint32_t sub = S ? (uint32_t)(a >> c->l2_map_sub_bit) & ((1u << S) - 1) : 0;
-    *part = ipoly(m->part_ipoly, m->part_ipoly_bits, a >> (at + C + S), chip << S | sub);
+    *part = ipoly(m->part_ipoly, a >> (at + C + S), chip << S | sub);
     uint64_t pa = drop_bits(a, at, C); /* the partition address */
     if (S) pa = drop_bits(pa, c->l2_map_sub_bit - C, S);
     *local = pa >> m->line_shift;
@@ -139,8 +139,7 @@ void ms_map_line_gpgpusim(const memsys *m, uint64_t line, uint32_t *part, uint64
 
 uint32_t ms_set_ipoly(const memsys *m, uint64_t local)
 {
-    return ipoly(m->set_ipoly, m->set_ipoly_bits, local >> m->set_bits,
-                 (uint32_t)(local & m->set_mask));
+    return ipoly(m->set_ipoly, local >> m->set_bits, (uint32_t)(local & m->set_mask));
 }
 
 uint64_t ms_line_local(const memsys *m, uint64_t line)
