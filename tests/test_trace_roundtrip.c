@@ -276,6 +276,17 @@ static void test_l1d_tag_pipeline(void **state)
     round_trip("pvc", sets, small_params("pvc"));
 }
 
+/* Schedulers that watch each issue (on_issue) see the warp as it issued: the trace source
+ * moves to the next instruction as one issues, and the view the policy gets must not. */
+static void test_issue_watching_schedulers(void **state)
+{
+    (void)state;
+    const char *swl[] = {"sched.policy=swl", "swl.limit=8", NULL};
+    round_trip("iix", swl, small_params("iix"));
+    const char *ccws[] = {"sched.policy=ccws", NULL};
+    round_trip("kmeans", ccws, small_params("kmeans"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_criticality_scheduler),
         cmocka_unit_test(test_ldst_paths),
         cmocka_unit_test(test_l1d_tag_pipeline),
+        cmocka_unit_test(test_issue_watching_schedulers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -326,6 +326,9 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     warp *w = &s->warps[wi];
     const inst_info *in = w->next;
     inst_info info = *in; /* the source may reuse its storage once it issues */
+    /* the warp as it issues: taken before the source moves on (w->next may then show the
+     * instruction after this one until next_after_issue refreshes the view) */
+    const warp_view *view = sm_view_of(s, wi);
     inst_exec x;
     if (s->src->ops->issue(s->src->self, s->id, wi, &x, err, errlen) != 0) return -1;
     int sk = sm_sched_of(s, wi);
@@ -344,7 +347,7 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     w->last_issue = now;
     cpl_on_issue(s->cpl, wi, now);
     if (s->sched->on_issue) {
-        s->sched->on_issue(self, sm_view_of(s, wi), now);
+        s->sched->on_issue(self, view, now);
     }
     switch (info.cls) {
     case IC_INT:
