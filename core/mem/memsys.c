@@ -25,14 +25,6 @@ static int is_pow2(long v)
     return v > 0 && (v & (v - 1)) == 0;
 }
 
-static int log2i(uint64_t v)
-{
-    int s = 0;
-    while ((1ull << s) < v)
-        s++;
-    return s;
-}
-
 /* A clock in whole kHz, or 0 when it is not one (to a part in 10^9). */
 static uint64_t clock_khz(double mhz)
 {
@@ -148,7 +140,7 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
     m->clk_l2 = make_clock(cfg->core_mhz, cfg->l2_mhz);
     m->clk_dram = make_clock(cfg->core_mhz, cfg->dram_mhz);
     m->slices = cfg->l2_slices_per_channel > 1 ? (uint32_t)cfg->l2_slices_per_channel : 1;
-    m->line_shift = log2i((uint64_t)cfg->l2_line);
+    m->line_shift = ms_log2((uint64_t)cfg->l2_line);
     m->set_mask = (uint64_t)cfg->l2_sets - 1;
     /* About two hints per line of a slice, capped: a hint is only a guess, checked by its tag */
     uint64_t lines = (uint64_t)cfg->l2_sets * (uint64_t)cfg->l2_ways * 2;
@@ -157,9 +149,9 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
         m->hint_mask <<= 1;
     m->hint_mask--;
     m->lines_per_row = (uint64_t)(cfg->dram_row_bytes / cfg->l2_line);
-    m->row_shift = log2i(m->lines_per_row);
+    m->row_shift = ms_log2(m->lines_per_row);
     m->bank_mask = (uint64_t)cfg->dram_banks - 1;
-    m->bank_shift = log2i((uint64_t)cfg->dram_banks);
+    m->bank_shift = ms_log2((uint64_t)cfg->dram_banks);
     m->burst = ((uint64_t)cfg->l2_line + (uint64_t)cfg->dram_bytes_per_cycle - 1) /
                (uint64_t)cfg->dram_bytes_per_cycle;
     m->parts = calloc((size_t)cfg->partitions, sizeof *m->parts);

@@ -201,8 +201,7 @@ struct memsys {
     int map_c_bits, map_s_bits; /* channel and sub-partition index bits (l2_map) */
     uint8_t part_ipoly[3][256]; /* IPOLY of the slice index by byte of the higher bits (l2_map) */
     uint8_t set_ipoly[3][256];  /* IPOLY of the set index by byte (l2_set_ipoly) */
-    int part_ipoly_bits, set_ipoly_bits;
-    uint64_t hint_mask; /* L2 way hints per partition, minus one */
+    uint64_t hint_mask;         /* L2 way hints per partition, minus one */
     uint64_t lines_per_row;
     int row_shift; /* log2(lines_per_row): both sizes are powers of two */
     uint64_t bank_mask;
@@ -341,6 +340,15 @@ static inline uint64_t ms_div_part(const memsys *m, uint64_t v)
     return (uint64_t)(((unsigned __int128)v * m->part_recip) >> 64);
 }
 
+/* ceil(log2(v)): the shift of a power-of-two size */
+static inline int ms_log2(uint64_t v)
+{
+    int s = 0;
+    while ((1ull << s) < v)
+        s++;
+    return s;
+}
+
 /* memsys_map.c */
 int ms_map_check(const memsys_config *c, char *err, size_t errlen);
 void ms_map_init(memsys *m);
@@ -352,7 +360,7 @@ uint64_t ms_line_local(const memsys *m, uint64_t line); /* its `local` only */
 /* The L2 set of a slice's line `local`: its low bits, or hashed with the higher ones. */
 static inline uint32_t ms_set_of(const memsys *m, uint64_t local)
 {
-    return m->set_ipoly_bits ? ms_set_ipoly(m, local) : (uint32_t)(local & m->set_mask);
+    return m->cfg.l2_set_ipoly ? ms_set_ipoly(m, local) : (uint32_t)(local & m->set_mask);
 }
 
 /* A line's slice, its line number in the slice and its set (memsys_map.c has the mappings);

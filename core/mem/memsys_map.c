@@ -29,18 +29,10 @@
 
 #include <stdio.h>
 
-static int ilog2(uint64_t v)
-{
-    int k = 0;
-    while (v > 1)
-        v >>= 1, k++;
-    return k;
-}
-
 /* The hash's columns: bit i of h flips the index bits of x^(n + i) mod p(x). */
 static int ipoly_table(int entries, uint32_t *col)
 {
-    int n = ilog2((uint64_t)entries);
+    int n = ms_log2((uint64_t)entries);
     uint32_t poly = n == 4 ? 0x13 : n == 5 ? 0x25 : n == 6 ? 0x43 : 0;
     int bits = n == 4 ? 13 : n == 5 ? 15 : n == 6 ? 19 : 0;
     if (!poly || (1 << n) != entries) return 0;
@@ -78,7 +70,7 @@ int ms_map_check(const memsys_config *c, char *err, size_t errlen)
 {
     uint32_t col[MS_IPOLY_BITS];
     int S = c->l2_slices_per_channel > 1 ? c->l2_slices_per_channel : 1;
-    int C = ilog2((uint64_t)(c->partitions / S)), line = ilog2((uint64_t)c->l2_line);
+    int C = ms_log2((uint64_t)(c->partitions / S)), line = ms_log2((uint64_t)c->l2_line);
 #define BAD(...)                                                                                   \
     do {                                                                                           \
         if (err && errlen) snprintf(err, errlen, __VA_ARGS__);                                     \
@@ -105,14 +97,12 @@ int ms_map_check(const memsys_config *c, char *err, size_t errlen)
 void ms_map_init(memsys *m)
 {
     const memsys_config *c = &m->cfg;
-    m->map_s_bits = ilog2(m->slices);
-    m->map_c_bits = ilog2((uint64_t)c->partitions / m->slices);
+    m->map_s_bits = ms_log2(m->slices);
+    m->map_c_bits = ms_log2((uint64_t)c->partitions / m->slices);
     uint32_t col[MS_IPOLY_BITS];
-    m->part_ipoly_bits = c->l2_map ? ipoly_table(c->partitions, col) : 0;
-    ipoly_bytes(col, m->part_ipoly_bits, m->part_ipoly);
-    m->set_ipoly_bits = c->l2_set_ipoly ? ipoly_table(c->l2_sets, col) : 0;
-    ipoly_bytes(col, m->set_ipoly_bits, m->set_ipoly);
-    m->set_bits = ilog2((uint64_t)c->l2_sets);
+    if (c->l2_map) ipoly_bytes(col, ipoly_table(c->partitions, col), m->part_ipoly);
+    if (c->l2_set_ipoly) ipoly_bytes(col, ipoly_table(c->l2_sets, col), m->set_ipoly);
+    m->set_bits = ms_log2((uint64_t)c->l2_sets);
 }
 
 /* addr without `n` bits at `at`. */

@@ -1,5 +1,7 @@
 #include "core/sim/coalescer.h"
 
+#include "core/util/bits.h"
+
 #include <string.h>
 
 /* Slot of a line in the 64-slot table (Fibonacci hashing of the line number). */
@@ -80,7 +82,7 @@ int coalesce_split_sectors(const uint32_t *addr, line_access *acc, int n, int se
 {
     int total = 0;
     for (int i = 0; i < n; i++)
-        total += __builtin_popcount(acc[i].sectors);
+        total += (int)wt_popcount_small(acc[i].sectors);
     if (total > 32 || total == n) return n;
     line_access out[32];
     int k = 0, shift = __builtin_ctz((unsigned)sector_bytes);

@@ -388,12 +388,18 @@ static int l1q_store(sm *s, const l1q_entry *x, uint64_t now)
     return 1;
 }
 
-/* Can a head that failed for want of an injection slot, with no fill since, only succeed
- * once a slot frees? A store always; a load when no other bank's access can make its missing
- * sectors pending first (one bank, or one sector per access, whose bank is its sector's). */
-static bool send_bound(const sm *s, bool store)
+/* Would bank q's head fail again exactly as its last try did? With no fill since, a failure
+ * for want of an MSHR, a merge slot or a way stands; so does one for want of an injection slot
+ * while none is free, for a store, and for a load when no other bank's access can make its
+ * missing sectors pending first (one bank, or one sector per access, whose bank is its
+ * sector's). */
+static bool replay_fails(const sm *s, const l1q_bank *q, bool load, uint64_t now)
 {
-    return store || s->stage.q_banks == 1 || (s->cfg->l1d_sectored && s->cfg->sector_accesses);
+    if (q->fail_fills != s->fills) return false;
+    if (q->blocked_on_fill) return true;
+    bool bound =
+        !load || s->stage.q_banks == 1 || (s->cfg->l1d_sectored && s->cfg->sector_accesses);
+    return q->blocked_on_send && bound && !memsys_can_send(s->mem, s->id, now);
 }
 
 /* GPGPU-Sim's ldst_unit::L1_latency_queue_cycle: each bank's head, once there, does its L1D
@@ -408,9 +414,7 @@ static void l1q_cycle(sm *s, uint64_t now)
         if (now < q->ready) continue;
         l1q_entry *x = &q->e[q->head];
         bool load = x->cls == IC_LD_GLOBAL;
-        if ((q->blocked_on_fill || (q->blocked_on_send && send_bound(s, !load))) &&
-            q->fail_fills == s->fills &&
-            !(q->blocked_on_send && memsys_can_send(s->mem, s->id, now))) {
+        if (replay_fails(s, q, load, now)) {
             s->st.l1d_resfails += load ? now - q->failed_at : 0; /* as the unit's replay */
             q->failed_at = now;
             continue;
