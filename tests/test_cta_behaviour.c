@@ -314,6 +314,93 @@ static void test_dyncta_with_every_policy(void **state)
     }
 }
 
+/* ----------------------------------------------------- dispatch across kernels ---- */
+
+/* Two kernels of five one-warp CTAs on four SMs; each CTA loads the line of its own index,
+ * kernel 1 from a, kernel 2 from b, so the L1D observer tells which SM ran which CTA. */
+static const char two_kernels_wl[] = ".array a i32 [5*32] zero\n"
+                                     ".array b i32 [5*32] zero\n"
+                                     ".kernel k1 block=32\n"
+                                     "        mov     r1, %ctaid\n"
+                                     "        shl     r2, r1, 7\n"
+                                     "        ld.i32  r5, [a + r2]\n"
+                                     "        exit\n"
+                                     ".kernel k2 block=32\n"
+                                     "        mov     r1, %ctaid\n"
+                                     "        shl     r2, r1, 7\n"
+                                     "        ld.i32  r5, [b + r2]\n"
+                                     "        exit\n"
+                                     ".host\n"
+                                     "        launch k1 grid=5\n"
+                                     "        launch k2 grid=5\n";
+
+typedef struct sm_log {
+    int n;
+    struct {
+        int sm;
+        uint64_t line;
+    } a[64];
+} sm_log;
+
+static void log_sm(void *arg, const l1_access_record *r)
+{
+    sm_log *l = arg;
+    if (strcmp(r->kind, "load") == 0 && l->n < (int)(sizeof l->a / sizeof l->a[0]))
+        l->a[l->n].sm = r->sm, l->a[l->n].line = r->line, l->n++;
+}
+
+/* The SM of each kernel's CTAs (by[kernel][cta]) with gpu.cta_rr_carry as given. The lines of
+ * a come first (arrays are laid out in order, each line-aligned), so line order is kernel 1's
+ * CTAs, then kernel 2's. */
+static void ctas_to_sms(const char *carry, int by[2][5])
+{
+    const char *sets[] = {"gpu.sms=4", carry, NULL};
+    sm_log log = {0};
+    sim_options opt = {0};
+    opt.l1_observer = log_sm;
+    opt.l1_observer_arg = &log;
+    sim_metrics m;
+    run_with(two_kernels_wl, sets, &opt, &m);
+    assert_int_equal((int)m.kernels, 2);
+    uint64_t lines[10];
+    int nl = 0;
+    for (int i = 0; i < log.n; i++) {
+        int seen = 0;
+        for (int j = 0; j < nl; j++)
+            seen |= lines[j] == log.a[i].line;
+        if (!seen && nl < 10) lines[nl++] = log.a[i].line;
+    }
+    assert_int_equal(nl, 10);
+    for (int i = 0; i < nl; i++) /* sort the lines: a's five, then b's */
+        for (int j = i + 1; j < nl; j++)
+            if (lines[j] < lines[i]) {
+                uint64_t t = lines[i];
+                lines[i] = lines[j], lines[j] = t;
+            }
+    for (int i = 0; i < log.n; i++)
+        for (int j = 0; j < nl; j++)
+            if (log.a[i].line == lines[j]) by[j / 5][j % 5] = log.a[i].sm;
+}
+
+/* Kernel 1's fifth CTA goes to SM 0 after one round, so SM 1 is next: with
+ * gpu.cta_rr_carry kernel 2 starts there (GPGPU-Sim's m_last_cluster_issue), without it at
+ * SM 0 again. */
+static void test_dispatch_carries_over_kernels(void **state)
+{
+    (void)state;
+    int by[2][5];
+    ctas_to_sms("gpu.cta_rr_carry=false", by);
+    for (int c = 0; c < 5; c++) {
+        assert_int_equal(by[0][c], c % 4);
+        assert_int_equal(by[1][c], c % 4);
+    }
+    ctas_to_sms("gpu.cta_rr_carry=true", by);
+    for (int c = 0; c < 5; c++) {
+        assert_int_equal(by[0][c], c % 4);
+        assert_int_equal(by[1][c], (c + 1) % 4);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -321,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_type_m_workload),
         cmocka_unit_test(test_type_c_workload),
         cmocka_unit_test(test_dyncta_with_every_policy),
+        cmocka_unit_test(test_dispatch_carries_over_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,6 +43,11 @@ static const param_def core_defs[] = {
            "skip cycles in which nothing can happen (false: step every SM every cycle; the "
            "results are identical, only slower)"),
     P_INT("gpu.sms", 15, 1, 256, "", "streaming multiprocessors (SMs)"),
+    P_BOOL("gpu.cta_rr_carry", 0,
+           "the round robin that hands out CTAs goes on across kernels: a kernel's first CTA "
+           "goes to the SM after the one that took the previous kernel's last CTA, as "
+           "GPGPU-Sim's gpgpu_sim::issue_block2core keeps m_last_cluster_issue (false: every "
+           "kernel starts at SM 0)"),
     P_REAL("gpu.clock_mhz", 1400, 100, 5000, "MHz",
            "core clock, for energy and time, and the reference of icnt.clock_mhz, "
            "l2.clock_mhz and dram.clock_mhz (GPGPU-Sim -gpgpu_clock_domains, 1st field)"),
@@ -347,6 +352,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->max_cycles = (uint64_t)param_get_int(p, "sim.max_cycles");
     c->watchdog = (uint64_t)param_get_int(p, "sim.watchdog");
     c->skip_idle = ival(p, "sim.skip_idle");
+    c->cta_rr_carry = ival(p, "gpu.cta_rr_carry");
     c->num_sms = ival(p, "gpu.sms");
     c->max_warps = ival(p, "sm.max_warps");
     c->max_ctas = ival(p, "sm.max_ctas");

@@ -233,7 +233,7 @@ static int kernel_start(gpu *g, uint64_t now, char *err, size_t errlen)
         return -1;
     }
     g->next_cta = 0;
-    g->rr = 0;
+    if (!c->cta_rr_carry) g->rr = 0;
     if (g->cta->on_kernel_start) g->cta->on_kernel_start(g->cta_self, g->n_max);
     for (int i = 0; i < c->num_sms; i++) {
         sm_kernel_start(g->sms[i], &g->k);
