@@ -12,6 +12,11 @@
 
 #include <cmocka.h>
 
+#include <stdlib.h>
+
+#include "core/params.h"
+#include "core/sim.h"
+#include "core/workload.h"
 #include "tests/support/support.h"
 
 /* One SM, one scheduler, full-width units (a warp per cycle), int latency 4, shared latency
@@ -476,6 +481,92 @@ static void test_skip_exact(void **state)
     }
 }
 
+/* ------------------------------------------- the order queued loads leave in ---- */
+
+typedef struct load_order {
+    int n;
+    int warp[64];
+    uint64_t cycle[64];
+} load_order;
+
+static void log_load(void *arg, const l1_access_record *r)
+{
+    load_order *o = arg;
+    if (strcmp(r->kind, "load") != 0 || o->n == 64) return;
+    o->warp[o->n] = r->warp, o->cycle[o->n] = r->cycle, o->n++;
+}
+
+/* Four warps, one scheduler (LRR), four collector units, the L1D off (each line one cycle of
+ * the load/store unit): w0 loads 32 lines, w1..w3 one line each, which wait in collector units
+ * meanwhile. o gets every access: warp and cycle. */
+static void queued_load_order(const char *order, load_order *o)
+{
+    const char *wl = ".array a i32 [32*1024] zero\n"
+                     ".kernel k block=128\n"
+                     "    mov r0, %warpid\n"
+                     "    mov r1, %laneid\n"
+                     "    setp.eq p0, r0, 0\n"
+                     "    selp r2, 128, 4, p0\n"
+                     "    mul r3, r1, r2\n"
+                     "    shl r4, r0, 12\n"
+                     "    add r5, r3, r4\n"
+                     "    ld.i32 r6, [a + r5]\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    char ord[64], err[1024] = "";
+    snprintf(ord, sizeof ord, "sm.mem_queue_order=%s", order);
+    const char *sets[] = {"gpu.sms=1",
+                          "sm.schedulers=1",
+                          "sm.simd_width=32",
+                          "sched.policy=lrr",
+                          "sm.operand_collector=true",
+                          "sm.oc_units=4",
+                          "sm.mem_queue=4",
+                          "sm.mem_queue_collectors=true",
+                          "l1d.enabled=false",
+                          ord,
+                          NULL};
+    param_set *p = param_set_new();
+    if (test_apply_sets(p, TEST_PRESET, sets, err, sizeof err) != 0) fail_msg("%s", err);
+    workload *w = NULL;
+    if (workload_parse(wl, "order.wl", NULL, NULL, 0, &w, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    memset(o, 0, sizeof *o);
+    sim_options opt = {0};
+    opt.l1_observer = log_load;
+    opt.l1_observer_arg = o;
+    sim_metrics m;
+    if (sim_run(p, w, &opt, &m, err, sizeof err) != SIM_OK) fail_msg("%s", err);
+    workload_free(w);
+    param_set_free(p);
+}
+
+/* The loads issue at 43 (w0), 44, 45 and 46. w0's takes unit 0 (the lowest free at pass 44),
+ * enters the load/store unit at the end of 45 and leaves unit 0 then; its 32 lines take
+ * cycles 46..77. w1's takes unit 1 (unit 0 is still held at pass 45), w2's unit 0 (free from
+ * pass 46), w3's unit 2. In issue order they reach the unit at 78, 79 and 80. In the
+ * collector's order the search at 78 starts after unit 0 (w0's, the last dispatched): w1
+ * (unit 1); at 79 after unit 1: w3 (unit 2); at 80 after unit 2, round to unit 0: w2. */
+static void test_queued_loads_leave_in_collector_order(void **state)
+{
+    (void)state;
+    const int by_issue[3] = {1, 2, 3}, by_collector[3] = {1, 3, 2};
+    for (int k = 0; k < 2; k++) {
+        load_order o;
+        queued_load_order(k ? "collector" : "issue", &o);
+        assert_int_equal(o.n, 35);
+        for (int i = 0; i < 32; i++) {
+            assert_int_equal(o.warp[i], 0);
+            assert_int_equal((int)o.cycle[i], 46 + i);
+        }
+        for (int i = 0; i < 3; i++) {
+            assert_int_equal(o.warp[32 + i], k ? by_collector[i] : by_issue[i]);
+            assert_int_equal((int)o.cycle[32 + i], 78 + i);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -484,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_warp_behind_waits_for_the_unit),
         cmocka_unit_test(test_mem_queue_path),
         cmocka_unit_test(test_mem_queue_holds_collectors),
+        cmocka_unit_test(test_queued_loads_leave_in_collector_order),
         cmocka_unit_test(test_transpose_padding_avoids_conflicts),
         cmocka_unit_test(test_atomic_requests),
         cmocka_unit_test(test_atomic_wait_holds_the_warp),

@@ -39,7 +39,7 @@ pair_ref_sched() {
 # plus 8 SFU collectors, and 2 memory collectors (sm.mem_queue=4).
 pair_wt_extra() {
     case $1 in
-        fermi) echo "--set sm.sfu_latency=200 --set sm.sfu_width=16 --set sm.branch_latency=1 --set sm.oc_units=16 --set sm.oc_units_sfu=0 --set sm.mem_queue=18 --set sm.mem_queue_collectors=true" ;;
+        fermi) echo "--set sm.sfu_latency=200 --set sm.sfu_width=16 --set sm.branch_latency=1 --set sm.oc_units=16 --set sm.oc_units_sfu=0 --set sm.mem_queue=18 --set sm.mem_queue_collectors=true --set sm.mem_queue_order=collector" ;;
     esac
 }
 

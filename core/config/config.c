@@ -30,6 +30,7 @@ static const char *const l2_set_hash_names[] = {"linear", "ipoly", NULL};
 static const char *const shared_path_names[] = {"bypass", "ldst", NULL};
 static const char *const atomic_path_names[] = {"line", "serial", NULL};
 static const char *const recency_names[] = {"fill", "miss", NULL};
+static const char *const mem_queue_order_names[] = {"issue", "collector", NULL};
 
 static const param_def core_defs[] = {
     P_INT("sim.seed", 1, 0, 9007199254740991.0, "",
@@ -123,6 +124,13 @@ static const param_def core_defs[] = {
            "sm.oc_units collector units from its issue until it enters the load/store unit, and "
            "an instruction that needs a unit issues only when one is free (GPGPU-Sim's generic "
            "collectors, -gpgpu_operand_collector_num_units_gen, serve memory instructions too)"),
+    P_CHOICE("sm.mem_queue_order", 0, mem_queue_order_names,
+             "with sm.mem_queue_collectors, the order in which queued memory instructions enter "
+             "the load/store unit. issue: oldest first; collector: GPGPU-Sim's with one "
+             "OC_EX_MEM slot and no sub-cores, where every instruction takes the lowest-numbered "
+             "free collector unit and the next to leave is the ready one whose unit comes "
+             "first, round robin, after the unit dispatched last (shader.cc "
+             "opndcoll_rfu_t::allocate_cu, dispatch_unit_t::find_ready)"),
     P_INT("sm.mem_queue_delay", 2, 1, 16, "cycles",
           "with sm.mem_queue, cycles from a memory instruction's issue until it may enter the "
           "load/store unit (GPGPU-Sim: ID_OC, a collector unit, OC_EX: 2)"),
@@ -383,6 +391,7 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->l1i_inst_bytes = ival(p, "l1i.inst_bytes");
     c->mem_queue_delay = ival(p, "sm.mem_queue_delay");
     c->mem_queue_collectors = ival(p, "sm.mem_queue_collectors");
+    c->mem_queue_rr = param_get_choice(p, "sm.mem_queue_order")[0] == 'c';
     c->sfu_width = ival(p, "sm.sfu_width");
     c->int_latency = ival(p, "sm.int_latency");
     c->fp_latency = ival(p, "sm.fp_latency");
@@ -485,6 +494,13 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
         snprintf(err, errlen,
                  "l1d.hash=fermi needs 32 or 64 l1d.sets of 128-byte lines (got %d sets of %d)",
                  c->l1d_sets, c->l1d_line);
+        return -1;
+    }
+    if (c->mem_queue_rr && c->sub_core) {
+        snprintf(err, errlen,
+                 "sm.mem_queue_order=collector models one collector set shared by the "
+                 "schedulers (GPGPU-Sim without -gpgpu_sub_core_model); with sm.sub_core use "
+                 "sm.mem_queue_order=issue");
         return -1;
     }
     if (c->l1i_enabled && !c->fetch) {

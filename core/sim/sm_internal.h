@@ -144,6 +144,7 @@ typedef struct opcoll {
     /* scheduler k's share [lo, hi) of each resource (enum oc_share), from the configuration */
     uint8_t share_lo[OCS_COUNT][4], share_hi[OCS_COUNT][4];
     uint64_t oc_ex[3][OC_MAX_SLOTS]; /* cycle from which the OC_EX slot takes a dispatch */
+    uint64_t cu_disp[OC_MAX_UNITS];  /* step of the unit's last dispatch (sm.mem_queue_order) */
 } opcoll;
 
 enum ev_kind { EV_REG, EV_ACCESS };
@@ -317,6 +318,7 @@ uint64_t sm_oc_slot_free(const sm *s, int k, int cls);
 bool sm_oc_unit_free(const sm *s, int k, int cls);
 int sm_oc_hold(sm *s, int k, uint64_t now, uint64_t *from);
 void sm_oc_release(sm *s, int cu, uint64_t now);
+int sm_oc_rr_start(const sm *s, uint64_t now);
 uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now);
 void sm_push_event_sorted(sm *s, const sm_event *e, int queue);
 

@@ -8,7 +8,14 @@
  * entry can enter the unit sm.mem_queue_delay cycles after its issue, at the end of a cycle's
  * load/store work (where the unit frees). Its destination registers are reserved at issue, as
  * GPGPU-Sim's scoreboard does. A warp leaves (exit) only once its queued instructions reached
- * the unit. */
+ * the unit.
+ *
+ * With sm.mem_queue_order=collector the order is GPGPU-Sim's instead: OC_EX_MEM takes the
+ * ready collector unit that the dispatch unit's round robin reaches first, whatever its age
+ * (opndcoll_rfu_t::dispatch_ready_cu). While the unit is blocked, several loads wait in
+ * collectors, and they reach the L1D in that order (one OC_EX_MEM slot, as GTX480's
+ * -gpgpu_pipeline_widths give it; not with sub-cores, whose slots the unit takes oldest
+ * first). */
 #include <stdlib.h>
 
 #include "core/sim/sm_internal.h"
@@ -62,12 +69,39 @@ void sm_memq_push(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64
     }
 }
 
-/* At the end of a cycle's load/store work: the oldest queued instructions enter the unit while
- * it is free and they are due. */
+/* The queue's position (from its head) of the instruction that enters the unit next if it is
+ * due at now, or -1: the head, or with sm.mem_queue_order=collector the due one whose unit
+ * the collector's round robin reaches first. That one then swaps places with the head: the
+ * order of the others does not matter in that mode. */
+static int next_due(sm *s, uint64_t now)
+{
+    int cap = s->cfg->mem_queue;
+    if (!s->cfg->mem_queue_rr || !s->cfg->mem_queue_collectors || !s->cfg->operand_collector)
+        return s->mq[s->mq_head].ready <= now ? 0 : -1;
+    int start = sm_oc_rr_start(s, now), n = s->cfg->oc_units, best = -1, best_d = n;
+    for (int i = 0; i < s->mq_n; i++) {
+        int k = s->mq_head + i;
+        const mem_queued *e = &s->mq[k >= cap ? k - cap : k];
+        if (e->ready > now) continue;
+        int d = e->cu - start;
+        if (d < 0) d += n;
+        if (d < best_d) best_d = d, best = i;
+    }
+    if (best > 0) {
+        int k = s->mq_head + best;
+        mem_queued *e = &s->mq[k >= cap ? k - cap : k], t = *e;
+        *e = s->mq[s->mq_head];
+        s->mq[s->mq_head] = t;
+    }
+    return best;
+}
+
+/* At the end of a cycle's load/store work: queued instructions enter the unit while it is free
+ * and they are due, the oldest first (or in the collector's order). */
 void sm_memq_pop(sm *s, uint64_t now)
 {
     int cap = s->cfg->mem_queue;
-    while (s->mq_n && !s->stage.busy && s->mq[s->mq_head].ready <= now) {
+    while (s->mq_n && !s->stage.busy && next_due(s, now) >= 0) {
         mem_queued e = s->mq[s->mq_head];
         s->mq_head = s->mq_head + 1 == cap ? 0 : s->mq_head + 1;
         s->mq_n--;
@@ -91,5 +125,11 @@ uint64_t sm_memq_wake(const sm *s, uint64_t now)
 {
     if (!s->mq_n || s->stage.busy) return UINT64_MAX;
     uint64_t r = s->mq[s->mq_head].ready;
+    if (s->cfg->mem_queue_rr) /* any of them may go first */
+        for (int i = 1, cap = s->cfg->mem_queue; i < s->mq_n; i++) {
+            int k = s->mq_head + i;
+            uint64_t q = s->mq[k >= cap ? k - cap : k].ready;
+            r = q < r ? q : r;
+        }
     return r > now ? r : now + 1;
 }

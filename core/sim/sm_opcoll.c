@@ -82,6 +82,19 @@ static int earliest_rest(const uint64_t *t, int lo, int hi, uint64_t *rest)
     return best;
 }
 
+/* The collector unit an instruction issued at now is allocated: the one that frees first, or
+ * with sm.mem_queue_order=collector, GPGPU-Sim's choice (allocate_cu searches from the first
+ * unit): the lowest-numbered one free at the first pass of the next cycle, if any. */
+static int lowest_free(const sm *s, const uint64_t *t, int lo, int hi, uint64_t now)
+{
+    if (s->cfg->mem_queue_rr) {
+        uint64_t alloc = (now + 1) * (uint64_t)s->cfg->reg_ports;
+        for (int i = lo; i < hi; i++)
+            if (t[i] <= alloc) return i;
+    }
+    return earliest(t, lo, hi);
+}
+
 /* The port pass from which unit cu can be allocated to an instruction issued at now: the first
  * of the next cycle, or when the unit frees. */
 static uint64_t unit_alloc(const opcoll *o, int cu, uint64_t now, uint64_t ports)
@@ -117,7 +130,7 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
         us = OCS_UNIT_SFU;
     }
     int clo = o->share_lo[us][k], chi = o->share_hi[us][k];
-    int cu = base + earliest(o->cu_free + base, clo, chi);
+    int cu = base + lowest_free(s, o->cu_free + base, clo, chi, now);
     uint64_t alloc = unit_alloc(o, cu, now, ports);
     o->id_oc[cls][slot] = per_ports(alloc, ports); /* issue follows the cycle's port passes */
     uint64_t first = o->id_oc[cls][slot] < others ? o->id_oc[cls][slot] : others;
@@ -152,6 +165,7 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     uint64_t disp = done + 1;
     if (o->oc_ex[cls][ex] * ports > disp) disp = o->oc_ex[cls][ex] * ports;
     o->cu_free[cu] = disp;
+    o->cu_disp[cu] = disp;
 
     /* the unit takes it in the next cycle's execute, once it is free */
     uint64_t *unit =
@@ -175,12 +189,13 @@ bool sm_oc_unit_free(const sm *s, int k, int cls)
 }
 
 /* A memory instruction of scheduler k issued at now takes the generic collector unit that
- * frees first (there is one: sm_oc_unit_free) and holds it until sm_oc_release. Returns the
- * unit; *from is the cycle it has it. */
+ * frees first (there is one: sm_oc_unit_free), or with sm.mem_queue_order=collector the
+ * lowest-numbered one free when it is allocated (GPGPU-Sim's allocate_cu searches from the
+ * first), and holds it until sm_oc_release. Returns the unit; *from is the cycle it has it. */
 int sm_oc_hold(sm *s, int k, uint64_t now, uint64_t *from)
 {
     opcoll *o = &s->oc;
-    int cu = earliest(o->cu_free, o->share_lo[OCS_UNIT][k], o->share_hi[OCS_UNIT][k]);
+    int cu = lowest_free(s, o->cu_free, o->share_lo[OCS_UNIT][k], o->share_hi[OCS_UNIT][k], now);
     assert(o->cu_free[cu] != UINT64_MAX);
     uint64_t ports = (uint64_t)s->cfg->reg_ports;
     *from = per_ports(unit_alloc(o, cu, now, ports), ports);
@@ -193,6 +208,25 @@ int sm_oc_hold(sm *s, int k, uint64_t now, uint64_t *from)
 void sm_oc_release(sm *s, int cu, uint64_t now)
 {
     s->oc.cu_free[cu] = (now + 1) * (uint64_t)s->cfg->reg_ports;
+    s->oc.cu_disp[cu] = now * (uint64_t)s->cfg->reg_ports;
+}
+
+/* The generic collector unit from which GPGPU-Sim's dispatch unit searches for a ready one at
+ * cycle now (dispatch_unit_t::find_ready): the one after the unit that dispatched last (an
+ * INT, FP or SFU instruction's or a memory instruction's). One search position stands for the
+ * dispatch units of the set (-gpgpu_operand_collector_num_out_ports_gen), each of which keeps
+ * its own in GPGPU-Sim. */
+int sm_oc_rr_start(const sm *s, uint64_t now)
+{
+    const opcoll *o = &s->oc;
+    int n = s->cfg->oc_units, last = n - 1;
+    uint64_t limit = (now + 1) * (uint64_t)s->cfg->reg_ports, best = 0;
+    for (int i = 0; i < n; i++)
+        if (o->cu_disp[i] < limit && o->cu_disp[i] >= best) {
+            best = o->cu_disp[i];
+            last = i;
+        }
+    return last + 1 == n ? 0 : last + 1;
 }
 
 /* Queues e on a FIFO whose events may come before the last one pushed (the collector delays
