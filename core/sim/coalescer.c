@@ -2,7 +2,11 @@
 
 #include "core/util/bits.h"
 
+#include <stdbool.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Slot of a line in the 64-slot table (Fibonacci hashing of the line number). */
 static inline unsigned slot_hash(uint64_t line)
@@ -78,17 +82,73 @@ int coalesce(const uint32_t *addr, uint32_t mask, int line_bytes, int sector_byt
     return n;
 }
 
+/* Bit b of planes[b] (b < nbits) for each of the 32 lanes: bit shift + b of the lane's address,
+ * which for a lane in an access's line is bit b of its sector in the line (lines are aligned to
+ * their size). Lanes outside the access are masked off by the caller. Four lanes per SSE2 step:
+ * the bit moved to the sign, then gathered. */
+static void sector_planes(const uint32_t *addr, int shift, int nbits, uint32_t *planes)
+{
+#if defined(__SSE2__)
+    __m128i v[8];
+    for (int j = 0; j < 8; j++)
+        v[j] = _mm_loadu_si128((const __m128i *)(const void *)(addr + 4 * j));
+    for (int b = 0; b < nbits; b++) {
+        __m128i up = _mm_cvtsi32_si128(31 - shift - b);
+        uint32_t m = 0;
+        for (int j = 0; j < 8; j++)
+            m |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_sll_epi32(v[j], up))) << (4 * j);
+        planes[b] = m;
+    }
+#else
+    for (int b = 0; b < nbits; b++) {
+        uint32_t m = 0;
+        for (uint32_t l = 0; l < 32; l++)
+            m |= ((addr[l] >> (shift + b)) & 1u) << l;
+        planes[b] = m;
+    }
+#endif
+}
+
 int coalesce_split_sectors(const uint32_t *addr, line_access *acc, int n, int sector_bytes)
 {
     int total = 0;
-    for (int i = 0; i < n; i++)
+    uint32_t all = 0, top = 0;
+    for (int i = 0; i < n; i++) {
         total += (int)wt_popcount_small(acc[i].sectors);
+        all |= acc[i].lanes;
+        top |= acc[i].sectors;
+    }
     if (total > 32 || total == n) return n;
     line_access out[32];
     int k = 0, shift = __builtin_ctz((unsigned)sector_bytes);
+    /* A full warp (every address valid) sorts its lanes by sector with the bit planes of their
+     * sector numbers, a few vector steps instead of a step per lane. */
+    uint32_t planes[5], of_sector[32];
+    int last = 31 - __builtin_clz(top | 1), nbits = last ? 32 - __builtin_clz((unsigned)last) : 0;
+    bool planar = all == ~0u && nbits <= 5 && shift + nbits <= 31;
+    if (planar) { /* the lanes of each sector number: each plane splits every set in two */
+        planes[0] = planes[1] = 0;
+        sector_planes(addr, shift, nbits, planes);
+        of_sector[0] = ~planes[0] & ~planes[1]; /* four sectors (128-byte lines) at once */
+        of_sector[1] = planes[0] & ~planes[1];
+        of_sector[2] = ~planes[0] & planes[1];
+        of_sector[3] = planes[0] & planes[1];
+        for (int b = 2; b < nbits; b++)
+            for (int x = 0; x < 1 << b; x++) {
+                of_sector[x | 1 << b] = of_sector[x] & planes[b];
+                of_sector[x] &= ~planes[b];
+            }
+    }
     for (int i = 0; i < n; i++) {
         if (!(acc[i].sectors & (acc[i].sectors - 1))) { /* one sector: already one access */
             out[k++] = acc[i];
+            continue;
+        }
+        if (planar) {
+            for (uint32_t sec = acc[i].sectors; sec; sec &= sec - 1) {
+                int sct = __builtin_ctz(sec);
+                out[k++] = (line_access){acc[i].line, acc[i].lanes & of_sector[sct], 1u << sct};
+            }
             continue;
         }
         /* one pass over the lanes sorts them by sector; the pieces come out in sector order */
