@@ -173,6 +173,7 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
         s->inj = calloc((size_t)cfg->icnt_sm_queue, sizeof *s->inj);
         if (!s->inj) goto oom;
         s->rep_head = s->rep_tail = MS_NIL;
+        s->memo_line = MS_NO_TAG;
     }
     if (cfg->icnt_crossbar && ms_xbar_init(m)) goto oom;
     m->req_free = MS_NIL;
@@ -298,8 +299,18 @@ int memsys_send(memsys *m, const mem_packet *p, uint64_t now)
     q->pkt = *p;
     q->pkt.sent_cycle = now;
     q->line = p->addr >> m->line_shift;
-    ms_map_line(m, q->line, &q->part, &q->local, &q->set);
     ms_sm *s = &m->sms[p->sm];
+    if (!m->cfg.l2_map) {
+        ms_map_line(m, q->line, &q->part, &q->local, &q->set);
+    } else {
+        if (q->line != s->memo_line) {
+            ms_map_line_gpgpusim(m, q->line, &s->memo_part, &s->memo_local, &s->memo_set);
+            s->memo_line = q->line;
+        }
+        q->part = s->memo_part;
+        q->local = s->memo_local;
+        q->set = s->memo_set;
+    }
     uint64_t start = ms_icnt_inject(m, r, now);
     int Q = m->cfg.icnt_sm_queue;
     if (s->inj_n == Q) {

@@ -176,6 +176,11 @@ typedef struct ms_sm {
     uint64_t inj_free, ej_free;  /* icnt cycles */
     uint32_t rep_head, rep_tail; /* delivered replies, arrival order */
     uint32_t xq_head, xq_tail;   /* icnt_crossbar: its input buffer, oldest first */
+    /* l2_map: the last line it sent (MS_NO_TAG: none) as ms_map_line_gpgpusim mapped it. An SM
+     * often sends sectors of one line in a row, and that mapping costs about a hundred
+     * instructions. */
+    uint64_t memo_line, memo_local;
+    uint32_t memo_part, memo_set;
 } ms_sm;
 
 /* The request crossbar (icnt_crossbar, memsys_icnt.c). Bit sets over SMs (words per set:
