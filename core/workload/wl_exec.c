@@ -471,6 +471,18 @@ static inline void exec_float(const wl_inst *in, uint32_t act, const wl_operands
     }
 }
 
+/* The warp's words are consecutive in memory (every lane active, each address 4 past the
+ * previous one): a load or store moves them as one block. The test has no per-lane branch, so
+ * it vectorizes. */
+static inline bool consecutive_words(uint32_t act, const uint32_t *addr)
+{
+    if (act != ~0u) return false;
+    uint32_t off = 0;
+    for (int l = 0; l + 1 < WT_WARP_SIZE; l++)
+        off |= addr[l + 1] - addr[l] - 4u;
+    return off == 0;
+}
+
 /* Loads, stores and atomics (OP_LDG .. OP_ATOM): the addresses go to out for the memory
  * system, the data moves here. Returns 0, or -1 with err for a bad address. */
 static inline int exec_memory(wl_instance *I, const wl_warp *W, int sm, const wl_inst *in,
@@ -482,11 +494,17 @@ static inline int exec_memory(wl_instance *I, const wl_warp *W, int sm, const wl
     switch (in->op) {
     case OP_LDG:
         if (addresses(I, W, in, pc, act, 0, "global load", out, err, errlen)) return -1;
-        LANES(act, l, d[l] = I->mem[(out->addr[l] - WL_MEM_BASE) >> 2]);
+        if (consecutive_words(act, out->addr))
+            memcpy(d, &I->mem[(out->addr[0] - WL_MEM_BASE) >> 2], WT_WARP_SIZE * sizeof *d);
+        else
+            LANES(act, l, d[l] = I->mem[(out->addr[l] - WL_MEM_BASE) >> 2]);
         break;
     case OP_STG:
         if (addresses(I, W, in, pc, act, 0, "global store", out, err, errlen)) return -1;
-        LANES(act, l, I->mem[(out->addr[l] - WL_MEM_BASE) >> 2] = a[l]);
+        if (consecutive_words(act, out->addr))
+            memcpy(&I->mem[(out->addr[0] - WL_MEM_BASE) >> 2], a, WT_WARP_SIZE * sizeof *a);
+        else
+            LANES(act, l, I->mem[(out->addr[l] - WL_MEM_BASE) >> 2] = a[l]);
         break;
     case OP_LDS:
     case OP_STS: {
