@@ -401,6 +401,19 @@ static bool replay_fails(const sm *s, const l1q_bank *q, bool load, uint64_t now
     return q->blocked_on_send && bound && !memsys_can_send(s->mem, s->id, now);
 }
 
+/* Would a try of queued load x fail now for want of an MSHR (or of a merge slot or a way)?
+ * Such a try changes nothing but the failure count. While every MSHR is taken, as for long
+ * stretches of memory-bound kernels, l1d_load_needs_fill answers that with the lookup alone,
+ * and the try is left out. Only for the non-sectored L1D, and not while the accesses are
+ * traced (the trace lists each try). */
+static bool load_needs_fill(const sm *s, const l1q_entry *x, uint64_t now)
+{
+    if (s->cfg->l1d_sectored || !s->cfg->l1d_enabled || l1d_mshr_free(s->l1) || s->l1_trace ||
+        s->l1_observer)
+        return false;
+    return l1d_load_needs_fill(s->l1, x->a.line) && memsys_can_send(s->mem, s->id, now);
+}
+
 /* GPGPU-Sim's ldst_unit::L1_latency_queue_cycle: each bank's head, once there, does its L1D
  * access; a HIT writes back now, a MISS or HIT_RESERVED has sent or joined its fetch and
  * leaves, a RESERVATION_FAIL stays and holds the accesses behind it. */
@@ -423,7 +436,9 @@ static void l1q_cycle(sm *s, uint64_t now)
             q->blocked_on_fill = q->blocked_on_send = false;
         }
         l1_fail why = L1F_STALL;
-        if (!(load ? load_access(s, x, now, &why) : l1q_store(s, x, now))) {
+        bool fill_first = load && load_needs_fill(s, x, now);
+        if (fill_first) why = L1F_MSHR; /* MSHR, merge slot or way: each waits for a fill */
+        if (fill_first || !(load ? load_access(s, x, now, &why) : l1q_store(s, x, now))) {
             if (!load) why = L1F_SEND;
             if (load) s->st.l1d_resfails++;
             q->failed_at = now;
