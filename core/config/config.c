@@ -391,7 +391,9 @@ int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t 
     c->l1i_inst_bytes = ival(p, "l1i.inst_bytes");
     c->mem_queue_delay = ival(p, "sm.mem_queue_delay");
     c->mem_queue_collectors = ival(p, "sm.mem_queue_collectors");
-    c->mem_queue_rr = param_get_choice(p, "sm.mem_queue_order")[0] == 'c';
+    /* the order matters only where queued memory instructions hold collector units */
+    c->mem_queue_rr = param_get_choice(p, "sm.mem_queue_order")[0] == 'c' &&
+                      c->mem_queue_collectors && c->operand_collector && c->mem_queue;
     c->sfu_width = ival(p, "sm.sfu_width");
     c->int_latency = ival(p, "sm.int_latency");
     c->fp_latency = ival(p, "sm.fp_latency");

@@ -45,7 +45,7 @@ typedef struct gpu_config {
     int result_delay;               /* extra cycles before an INT/FP/SFU result is visible */
     int mem_queue, mem_queue_delay; /* memory instructions between issue and the LD/ST unit */
     int mem_queue_collectors;       /* each of them holds a generic collector unit */
-    int mem_queue_rr;               /* they leave their units in GPGPU-Sim's round robin */
+    int mem_queue_rr; /* they leave their units in GPGPU-Sim's round robin (only with both) */
     int l1i_enabled, l1i_sets, l1i_ways, l1i_line, l1i_mshrs, l1i_inst_bytes; /* l1i.* */
     int int_latency, fp_latency, sfu_latency, shared_latency, branch_latency;
     int shared_path;     /* 0 bypass, 1 ldst: shared accesses through the load/store unit */

@@ -76,8 +76,7 @@ void sm_memq_push(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64
 static int next_due(sm *s, uint64_t now)
 {
     int cap = s->cfg->mem_queue;
-    if (!s->cfg->mem_queue_rr || !s->cfg->mem_queue_collectors || !s->cfg->operand_collector)
-        return s->mq[s->mq_head].ready <= now ? 0 : -1;
+    if (!s->cfg->mem_queue_rr) return s->mq[s->mq_head].ready <= now ? 0 : -1;
     int start = sm_oc_rr_start(s, now), n = s->cfg->oc_units, best = -1, best_d = n;
     for (int i = 0; i < s->mq_n; i++) {
         int k = s->mq_head + i;
