@@ -26,6 +26,7 @@ typedef struct access_log {
     int n;
     struct {
         uint64_t cycle, line;
+        int sm;
     } a[65536];
 } access_log;
 
@@ -33,23 +34,7 @@ static void log_access(void *arg, const l1_access_record *r)
 {
     access_log *l = arg;
     if (strcmp(r->kind, "load") == 0 && l->n < (int)(sizeof l->a / sizeof l->a[0]))
-        l->a[l->n].cycle = r->cycle, l->a[l->n].line = r->line, l->n++;
-}
-
-/* sim_run with options: the default preset, sets, and a workload text. */
-static void run_with(const char *text, const char *const *sets, const sim_options *opt,
-                     sim_metrics *m)
-{
-    char err[1024] = "";
-    param_set *p = param_set_new();
-    if (test_apply_sets(p, TEST_PRESET, sets, err, sizeof err) != 0) fail_msg("%s", err);
-    workload *w = NULL;
-    if (workload_parse(text, "pause.wl", NULL, NULL, 0, &w, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    sim_status st = sim_run(p, w, opt, m, err, sizeof err);
-    workload_free(w);
-    param_set_free(p);
-    if (st != SIM_OK) fail_msg("simulation failed: %s", err);
+        l->a[l->n].cycle = r->cycle, l->a[l->n].line = r->line, l->a[l->n].sm = r->sm, l->n++;
 }
 
 /* Eight CTAs of eight warps; every iteration each warp loads its CTA's own line, so the L1D
@@ -115,7 +100,7 @@ static void test_pausing_order_through_core(void **state)
     opt.l1_observer_arg = log;
     opt.cta_trace = trace;
     sim_metrics m;
-    run_with(pause_wl, sets, &opt, &m);
+    test_sim_opt_ok(pause_wl, sets, &opt, &m);
     assert_int_equal((int)m.ctas, 8);
 
     /* the n series: 4 at the start, one less every period down to 1 */
@@ -334,41 +319,27 @@ static const char two_kernels_wl[] = ".array a i32 [5*32] zero\n"
                                      "        launch k1 grid=5\n"
                                      "        launch k2 grid=5\n";
 
-typedef struct sm_log {
-    int n;
-    struct {
-        int sm;
-        uint64_t line;
-    } a[64];
-} sm_log;
-
-static void log_sm(void *arg, const l1_access_record *r)
-{
-    sm_log *l = arg;
-    if (strcmp(r->kind, "load") == 0 && l->n < (int)(sizeof l->a / sizeof l->a[0]))
-        l->a[l->n].sm = r->sm, l->a[l->n].line = r->line, l->n++;
-}
-
 /* The SM of each kernel's CTAs (by[kernel][cta]) with gpu.cta_rr_carry as given. The lines of
  * a come first (arrays are laid out in order, each line-aligned), so line order is kernel 1's
  * CTAs, then kernel 2's. */
 static void ctas_to_sms(const char *carry, int by[2][5])
 {
     const char *sets[] = {"gpu.sms=4", carry, NULL};
-    sm_log log = {0};
+    access_log *log = calloc(1, sizeof *log);
+    assert_non_null(log);
     sim_options opt = {0};
-    opt.l1_observer = log_sm;
-    opt.l1_observer_arg = &log;
+    opt.l1_observer = log_access;
+    opt.l1_observer_arg = log;
     sim_metrics m;
-    run_with(two_kernels_wl, sets, &opt, &m);
+    test_sim_opt_ok(two_kernels_wl, sets, &opt, &m);
     assert_int_equal((int)m.kernels, 2);
     uint64_t lines[10];
     int nl = 0;
-    for (int i = 0; i < log.n; i++) {
+    for (int i = 0; i < log->n; i++) {
         int seen = 0;
         for (int j = 0; j < nl; j++)
-            seen |= lines[j] == log.a[i].line;
-        if (!seen && nl < 10) lines[nl++] = log.a[i].line;
+            seen |= lines[j] == log->a[i].line;
+        if (!seen && nl < 10) lines[nl++] = log->a[i].line;
     }
     assert_int_equal(nl, 10);
     for (int i = 0; i < nl; i++) /* sort the lines: a's five, then b's */
@@ -377,9 +348,10 @@ static void ctas_to_sms(const char *carry, int by[2][5])
                 uint64_t t = lines[i];
                 lines[i] = lines[j], lines[j] = t;
             }
-    for (int i = 0; i < log.n; i++)
+    for (int i = 0; i < log->n; i++)
         for (int j = 0; j < nl; j++)
-            if (log.a[i].line == lines[j]) by[j / 5][j % 5] = log.a[i].sm;
+            if (log->a[i].line == lines[j]) by[j / 5][j % 5] = log->a[i].sm;
+    free(log);
 }
 
 /* Kernel 1's fifth CTA goes to SM 0 after one round, so SM 1 is next: with

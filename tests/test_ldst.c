@@ -12,11 +12,6 @@
 
 #include <cmocka.h>
 
-#include <stdlib.h>
-
-#include "core/params.h"
-#include "core/sim.h"
-#include "core/workload.h"
 #include "tests/support/support.h"
 
 /* One SM, one scheduler, full-width units (a warp per cycle), int latency 4, shared latency
@@ -514,7 +509,7 @@ static void queued_load_order(const char *order, load_order *o)
                      "    exit\n"
                      ".host\n"
                      "    launch k grid=1\n";
-    char ord[64], err[1024] = "";
+    char ord[64];
     snprintf(ord, sizeof ord, "sm.mem_queue_order=%s", order);
     const char *sets[] = {"gpu.sms=1",
                           "sm.schedulers=1",
@@ -527,19 +522,12 @@ static void queued_load_order(const char *order, load_order *o)
                           "l1d.enabled=false",
                           ord,
                           NULL};
-    param_set *p = param_set_new();
-    if (test_apply_sets(p, TEST_PRESET, sets, err, sizeof err) != 0) fail_msg("%s", err);
-    workload *w = NULL;
-    if (workload_parse(wl, "order.wl", NULL, NULL, 0, &w, err, sizeof err) != 0)
-        fail_msg("%s", err);
     memset(o, 0, sizeof *o);
     sim_options opt = {0};
     opt.l1_observer = log_load;
     opt.l1_observer_arg = o;
     sim_metrics m;
-    if (sim_run(p, w, &opt, &m, err, sizeof err) != SIM_OK) fail_msg("%s", err);
-    workload_free(w);
-    param_set_free(p);
+    test_sim_opt_ok(wl, sets, &opt, &m);
 }
 
 /* The loads issue at 43 (w0), 44, 45 and 46. w0's takes unit 0 (the lowest free at pass 44),

@@ -69,8 +69,10 @@ int test_split_wparams(test_wparams *w, const char *const *wparams, char *err, s
     return 0;
 }
 
-sim_status test_sim(const char *workload_text, const char *const *sets, const char *const *wparams,
-                    sim_metrics *m, char *err, size_t errlen)
+/* test_sim with sim_options (NULL: none). */
+static sim_status run(const char *workload_text, const char *const *sets,
+                      const char *const *wparams, const sim_options *opt, sim_metrics *m, char *err,
+                      size_t errlen)
 {
     param_set *p = param_set_new();
     workload *w = NULL;
@@ -82,11 +84,25 @@ sim_status test_sim(const char *workload_text, const char *const *sets, const ch
                  ? workload_parse(workload_text, "test.wl", NULL, wp.ov, wp.n, &w, err, errlen)
                  : workload_load(workload_text, wp.ov, wp.n, &w, err, errlen);
     if (rc != 0) goto out;
-    st = sim_run(p, w, NULL, m, err, errlen);
+    st = sim_run(p, w, opt, m, err, errlen);
 out:
     workload_free(w);
     param_set_free(p);
     return st;
+}
+
+sim_status test_sim(const char *workload_text, const char *const *sets, const char *const *wparams,
+                    sim_metrics *m, char *err, size_t errlen)
+{
+    return run(workload_text, sets, wparams, NULL, m, err, errlen);
+}
+
+void test_sim_opt_ok(const char *workload_text, const char *const *sets, const sim_options *opt,
+                     sim_metrics *m)
+{
+    char err[1024] = "";
+    if (run(workload_text, sets, NULL, opt, m, err, sizeof err) != SIM_OK)
+        fail_msg("simulation failed: %s", err);
 }
 
 void test_sim_ok(const char *workload_text, const char *const *sets, const char *const *wparams,

@@ -56,6 +56,10 @@ int test_split_wparams(test_wparams *w, const char *const *wparams, char *err, s
 void test_sim_ok(const char *workload_text, const char *const *sets, const char *const *wparams,
                  sim_metrics *m);
 
+/* test_sim_ok with sim_options (observers, trace files) and no workload overrides. */
+void test_sim_opt_ok(const char *workload_text, const char *const *sets, const sim_options *opt,
+                     sim_metrics *m);
+
 /* Simulates workload text (or a built-in name when text has no newline) under the default
  * preset plus `sets` ("name=value" strings, NULL-terminated, may be NULL) and `wparams`
  * (workload overrides, same form). Returns the sim_status; on SIM_BAD_CONFIG or a parse
