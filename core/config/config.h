@@ -80,4 +80,8 @@ extern const param_group core_param_group_tail;
  * inconsistent (for example sets*ways*line not a whole cache). */
 int gpu_config_from_params(const param_set *p, gpu_config *c, char *err, size_t errlen);
 
+/* The consistency checks gpu_config_from_params ends with (config_check.c). Returns 0, or -1
+ * with a message naming the parameters. */
+int gpu_config_check(const gpu_config *c, char *err, size_t errlen);
+
 #endif

@@ -3,6 +3,7 @@
  * memsys_l2.c, memsys_dram.c and memsys_map.c, the event queue in memsys_events.c. */
 #include "core/mem/memsys.h"
 #include "core/mem/memsys_internal.h"
+#include "core/util/bits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +19,6 @@ static void *xrealloc(void *p, size_t n)
         abort();
     }
     return q;
-}
-
-static int is_pow2(long v)
-{
-    return v > 0 && (v & (v - 1)) == 0;
 }
 
 /* A clock in whole kHz, or 0 when it is not one (to a part in 10^9). */
@@ -82,11 +78,11 @@ static int check_config(const memsys_config *c, char *err, size_t errlen)
     if (c->icnt_sm_queue < 1) BAD("memsys: icnt_sm_queue must be >= 1 (got %d)", c->icnt_sm_queue);
     if (c->partitions < 1 || c->partitions > 4096)
         BAD("memsys: partitions must be in 1..4096 (got %d)", c->partitions);
-    if (!is_pow2(c->l2_sets))
+    if (!wt_is_pow2(c->l2_sets))
         BAD("memsys: l2_sets must be a power of two >= 1 (got %d)", c->l2_sets);
     if (c->l2_ways < 1 || c->l2_ways > 1024)
         BAD("memsys: l2_ways must be in 1..1024 (got %d)", c->l2_ways);
-    if (!is_pow2(c->l2_line) || c->l2_line < 4)
+    if (!wt_is_pow2(c->l2_line) || c->l2_line < 4)
         BAD("memsys: l2_line must be a power of two >= 4 bytes (got %d)", c->l2_line);
     if (c->l2_hit_latency < 1)
         BAD("memsys: l2_hit_latency must be >= 1 (got %d)", c->l2_hit_latency);
@@ -96,9 +92,9 @@ static int check_config(const memsys_config *c, char *err, size_t errlen)
     if (c->l2_sectored && (c->l2_line < 32 || c->l2_line > 256))
         BAD("memsys: a sectored L2 needs lines of 1 to 8 sectors of 32 bytes (got %d bytes)",
             c->l2_line);
-    if (!is_pow2(c->dram_banks))
+    if (!wt_is_pow2(c->dram_banks))
         BAD("memsys: dram_banks must be a power of two >= 1 (got %d)", c->dram_banks);
-    if (!is_pow2(c->dram_row_bytes) || c->dram_row_bytes < c->l2_line)
+    if (!wt_is_pow2(c->dram_row_bytes) || c->dram_row_bytes < c->l2_line)
         BAD("memsys: dram_row_bytes must be a power of two >= l2_line (got %d)", c->dram_row_bytes);
     /* A miss that evicts a dirty line needs two slots at once (the fill read and the write). */
     if (c->dram_queue < 2) BAD("memsys: dram_queue must be >= 2 (got %d)", c->dram_queue);

@@ -28,4 +28,10 @@ static inline uint64_t wt_mod(uint64_t x, uint64_t n)
     return n & (n - 1) ? x % n : x & (n - 1);
 }
 
+/* Whether v is a (positive) power of two. */
+static inline int wt_is_pow2(long v)
+{
+    return v > 0 && (v & (v - 1)) == 0;
+}
+
 #endif
