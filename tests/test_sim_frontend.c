@@ -135,6 +135,51 @@ static void test_collector_unit_backpressure(void **state)
     assert_int_equal((int)cycles_of(wl, slow), 12);
 }
 
+/* GPGPU-Sim's sub-core dispatch (sm.oc_dispatch=unit): of a scheduler's ready collector units,
+ * the lowest-numbered goes first, so an instruction in unit 1 waits while unit 0 is refilled.
+ * Two warps (LRR, one scheduler, two units, a one-slot ID_OC and OC_EX, half-width units: one
+ * start every 2 cycles) run mov r0; mov r1; mov r2; add r3, r1, r1. Each mov is ready the step
+ * after it takes a unit. In issue order, w0's movs start at 3, 7, 11 and w1's at 5, 9, 13 (r1
+ * written at 11 and 13); w0's add issues at 11, reads r1 at 13, starts 15; w1's issues at 13,
+ * reads at 15, starts 17, written 21: 22 cycles. In unit order w1's mov r1 takes unit 1 at 4
+ * (unit 0 holds w0's mov r1) and waits there while unit 0 is ready each time OC_EX frees: w0's
+ * movs start at 3, 7, 9, w1's mov r0 at 5, its mov r2 at 11, its mov r1 only at 13 (written
+ * 17). w0's add issues at 11, starts 15; w1's issues at 17, takes unit 0 at 18, reads r1 at 19,
+ * starts 21, written 25: 26 cycles. */
+static void test_collector_unit_order(void **state)
+{
+    (void)state;
+    const char *wl = ".kernel k block=64\n"
+                     "    mov r0, 1\n"
+                     "    mov r1, 2\n"
+                     "    mov r2, 3\n"
+                     "    add r3, r1, r1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+#define UNITS2                                                                                     \
+    TINY, "sched.policy=lrr", "sm.simd_width=16", "sm.operand_collector=true", "sm.oc_units=2",    \
+        "sm.sub_core=true"
+    const char *issue[] = {UNITS2, NULL};
+    const char *unit[] = {UNITS2, "sm.oc_dispatch=unit", NULL};
+    const char *unit_noskip[] = {UNITS2, "sm.oc_dispatch=unit", "sim.skip_idle=false", NULL};
+#undef UNITS2
+    assert_int_equal((int)cycles_of(wl, issue), 22);
+    assert_int_equal((int)cycles_of(wl, unit), 26);
+    assert_int_equal((int)cycles_of(wl, unit_noskip), 26);
+}
+
+/* The unit order is the sub-core model's: without sm.sub_core it is refused, by name. */
+static void test_collector_unit_order_needs_sub_core(void **state)
+{
+    (void)state;
+    const char *sets[] = {"sm.operand_collector=true", "sm.oc_dispatch=unit", NULL};
+    char err[1024] = "";
+    sim_metrics m;
+    assert_int_equal(test_sim("stream", sets, NULL, &m, err, sizeof err), SIM_BAD_CONFIG);
+    assert_non_null(strstr(err, "sm.oc_dispatch=unit"));
+}
+
 /* Two warps on two schedulers each issue one SFU instruction at 0 (4 lanes: the unit is busy
  * 8 cycles). A shared SFU makes warp 1 wait until 8, written at 28: 29 cycles; with a sub-core
  * SFU each, both are written at 20: 21 cycles. */
@@ -269,14 +314,24 @@ static void test_frontend_skip_exact(void **state)
     const char *names[] = {"kmeans", "matmul", "blackscholes"};
     const char *skip[] = {VOLTA, NULL};
     const char *noskip[] = {VOLTA, "sim.skip_idle=false", NULL};
+    const char *uskip[] = {VOLTA, "sm.mem_queue_collectors=true", "sm.oc_dispatch=unit", NULL};
+    const char *unoskip[] = {VOLTA, "sm.mem_queue_collectors=true", "sm.oc_dispatch=unit",
+                             "sim.skip_idle=false", NULL};
     const char *off[] = {"gpu.sms=2", "sm.schedulers=4", "sm.sub_core=true", NULL};
     for (size_t i = 0; i < 3; i++) {
         char err[1024] = "";
-        sim_metrics a, b, c;
+        sim_metrics a, b, c, d, e;
         assert_int_equal(test_sim(names[i], skip, NULL, &a, err, sizeof err), SIM_OK);
         assert_int_equal(test_sim(names[i], noskip, NULL, &b, err, sizeof err), SIM_OK);
         assert_int_equal(test_sim(names[i], off, NULL, &c, err, sizeof err), SIM_OK);
         if (memcmp(&a, &b, sizeof a) != 0) fail_msg("%s: skipping changed the results", names[i]);
+        if (i < 2) { /* the collector in sub-core order (kmeans found a skipped step) */
+            assert_int_equal(test_sim(names[i], uskip, NULL, &d, err, sizeof err), SIM_OK);
+            assert_int_equal(test_sim(names[i], unoskip, NULL, &e, err, sizeof err), SIM_OK);
+            if (memcmp(&d, &e, sizeof d) != 0)
+                fail_msg("%s: skipping changed the results in unit order", names[i]);
+            assert_int_equal((int)d.warp_insts, (int)a.warp_insts);
+        }
         /* the same work, in other cycles (later issue can also ease memory contention, as
          * on matmul, so the count may go either way) */
         assert_true(a.cycles != c.cycles);
@@ -314,6 +369,8 @@ int main(void)
         cmocka_unit_test(test_fetch_round_robin),
         cmocka_unit_test(test_collector_bank_conflict),
         cmocka_unit_test(test_collector_unit_backpressure),
+        cmocka_unit_test(test_collector_unit_order),
+        cmocka_unit_test(test_collector_unit_order_needs_sub_core),
         cmocka_unit_test(test_sub_core_sfu),
         cmocka_unit_test(test_issue_rotate),
         cmocka_unit_test(test_result_delay),

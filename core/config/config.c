@@ -31,6 +31,7 @@ static const char *const shared_path_names[] = {"bypass", "ldst", NULL};
 static const char *const atomic_path_names[] = {"line", "serial", NULL};
 static const char *const recency_names[] = {"fill", "miss", NULL};
 static const char *const mem_queue_order_names[] = {"issue", "collector", NULL};
+static const char *const oc_dispatch_names[] = {"issue", "unit", NULL};
 
 static const param_def core_defs[] = {
     P_INT("sim.seed", 1, 0, 9007199254740991.0, "",
@@ -106,6 +107,16 @@ static const param_def core_defs[] = {
            "each scheduler has its own SFU and, with sm.operand_collector, its own share of "
            "the collector units, register banks and pipeline-register slots "
            "(-gpgpu_sub_core_model)"),
+    P_CHOICE("sm.oc_dispatch", 0, oc_dispatch_names,
+             "with sm.operand_collector, the order in which INT, FP and SFU instructions leave "
+             "the collector units for their units. issue: oldest first, so each one's way "
+             "through is known when it issues; unit: GPGPU-Sim's with sm.sub_core, where an "
+             "instruction takes its scheduler's lowest-numbered free unit and, of the ready "
+             "units of a scheduler waiting for one OC_EX slot, the lowest-numbered goes first "
+             "(dispatch_unit_t::find_ready starts each search at the first unit of a "
+             "scheduler's share), and ID_OC's oldest instruction of a class is allocated "
+             "before any younger one (opndcoll_rfu_t::allocate_cu); a unit's instruction "
+             "can wait there for as long as a lower-numbered unit is kept busy"),
     P_BOOL("sm.issue_rotate", 0,
            "the scheduler that picks first, and so wins a unit or the load/store unit that "
            "two want, rotates every cycle (cycle mod sm.schedulers first: GPGPU-Sim's "
@@ -390,6 +401,7 @@ static void read_sm(const param_set *p, gpu_config *c)
     /* the order matters only where queued memory instructions hold collector units */
     c->mem_queue_rr = param_get_choice(p, "sm.mem_queue_order")[0] == 'c' &&
                       c->mem_queue_collectors && c->operand_collector && c->mem_queue;
+    c->oc_unit_order = param_get_choice(p, "sm.oc_dispatch")[0] == 'u';
     c->sfu_width = ival(p, "sm.sfu_width");
     c->int_latency = ival(p, "sm.int_latency");
     c->fp_latency = ival(p, "sm.fp_latency");

@@ -31,6 +31,12 @@ static int check_sm(const gpu_config *c, char *err, size_t errlen)
                  "sm.mem_queue_order=issue");
         return -1;
     }
+    if (c->oc_unit_order && (!c->sub_core || !c->operand_collector || c->oc_units_sfu)) {
+        snprintf(err, errlen,
+                 "sm.oc_dispatch=unit models GPGPU-Sim's sub-core collector units: it needs "
+                 "sm.sub_core, sm.operand_collector and sm.oc_units_sfu=0");
+        return -1;
+    }
     if (c->l1i_enabled && !c->fetch) {
         snprintf(err, errlen, "l1i.enabled needs sm.fetch (the instruction cache is the fetch's)");
         return -1;

@@ -321,6 +321,19 @@ static void writeback_after(sm *s, int wi, const inst_info *in, uint64_t at, int
         sm_push_event(s, &e, queue);
 }
 
+/* sm.oc_dispatch=unit: the instruction's destinations are pending from now; the collector
+ * queues their release when the instruction leaves its unit (sm_oc_enqueue). */
+static void oc_defer(sm *s, int wi, int k, const inst_info *in, uint64_t now, int latency,
+                     int queue)
+{
+    uint64_t m[2] = {0, 0};
+    for (int i = 0; i < in->ndst; i++)
+        m[in->dst[i] >> 6] |= (uint64_t)1 << (in->dst[i] & 63);
+    s->warps[wi].pending[0] |= m[0];
+    s->warps[wi].pending[1] |= m[1];
+    sm_oc_enqueue(s, wi, k, in, now, m, (uint32_t)(s->cfg->result_delay + latency), queue);
+}
+
 static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
 {
     warp *w = &s->warps[wi];
@@ -352,6 +365,16 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     switch (info.cls) {
     case IC_INT:
     case IC_FP:
+        if (s->cfg->oc_unit_order) {
+            oc_defer(s, wi, sk, &info, now,
+                     info.cls == IC_INT ? s->cfg->int_latency : s->cfg->fp_latency,
+                     info.cls == IC_INT ? EVQ_INT : EVQ_FP);
+            if (info.cls == IC_INT)
+                s->st.lanes_int += lanes;
+            else
+                s->st.lanes_fp += lanes;
+            break;
+        }
         if (s->cfg->operand_collector)
             start = sm_oc_issue(s, wi, sk, &info, now);
         else
@@ -367,6 +390,11 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
             info.cls == IC_INT ? EVQ_INT : EVQ_FP);
         break;
     case IC_SFU:
+        if (s->cfg->oc_unit_order) {
+            oc_defer(s, wi, sk, &info, now, s->cfg->sfu_latency, EVQ_SFU);
+            s->st.lanes_sfu += lanes;
+            break;
+        }
         if (s->cfg->operand_collector)
             start = sm_oc_issue(s, wi, sk, &info, now);
         else
@@ -411,7 +439,7 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
             sm_mem_issue(s, wi, &info, &x, now);
         break;
     }
-    if (x.warp_done && (w->mq_count || w->stores)) {
+    if (x.warp_done && (w->mq_count || w->stores || w->oc_count)) {
         w->exit_pending = true; /* sm_memq_pop or the last acknowledgement lets it go */
     } else if (x.warp_done) {
         sm_warp_exit(s, wi, now);
@@ -526,6 +554,7 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
     }
     sm_mem_cycle(s, now);
     if (s->mq_n) sm_memq_pop(s, now);
+    if (s->cfg->oc_unit_order) sm_oc_step(s, now);
 
     int issued = 0;
     uint64_t wake = UINT64_MAX;
@@ -563,6 +592,10 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         uint64_t q = sm_memq_wake(s, now);
         if (q < wake) wake = q;
     }
+    if (s->cfg->oc_unit_order) {
+        uint64_t q = sm_oc_wake(s);
+        if (q < wake) wake = q;
+    }
     if (now + 1 < wake && sm_fetch_pending(s)) wake = now + 1; /* the fetch goes on */
     s->wake = wake;
     return issued;
@@ -588,7 +621,7 @@ uint64_t sm_wake(const sm *s)
 int sm_busy(const sm *s)
 {
     return s->live_warps > 0 || s->stage.busy || s->ev_n > 0 || s->nrecs > 0 ||
-           s->stage.q_count > 0 || s->mq_n > 0;
+           s->stage.q_count > 0 || s->mq_n > 0 || s->oc.inflight > 0;
 }
 
 const sm_stats *sm_get_stats(const sm *s)

@@ -151,7 +151,7 @@ void sm_release_barrier(sm *s, int cs)
 void sm_exit_if_done(sm *s, int wi, uint64_t now)
 {
     warp *w = &s->warps[wi];
-    if (!w->exit_pending || w->mq_count || w->stores) return;
+    if (!w->exit_pending || w->mq_count || w->stores || w->oc_count) return;
     w->exit_pending = false;
     sm_warp_exit(s, wi, now);
     s->scan_at = 0; /* a CTA may have finished, and the counts changed */

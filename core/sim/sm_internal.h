@@ -35,10 +35,11 @@ typedef struct warp {
     uint32_t contended;    /* cycles since its last issue in a contention state (CPL's nStall) */
     uint8_t ib_n;          /* sm.fetch: instructions left in its buffer */
     uint8_t mq_count;      /* sm.mem_queue: its instructions waiting for the load/store unit */
+    uint8_t oc_count;      /* sm.oc_dispatch=unit: its instructions not yet out of a collector */
     uint16_t atomics;      /* its atomic instructions with accesses in flight */
     uint32_t stores;       /* sm.store_acks: its store accesses not yet acknowledged */
     bool exit_pending;     /* it issued its last instruction, and leaves (sm_exit_if_done) when
-                            * mq_count and stores are 0 */
+                            * mq_count, oc_count and stores are 0 */
     uint64_t ib_ready;     /* sm.fetch: the buffer's instructions can issue from this cycle */
     /* what the schedulers see of it, kept current where any of it changes (start, next
      * instruction, exit, CTA pause) so the issue scan copies it instead of building it */
@@ -136,6 +137,16 @@ typedef struct mem_stage {
 #define OC_MAX_UNITS 128 /* the generic set, then the SFU's own */
 #define OC_MAX_SLOTS 16
 enum oc_share { OCS_SLOT, OCS_SLOT_SFU, OCS_UNIT, OCS_UNIT_SFU, OCS_BANK, OCS_COUNT };
+/* sm.oc_dispatch=unit: an INT, FP or SFU instruction in an ID_OC slot or a collector unit. Its
+ * way through is then decided step by step (sm_oc_step), not when it issues. */
+typedef struct oc_inst {
+    uint64_t at;      /* in ID_OC: the step it may take a unit from; in a unit: may dispatch */
+    uint64_t seq;     /* issue order (GPGPU-Sim's uid): ID_OC's oldest takes a unit first */
+    uint64_t m[2];    /* the scoreboard slots its writeback releases */
+    uint32_t latency; /* cycles from its unit's start to that release */
+    int8_t wi, k, cls, queue, nbanks;
+    uint8_t bank[4]; /* the banks of its distinct source registers */
+} oc_inst;
 typedef struct opcoll {
     uint64_t bank_next[OC_MAX_BANKS]; /* step from which the bank can serve a read */
     uint64_t cu_free[OC_MAX_UNITS];   /* step from which the collector unit can be allocated */
@@ -145,6 +156,20 @@ typedef struct opcoll {
     uint8_t share_lo[OCS_COUNT][4], share_hi[OCS_COUNT][4];
     uint64_t oc_ex[3][OC_MAX_SLOTS]; /* cycle from which the OC_EX slot takes a dispatch */
     uint64_t cu_disp[OC_MAX_UNITS];  /* step of the unit's last dispatch (sm.mem_queue_order) */
+    /* sm.oc_dispatch=unit: the instructions in ID_OC slots (bit i of idoc_used[cls]: slot i
+     * holds idoc[cls][i]) and in units (bit u of cu_alu: unit u holds cu_inst[u]; its cu_free
+     * is UINT64_MAX meanwhile), the first step not yet run, and how many are in either */
+    oc_inst idoc[3][OC_MAX_SLOTS];
+    uint32_t idoc_used[3];
+    oc_inst cu_inst[OC_MAX_UNITS];
+    uint64_t cu_alu[OC_MAX_UNITS / 64];
+    /* and the queued memory instructions in units (bit u of cu_mem: it may dispatch from step
+     * cu_mem_at[u]), and per scheduler whether its OC_EX_MEM slot holds one */
+    uint64_t cu_mem[OC_MAX_UNITS / 64];
+    uint64_t cu_mem_at[OC_MAX_UNITS];
+    bool ex_mem_busy[4];
+    uint64_t step, seq;
+    int inflight;
 } opcoll;
 
 enum ev_kind { EV_REG, EV_ACCESS };
@@ -218,6 +243,7 @@ struct sm {
      * issue order (a ring of cfg->mem_queue entries) */
     struct mem_queued *mq;
     int mq_head, mq_n;
+    int mq_waiting[4]; /* sm.oc_dispatch=unit: per scheduler, those waiting for a collector unit */
 
     load_rec *recs;
     int recs_cap, free_rec;
@@ -312,6 +338,22 @@ void sm_l1i_fill(sm *s, int mshr);
 /* Whether a fetch could happen next cycle (a warp to fetch for, or one whose miss is back). */
 bool sm_fetch_pending(const sm *s);
 
+/* x / ports, a shift for a power of two (the division is a slow instruction; every INT, FP
+ * and SFU issue makes two). */
+static inline uint64_t sm_per_ports(uint64_t x, uint64_t ports)
+{
+    return ports & (ports - 1) ? x / ports : x >> __builtin_ctzll(ports);
+}
+
+/* The index in [lo, hi) of the smallest t, the first of equals. */
+static inline int sm_earliest(const uint64_t *t, int lo, int hi)
+{
+    int best = lo;
+    for (int i = lo + 1; i < hi; i++)
+        if (t[i] < t[best]) best = i;
+    return best;
+}
+
 /* sm_opcoll.c */
 void sm_oc_init(sm *s);
 uint64_t sm_oc_slot_free(const sm *s, int k, int cls);
@@ -320,6 +362,14 @@ int sm_oc_hold(sm *s, int k, uint64_t now, uint64_t *from);
 void sm_oc_release(sm *s, int cu, uint64_t now);
 int sm_oc_rr_start(const sm *s, uint64_t now);
 uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now);
+int sm_oc_banks(const sm *s, int k, int wi, const inst_info *in, uint8_t bank[4]);
+uint64_t sm_oc_read(sm *s, const uint8_t *bank, int n, uint64_t p);
+/* sm_ocunit.c */
+void sm_oc_enqueue(sm *s, int wi, int k, const inst_info *in, uint64_t now, const uint64_t m[2],
+                   uint32_t latency, int queue);
+void sm_oc_step(sm *s, uint64_t now);
+uint64_t sm_oc_wake(const sm *s);
+uint64_t sm_oc_reads(sm *s, int k, int wi, const inst_info *in, uint64_t p);
 void sm_push_event_sorted(sm *s, const sm_event *e, int queue);
 
 /* sm_cta.c */
@@ -341,6 +391,9 @@ void sm_memq_free(sm *s);
 void sm_memq_push(sm *s, int w, const inst_info *in, const inst_exec *x, uint64_t now);
 void sm_memq_pop(sm *s, uint64_t now);
 uint64_t sm_memq_wake(const sm *s, uint64_t now);
+int sm_memq_waiting(const sm *s, uint64_t *at, int *k);
+void sm_memq_take_unit(sm *s, int i, int cu, uint64_t p);
+void sm_memq_to_ex(sm *s, int cu, uint64_t p);
 int sm_shared_degree(const uint32_t *addr, uint32_t mask, int banks);
 int sm_atomic_requests(const uint32_t *addr, uint32_t mask, int segment, line_access *out);
 void sm_mem_cycle(sm *s, uint64_t now);

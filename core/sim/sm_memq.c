@@ -16,14 +16,20 @@
  * collectors, and they reach the L1D in that order (one OC_EX_MEM slot, as GTX480's
  * -gpgpu_pipeline_widths give it; not with sub-cores, whose slots the unit takes oldest
  * first). */
+#include <assert.h>
 #include <stdlib.h>
 
 #include "core/sim/sm_internal.h"
 
+#define MQ_WAITING (-2) /* sm.oc_dispatch=unit: in ID_OC_MEM, waiting for a unit */
+#define MQ_EX      (-3) /* sm.oc_dispatch=unit: in its scheduler's OC_EX_MEM slot */
+
 typedef struct mem_queued {
     int warp;
-    int cu;         /* the collector unit it holds (sm.mem_queue_collectors), or -1 */
-    uint64_t ready; /* first cycle it may enter the unit */
+    int cu;         /* the collector unit it holds (sm.mem_queue_collectors), or -1; with
+                     * sm.oc_dispatch=unit, MQ_WAITING until the collector allocates one */
+    uint64_t ready; /* first cycle it may enter the unit (UINT64_MAX while MQ_WAITING) */
+    uint64_t at;    /* MQ_WAITING: the collector step from which it may take a unit */
     inst_info in;
     inst_exec x;
 } mem_queued;
@@ -48,7 +54,13 @@ void sm_memq_push(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64
     e->warp = wi;
     e->ready = now + (uint64_t)s->cfg->mem_queue_delay;
     e->cu = -1;
-    if (s->cfg->mem_queue_collectors && s->cfg->operand_collector) {
+    if (s->cfg->oc_unit_order) {
+        /* it waits in ID_OC_MEM; the collector's steps give it a unit (sm_memq_take_unit) */
+        e->cu = MQ_WAITING;
+        e->at = (now + 1) * (uint64_t)s->cfg->reg_ports;
+        e->ready = UINT64_MAX;
+        s->mq_waiting[sm_sched_of(s, wi)]++;
+    } else if (s->cfg->mem_queue_collectors && s->cfg->operand_collector) {
         uint64_t from;
         e->cu = sm_oc_hold(s, sm_sched_of(s, wi), now, &from);
         if (from + 1 > e->ready) e->ready = from + 1; /* a pass to read its operands */
@@ -69,6 +81,26 @@ void sm_memq_push(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64
     }
 }
 
+/* sm.oc_dispatch=unit: the unit takes the oldest instruction in an OC_EX_MEM slot
+ * (register_set::get_ready), which swaps places with the head; -1 if none is due. */
+static int next_from_ex(sm *s, uint64_t now)
+{
+    int cap = s->cfg->mem_queue;
+    for (int i = 0; i < s->mq_n; i++) {
+        int k = s->mq_head + i;
+        mem_queued *e = &s->mq[k >= cap ? k - cap : k];
+        if (e->cu != MQ_EX) continue;
+        if (e->ready > now) return -1;
+        if (i > 0) {
+            mem_queued t = *e;
+            *e = s->mq[s->mq_head];
+            s->mq[s->mq_head] = t;
+        }
+        return i;
+    }
+    return -1;
+}
+
 /* The queue's position (from its head) of the instruction that enters the unit next if it is
  * due at now, or -1: the head, or with sm.mem_queue_order=collector the due one whose unit
  * the collector's round robin reaches first. That one then swaps places with the head: the
@@ -76,6 +108,7 @@ void sm_memq_push(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64
 static int next_due(sm *s, uint64_t now)
 {
     int cap = s->cfg->mem_queue;
+    if (s->cfg->oc_unit_order) return next_from_ex(s, now);
     if (!s->cfg->mem_queue_rr) return s->mq[s->mq_head].ready <= now ? 0 : -1;
     int start = sm_oc_rr_start(s, now), n = s->cfg->oc_units, best = -1, best_d = n;
     for (int i = 0; i < s->mq_n; i++) {
@@ -107,6 +140,7 @@ void sm_memq_pop(sm *s, uint64_t now)
         warp *w = &s->warps[e.warp];
         w->mq_count--;
         if (e.cu >= 0) sm_oc_release(s, e.cu, now);
+        if (e.cu == MQ_EX) s->oc.ex_mem_busy[sm_sched_of(s, e.warp)] = false;
         if (e.in.cls == IC_LD_SHARED || e.in.cls == IC_ST_SHARED)
             sm_shared_issue(s, e.warp, &e.in, &e.x, now);
         else
@@ -124,6 +158,14 @@ uint64_t sm_memq_wake(const sm *s, uint64_t now)
 {
     if (!s->mq_n || s->stage.busy) return UINT64_MAX;
     uint64_t r = s->mq[s->mq_head].ready;
+    if (s->cfg->oc_unit_order) { /* the oldest in OC_EX_MEM; the collector wakes for the rest */
+        r = UINT64_MAX;
+        for (int i = 0, cap = s->cfg->mem_queue; i < s->mq_n && r == UINT64_MAX; i++) {
+            int k = s->mq_head + i;
+            if (s->mq[k >= cap ? k - cap : k].cu == MQ_EX) r = s->mq[k >= cap ? k - cap : k].ready;
+        }
+        if (r == UINT64_MAX) return r;
+    }
     if (s->cfg->mem_queue_rr) /* any of them may go first */
         for (int i = 1, cap = s->cfg->mem_queue; i < s->mq_n; i++) {
             int k = s->mq_head + i;
@@ -131,4 +173,54 @@ uint64_t sm_memq_wake(const sm *s, uint64_t now)
             r = q < r ? q : r;
         }
     return r > now ? r : now + 1;
+}
+
+/* sm.oc_dispatch=unit: the queue position of the oldest instruction still waiting in ID_OC_MEM
+ * for a collector unit, or -1; *at is the step from which it may take one, *k its scheduler. */
+int sm_memq_waiting(const sm *s, uint64_t *at, int *k)
+{
+    for (int i = 0, cap = s->cfg->mem_queue; i < s->mq_n; i++) {
+        int j = s->mq_head + i;
+        const mem_queued *e = &s->mq[j >= cap ? j - cap : j];
+        if (e->cu != MQ_WAITING) continue;
+        *at = e->at;
+        *k = sm_sched_of(s, e->warp);
+        return i;
+    }
+    return -1;
+}
+
+/* The instruction at queue position i takes collector unit cu at step p and reads its operands;
+ * the unit may pass it to OC_EX_MEM from the step after the last read. */
+void sm_memq_take_unit(sm *s, int i, int cu, uint64_t p)
+{
+    int j = s->mq_head + i, cap = s->cfg->mem_queue;
+    mem_queued *e = &s->mq[j >= cap ? j - cap : j];
+    int k = sm_sched_of(s, e->warp);
+    e->cu = cu;
+    s->oc.cu_free[cu] = UINT64_MAX;
+    s->oc.cu_mem[cu >> 6] |= 1ull << (cu & 63);
+    s->oc.cu_mem_at[cu] = sm_oc_reads(s, k, e->warp, &e->in, p) + 1;
+    s->mq_waiting[k]--;
+    s->scan_at = 0; /* its ID_OC_MEM slot takes an issue */
+    s->recheck |= s->stage_waiters;
+}
+
+/* The instruction in unit cu enters its scheduler's OC_EX_MEM slot at step p (the unit frees):
+ * the load/store unit may take it in the next cycle, and no sooner than sm.mem_queue_delay
+ * cycles after its issue. */
+void sm_memq_to_ex(sm *s, int cu, uint64_t p)
+{
+    for (int i = 0, cap = s->cfg->mem_queue; i < s->mq_n; i++) {
+        int j = s->mq_head + i;
+        mem_queued *e = &s->mq[j >= cap ? j - cap : j];
+        if (e->cu != cu) continue;
+        uint64_t ports = (uint64_t)s->cfg->reg_ports;
+        e->cu = MQ_EX;
+        e->ready = e->at / ports - 1 + (uint64_t)s->cfg->mem_queue_delay;
+        if (p / ports + 1 > e->ready) e->ready = p / ports + 1;
+        s->oc.ex_mem_busy[sm_sched_of(s, e->warp)] = true;
+        return;
+    }
+    assert(0 && "a unit's memory instruction is queued");
 }

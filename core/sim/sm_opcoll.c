@@ -15,7 +15,10 @@
  * returns the cycle the unit starts it. Not modelled: bank writes (GPGPU-Sim gives them
  * priority over reads) and the limit of dispatch units per collector set (out ports). Memory
  * instructions go to the load/store unit as without the collector, unless
- * sm.mem_queue_collectors makes each queued one hold a unit (sm_oc_hold) until it enters it. */
+ * sm.mem_queue_collectors makes each queued one hold a unit (sm_oc_hold) until it enters it.
+ *
+ * With sm.oc_dispatch=unit (GPGPU-Sim's sub-core order) a later instruction can overtake an
+ * earlier one, and sm_ocunit.c decides the path step by step instead. */
 #include <assert.h>
 #include <stdbool.h>
 
@@ -49,21 +52,6 @@ void sm_oc_init(sm *s)
         }
 }
 
-/* x / ports, a shift for a power of two (the division is a slow instruction; every INT, FP
- * and SFU issue makes two). */
-static inline uint64_t per_ports(uint64_t x, uint64_t ports)
-{
-    return ports & (ports - 1) ? x / ports : x >> __builtin_ctzll(ports);
-}
-
-static int earliest(const uint64_t *t, int lo, int hi)
-{
-    int best = lo;
-    for (int i = lo + 1; i < hi; i++)
-        if (t[i] < t[best]) best = i;
-    return best;
-}
-
 /* earliest, and in *rest the smallest of the others (UINT64_MAX when there are none): the
  * earliest after the one found changes is then known without a second pass. */
 static int earliest_rest(const uint64_t *t, int lo, int hi, uint64_t *rest)
@@ -87,12 +75,12 @@ static int earliest_rest(const uint64_t *t, int lo, int hi, uint64_t *rest)
  * unit): the lowest-numbered one free at the first pass of the next cycle, if any. */
 static int lowest_free(const sm *s, const uint64_t *t, int lo, int hi, uint64_t now)
 {
-    if (s->cfg->mem_queue_rr) {
+    if (s->cfg->mem_queue_rr || s->cfg->oc_unit_order) {
         uint64_t alloc = (now + 1) * (uint64_t)s->cfg->reg_ports;
         for (int i = lo; i < hi; i++)
             if (t[i] <= alloc) return i;
     }
-    return earliest(t, lo, hi);
+    return sm_earliest(t, lo, hi);
 }
 
 /* The port pass from which unit cu can be allocated to an instruction issued at now: the first
@@ -109,6 +97,38 @@ static uint64_t unit_alloc(const opcoll *o, int cu, uint64_t now, uint64_t ports
 uint64_t sm_oc_slot_free(const sm *s, int k, int cls)
 {
     return s->oc.id_free[cls][k];
+}
+
+/* The banks of the distinct general registers warp wi's instruction reads (predicates are not
+ * in banks), in scheduler k's share: register r of warp w is in bank (r + w) mod banks. */
+int sm_oc_banks(const sm *s, int k, int wi, const inst_info *in, uint8_t bank[4])
+{
+    int blo = s->oc.share_lo[OCS_BANK][k], bhi = s->oc.share_hi[OCS_BANK][k], n = 0;
+    for (int i = 0; i < in->nsrc; i++) {
+        int r = in->src[i];
+        if (r >= WT_MAX_REGS && r < WT_MAX_REGS + WT_MAX_PREDS) continue;
+        int dup = 0;
+        for (int j = 0; j < i; j++)
+            dup |= in->src[j] == in->src[i];
+        if (dup) continue;
+        int reg = r < WT_MAX_REGS ? r : r - WT_MAX_PREDS;
+        bank[n++] = (uint8_t)(blo + (int)wt_mod((unsigned)(reg + wi), (unsigned)(bhi - blo)));
+    }
+    return n;
+}
+
+/* A unit allocated at step p reads the n banks, each a FIFO serving one read per step from
+ * the step after; returns the step of the last read (p if none). */
+uint64_t sm_oc_read(sm *s, const uint8_t *bank, int n, uint64_t p)
+{
+    uint64_t done = p;
+    for (int i = 0; i < n; i++) {
+        uint64_t r = p + 1;
+        if (s->oc.bank_next[bank[i]] > r) r = s->oc.bank_next[bank[i]];
+        s->oc.bank_next[bank[i]] = r + 1;
+        if (r > done) done = r;
+    }
+    return done;
 }
 
 uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
@@ -132,7 +152,7 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     int clo = o->share_lo[us][k], chi = o->share_hi[us][k];
     int cu = base + lowest_free(s, o->cu_free + base, clo, chi, now);
     uint64_t alloc = unit_alloc(o, cu, now, ports);
-    o->id_oc[cls][slot] = per_ports(alloc, ports); /* issue follows the cycle's port passes */
+    o->id_oc[cls][slot] = sm_per_ports(alloc, ports); /* issue follows the cycle's port passes */
     uint64_t first = o->id_oc[cls][slot] < others ? o->id_oc[cls][slot] : others;
     if (c->sub_core && hi > lo) /* shares of their own: only k's holds the slot */
         o->id_free[cls][k] = first;
@@ -141,27 +161,11 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
             o->id_free[cls][j] = first;
 
     /* the reads, one per distinct general register, from the pass after allocation */
-    int blo = o->share_lo[OCS_BANK][k], bhi = o->share_hi[OCS_BANK][k];
-    unsigned nb = (unsigned)(bhi - blo);
-    uint64_t done = alloc;
-    for (int i = 0; i < in->nsrc; i++) {
-        int slot_i = in->src[i];
-        if (slot_i >= WT_MAX_REGS && slot_i < WT_MAX_REGS + WT_MAX_PREDS) continue;
-        int dup = 0;
-        for (int j = 0; j < i; j++)
-            dup |= in->src[j] == in->src[i];
-        if (dup) continue;
-        int reg = slot_i < WT_MAX_REGS ? slot_i : slot_i - WT_MAX_PREDS;
-        unsigned rw = (unsigned)(reg + wi);
-        int bank = blo + (int)wt_mod(rw, nb);
-        uint64_t r = alloc + 1;
-        if (o->bank_next[bank] > r) r = o->bank_next[bank];
-        o->bank_next[bank] = r + 1;
-        if (r > done) done = r;
-    }
+    uint8_t banks[4];
+    uint64_t done = sm_oc_read(s, banks, sm_oc_banks(s, k, wi, in, banks), alloc);
 
     /* dispatch into OC_EX in the pass after the last read, once a slot is free */
-    int ex = earliest(o->oc_ex[cls], lo, hi);
+    int ex = sm_earliest(o->oc_ex[cls], lo, hi);
     uint64_t disp = done + 1;
     if (o->oc_ex[cls][ex] * ports > disp) disp = o->oc_ex[cls][ex] * ports;
     o->cu_free[cu] = disp;
@@ -170,7 +174,7 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     /* the unit takes it in the next cycle's execute, once it is free */
     uint64_t *unit =
         cls == IC_SFU ? &s->unit_free[c->sub_core ? k : 0][IC_SFU] : &s->unit_free[k][cls];
-    uint64_t start = per_ports(disp, ports) + 1;
+    uint64_t start = sm_per_ports(disp, ports) + 1;
     if (*unit > start) start = *unit;
     *unit = start + (uint64_t)(cls == IC_SFU ? s->ii_sfu : s->ii_alu);
     o->oc_ex[cls][ex] = start;
@@ -183,6 +187,13 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
 bool sm_oc_unit_free(const sm *s, int k, int cls)
 {
     if (cls == IC_SFU && s->cfg->oc_units_sfu) return true;
+    /* sm.oc_dispatch=unit: every instruction waits in its ID_OC slot for a unit; an INT, FP or
+     * SFU one issues when its slot is free (sm_oc_slot_free), a memory one when no other of
+     * its scheduler's waits in ID_OC_MEM (one slot each, as -gpgpu_pipeline_widths give it) */
+    if (s->cfg->oc_unit_order) {
+        if (cls == IC_INT || cls == IC_FP || cls == IC_SFU) return true;
+        return s->mq_waiting[k] < (s->oc.share_hi[OCS_SLOT][k] - s->oc.share_lo[OCS_SLOT][k]);
+    }
     for (int i = s->oc.share_lo[OCS_UNIT][k]; i < s->oc.share_hi[OCS_UNIT][k]; i++)
         if (s->oc.cu_free[i] != UINT64_MAX) return true;
     return false;
@@ -198,7 +209,7 @@ int sm_oc_hold(sm *s, int k, uint64_t now, uint64_t *from)
     int cu = lowest_free(s, o->cu_free, o->share_lo[OCS_UNIT][k], o->share_hi[OCS_UNIT][k], now);
     assert(o->cu_free[cu] != UINT64_MAX);
     uint64_t ports = (uint64_t)s->cfg->reg_ports;
-    *from = per_ports(unit_alloc(o, cu, now, ports), ports);
+    *from = sm_per_ports(unit_alloc(o, cu, now, ports), ports);
     o->cu_free[cu] = UINT64_MAX;
     return cu;
 }
