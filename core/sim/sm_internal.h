@@ -158,7 +158,7 @@ typedef struct opcoll {
     uint64_t cu_disp[OC_MAX_UNITS];  /* step of the unit's last dispatch (sm.mem_queue_order) */
     /* sm.oc_dispatch=unit: the instructions in ID_OC slots (bit i of idoc_used[cls]: slot i
      * holds idoc[cls][i]) and in units (bit u of cu_alu: unit u holds cu_inst[u]; its cu_free
-     * is UINT64_MAX meanwhile), the first step not yet run, and how many are in either */
+     * is UINT64_MAX meanwhile), the first step not yet run */
     oc_inst idoc[3][OC_MAX_SLOTS];
     uint32_t idoc_used[3];
     oc_inst cu_inst[OC_MAX_UNITS];
@@ -167,9 +167,13 @@ typedef struct opcoll {
      * cu_mem_at[u]), and per scheduler whether its OC_EX_MEM slot holds one */
     uint64_t cu_mem[OC_MAX_UNITS / 64];
     uint64_t cu_mem_at[OC_MAX_UNITS];
+    uint8_t unit_sched[OC_MAX_UNITS]; /* the scheduler whose share holds the unit */
     bool ex_mem_busy[4];
     uint64_t step, seq;
-    int inflight;
+    int inflight;  /* instructions in ID_OC slots or units, memory ones included */
+    uint64_t next; /* a lower bound on the first step that can change anything, exact after
+                    * a recount (next_stale: recount before use) */
+    bool next_stale;
 } opcoll;
 
 enum ev_kind { EV_REG, EV_ACCESS };
@@ -368,7 +372,7 @@ uint64_t sm_oc_read(sm *s, const uint8_t *bank, int n, uint64_t p);
 void sm_oc_enqueue(sm *s, int wi, int k, const inst_info *in, uint64_t now, const uint64_t m[2],
                    uint32_t latency, int queue);
 void sm_oc_step(sm *s, uint64_t now);
-uint64_t sm_oc_wake(const sm *s);
+uint64_t sm_oc_wake(sm *s);
 uint64_t sm_oc_reads(sm *s, int k, int wi, const inst_info *in, uint64_t p);
 void sm_push_event_sorted(sm *s, const sm_event *e, int queue);
 

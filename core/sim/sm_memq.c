@@ -60,6 +60,8 @@ void sm_memq_push(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64
         e->at = (now + 1) * (uint64_t)s->cfg->reg_ports;
         e->ready = UINT64_MAX;
         s->mq_waiting[sm_sched_of(s, wi)]++;
+        s->oc.inflight++;
+        if (e->at < s->oc.next) s->oc.next = e->at; /* the collector's next step, at the latest */
     } else if (s->cfg->mem_queue_collectors && s->cfg->operand_collector) {
         uint64_t from;
         e->cu = sm_oc_hold(s, sm_sched_of(s, wi), now, &from);
@@ -140,7 +142,10 @@ void sm_memq_pop(sm *s, uint64_t now)
         warp *w = &s->warps[e.warp];
         w->mq_count--;
         if (e.cu >= 0) sm_oc_release(s, e.cu, now);
-        if (e.cu == MQ_EX) s->oc.ex_mem_busy[sm_sched_of(s, e.warp)] = false;
+        if (e.cu == MQ_EX) {
+            s->oc.ex_mem_busy[sm_sched_of(s, e.warp)] = false;
+            s->oc.next_stale = true;
+        }
         if (e.in.cls == IC_LD_SHARED || e.in.cls == IC_ST_SHARED)
             sm_shared_issue(s, e.warp, &e.in, &e.x, now);
         else

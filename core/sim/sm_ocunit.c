@@ -64,6 +64,8 @@ void sm_oc_enqueue(sm *s, int wi, int k, const inst_info *in, uint64_t now, cons
         full &= (o->idoc_used[cls] >> i & 1) != 0;
     if (full) o->id_free[cls][k] = UINT64_MAX; /* until one of them takes a unit */
     o->inflight++;
+    /* nothing it brings can happen before it may take a unit: no recount needed */
+    if (x->at < o->next) o->next = x->at;
     s->warps[wi].oc_count++;
 }
 
@@ -77,7 +79,8 @@ static uint64_t ex_free_step(const sm *s, int k, int cls)
 {
     const opcoll *o = &s->oc;
     int ws = cls == IC_SFU ? OCS_SLOT_SFU : OCS_SLOT;
-    int ex = sm_earliest(o->oc_ex[cls], o->share_lo[ws][k], o->share_hi[ws][k]);
+    int lo = o->share_lo[ws][k], hi = o->share_hi[ws][k];
+    int ex = hi - lo == 1 ? lo : sm_earliest(o->oc_ex[cls], lo, hi); /* one slot each: Volta */
     return o->oc_ex[cls][ex] * (uint64_t)s->cfg->reg_ports;
 }
 
@@ -125,9 +128,7 @@ static uint64_t unit_next(const sm *s)
     for (int w = 0; w < OC_MAX_UNITS / 64; w++)
         for (uint64_t m = o->cu_mem[w]; m; m &= m - 1) {
             int u = w * 64 + __builtin_ctzll(m);
-            if (!o->ex_mem_busy[u / (s->cfg->oc_units / s->cfg->schedulers)] &&
-                o->cu_mem_at[u] < next) /* sub-core shares: unit u is scheduler u / per's */
-                next = o->cu_mem_at[u];
+            if (!o->ex_mem_busy[o->unit_sched[u]] && o->cu_mem_at[u] < next) next = o->cu_mem_at[u];
         }
     for (int cls = 0; cls < 3; cls++) {
         int slot = oldest_waiting(o, cls);
@@ -139,8 +140,10 @@ static uint64_t unit_next(const sm *s)
         if (t < next) next = t;
     }
     uint64_t at;
-    int k;
-    if (sm_memq_waiting(s, &at, &k) >= 0) {
+    int k, waiting = 0;
+    for (k = 0; k < s->cfg->schedulers; k++)
+        waiting |= s->mq_waiting[k];
+    if (waiting && sm_memq_waiting(s, &at, &k) >= 0) {
         uint64_t free = lowest_unit_free(o, k);
         if (free != UINT64_MAX) {
             uint64_t t = at > free ? at : free;
@@ -148,6 +151,17 @@ static uint64_t unit_next(const sm *s)
         }
     }
     return next;
+}
+
+/* unit_next, computed again only after something it reads changed. */
+static uint64_t next_step(sm *s)
+{
+    opcoll *o = &s->oc;
+    if (o->next_stale) {
+        o->next = unit_next(s);
+        o->next_stale = false;
+    }
+    return o->next;
 }
 
 /* Unit u's instruction enters its OC_EX slot at step p; its unit takes it in the next cycle's
@@ -190,6 +204,7 @@ static void mem_dispatch(sm *s, int u, uint64_t p)
 {
     opcoll *o = &s->oc;
     o->cu_mem[u >> 6] &= ~(1ull << (u & 63));
+    o->inflight--;
     o->cu_free[u] = p;
     o->cu_disp[u] = p;
     sm_memq_to_ex(s, u, p);
@@ -219,8 +234,11 @@ static void unit_allocate(sm *s, int cls, int slot, int u, uint64_t p)
 static void unit_run_step(sm *s, uint64_t p, uint64_t now)
 {
     opcoll *o = &s->oc;
-    for (int k = 0; k < s->cfg->schedulers; k++)
-        for (int u = o->share_lo[OCS_UNIT][k]; u < o->share_hi[OCS_UNIT][k]; u++) {
+    o->next_stale = true;
+    /* the held units in ascending order: each scheduler's share is a run of them */
+    for (int w = 0; w < OC_MAX_UNITS / 64; w++)
+        for (uint64_t m = o->cu_alu[w] | o->cu_mem[w]; m; m &= m - 1) {
+            int u = w * 64 + __builtin_ctzll(m), k = o->unit_sched[u];
             if (holds_alu(o, u) && o->cu_inst[u].at <= p &&
                 ex_free_step(s, k, o->cu_inst[u].cls) <= p)
                 unit_dispatch(s, u, p, now);
@@ -245,22 +263,6 @@ static void unit_run_step(sm *s, uint64_t p, uint64_t now)
     }
 }
 
-/* Whether a queued memory instruction waits in ID_OC_MEM for a unit. */
-static bool sm_oc_mem_waiting(const sm *s)
-{
-    for (int k = 0; k < s->cfg->schedulers; k++)
-        if (s->mq_waiting[k]) return true;
-    return false;
-}
-
-/* Whether a unit holds a queued memory instruction. */
-static bool sm_oc_mem_held(const sm *s)
-{
-    for (int w = 0; w < OC_MAX_UNITS / 64; w++)
-        if (s->oc.cu_mem[w]) return true;
-    return false;
-}
-
 /* Runs the steps of cycle now that can change anything (the SM wakes for the first). */
 void sm_oc_step(sm *s, uint64_t now)
 {
@@ -269,8 +271,8 @@ void sm_oc_step(sm *s, uint64_t now)
     /* Steps of cycles the SM slept through changed nothing (it wakes for the first that can):
      * what made a step possible now (a pop freeing OC_EX_MEM) happened this cycle. */
     if (o->step < now * ports) o->step = now * ports;
-    while (o->inflight || sm_oc_mem_waiting(s) || sm_oc_mem_held(s)) {
-        uint64_t p = unit_next(s);
+    while (o->inflight) {
+        uint64_t p = next_step(s);
         if (p < o->step) p = o->step;
         if (p >= end) break;
         unit_run_step(s, p, now);
@@ -280,10 +282,10 @@ void sm_oc_step(sm *s, uint64_t now)
 }
 
 /* The cycle of the next step that can change anything, UINT64_MAX when none is held. */
-uint64_t sm_oc_wake(const sm *s)
+uint64_t sm_oc_wake(sm *s)
 {
-    if (!s->oc.inflight && !sm_oc_mem_waiting(s) && !sm_oc_mem_held(s)) return UINT64_MAX;
-    uint64_t p = unit_next(s);
+    if (!s->oc.inflight) return UINT64_MAX;
+    uint64_t p = next_step(s);
     if (p < s->oc.step) p = s->oc.step;
     return p == UINT64_MAX ? p : sm_per_ports(p, (uint64_t)s->cfg->reg_ports);
 }

@@ -49,6 +49,9 @@ void sm_oc_init(sm *s)
             share(s, n[r], k, &lo, &hi);
             s->oc.share_lo[r][k] = (uint8_t)lo;
             s->oc.share_hi[r][k] = (uint8_t)hi;
+            if (r == OCS_UNIT)
+                for (int u = lo; u < hi && c->sub_core; u++)
+                    s->oc.unit_sched[u] = (uint8_t)k;
         }
 }
 
