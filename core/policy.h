@@ -187,6 +187,9 @@ typedef struct l1_set_view {
     const uint8_t *reserved; /* ways entries: line is waiting for its fill: not a victim */
     const uint64_t *tags;    /* ways entries: line address of each valid or reserved way */
     void *state;
+    /* every way is valid or reserved, as the L1D counts them: a search for a free way can stop
+     * before it starts (false: not known, search) */
+    bool full;
 } l1_set_view;
 
 typedef struct l1_policy_ops {

@@ -28,6 +28,7 @@ struct l1d {
     uint8_t *valid;
     uint8_t *reserved;
     uint16_t *nreserved; /* per set: reserved ways (a miss needs fewer than all) */
+    uint16_t *nused;     /* per set: ways valid or reserved (all of them: l1_set_view.full) */
     int16_t *owner;      /* warp that brought the line in */
     int16_t *mshr_of;    /* for a reserved way, its MSHR */
     uint8_t *state;      /* policy bytes, sets*ways*line_state_bytes */
@@ -78,6 +79,7 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     c->valid = calloc(lines, 1);
     c->reserved = calloc(lines, 1);
     c->nreserved = calloc((size_t)cfg->sets, sizeof *c->nreserved);
+    c->nused = calloc((size_t)cfg->sets, sizeof *c->nused);
     /* read only for a valid way (owner) or a reserved one (mshr_of), set when it becomes so */
     c->owner = malloc(lines * sizeof *c->owner);
     c->mshr_of = malloc(lines * sizeof *c->mshr_of);
@@ -106,8 +108,8 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
             return -1;
         }
     }
-    if (!c->tags || !c->fp || !c->valid || !c->reserved || !c->nreserved || !c->owner ||
-        !c->mshr_of || !c->state || !c->mshr || !c->mshr_free || !c->waiters) {
+    if (!c->tags || !c->fp || !c->valid || !c->reserved || !c->nreserved || !c->nused ||
+        !c->owner || !c->mshr_of || !c->state || !c->mshr || !c->mshr_free || !c->waiters) {
         snprintf(err, errlen, "out of memory");
         l1d_destroy(c);
         return -1;
@@ -143,6 +145,7 @@ void l1d_destroy(l1d *c)
     free(c->valid);
     free(c->reserved);
     free(c->nreserved);
+    free(c->nused);
     free(c->owner);
     free(c->mshr_of);
     free(c->state);
@@ -201,6 +204,17 @@ static inline int set_index(const l1d *c, uint64_t line_addr)
     return l1d_set_of(c, line_addr);
 }
 
+#ifndef NDEBUG
+/* The set's ways valid or reserved, counted (debug builds check nused against it). */
+static int used_ways(const l1d *c, int set)
+{
+    int n = 0;
+    for (size_t i = (size_t)set * (size_t)c->cfg.ways, e = i + (size_t)c->cfg.ways; i < e; i++)
+        n += c->valid[i] || c->reserved[i];
+    return n;
+}
+#endif
+
 static l1_set_view set_view(l1d *c, int set)
 {
     size_t base = (size_t)set * (size_t)c->cfg.ways;
@@ -209,7 +223,8 @@ static l1_set_view set_view(l1d *c, int set)
                          c->valid + base,
                          c->reserved + base,
                          c->tags + base,
-                         c->state + base * c->state_bytes};
+                         c->state + base * c->state_bytes,
+                         false};
 }
 
 #ifndef NDEBUG
@@ -317,6 +332,8 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     if (!can_send) return fail(c, L1F_SEND);
     if (c->nreserved[set] == c->cfg.ways) return fail(c, L1F_RESERVED);
     l1_set_view v = set_view(c, set);
+    assert(c->nused[set] == used_ways(c, set));
+    v.full = c->nused[set] == c->cfg.ways; /* only a victim search asks */
     way = c->ops->victim(c->policy, r, &v);
     assert(victim_legal(&v, way) && "an L1D policy's victim must be an unreserved way, "
                                     "L1_BYPASS or L1_STALL");
@@ -330,6 +347,8 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
         *evicted_line = c->tags[i];
         if (c->ops->on_evict) c->ops->on_evict(c->policy, &v, way);
         c->valid[i] = 0;
+    } else {
+        c->nused[set]++; /* a free way (the victim is never reserved) */
     }
     c->reserved[i] = 1;
     c->nreserved[set]++;
@@ -420,6 +439,8 @@ l1_outcome l1d_load_sectors(l1d *c, const l1_request *r, uint32_t sectors, uint3
     sec->line_miss = way < 0;
     l1_set_view v = set_view(c, set);
     if (way < 0) {
+        assert(c->nused[set] == used_ways(c, set));
+        v.full = c->nused[set] == c->cfg.ways;
         way = c->ops->victim(c->policy, r, &v);
         assert(victim_legal(&v, way) && "an L1D policy's victim must be an unreserved way, "
                                         "L1_BYPASS or L1_STALL");
@@ -431,6 +452,7 @@ l1_outcome l1d_load_sectors(l1d *c, const l1_request *r, uint32_t sectors, uint3
             *evicted_warp = c->owner[i];
             *evicted_line = c->tags[i];
             if (c->ops->on_evict) c->ops->on_evict(c->policy, &v, way);
+            c->nused[set]--; /* free until reserved below (the victim is never reserved) */
         }
         c->valid[i] = 0;
         c->svalid[i] = 0;
@@ -446,6 +468,7 @@ l1_outcome l1d_load_sectors(l1d *c, const l1_request *r, uint32_t sectors, uint3
         sec->mshr[s] = m;
     }
     if (sec->miss && !c->spend[i]) {
+        c->nused[set] += !c->valid[i] && !c->reserved[i];
         c->reserved[i] = 1;
         c->nreserved[set]++;
     }
@@ -519,6 +542,8 @@ int l1d_invalidate(l1d *c)
     }
     memset(c->valid, 0, lines);
     if (c->svalid) memset(c->svalid, 0, lines * sizeof *c->svalid);
+    for (int set = 0; set < c->cfg.sets; set++)
+        c->nused[set] = c->nreserved[set];
     return 0;
 }
 
@@ -529,6 +554,7 @@ int l1d_store(l1d *c, uint64_t line_addr)
     if (way < 0 || !c->valid[(size_t)set * (size_t)c->cfg.ways + (size_t)way]) return 0;
     l1_set_view v = set_view(c, set);
     if (c->ops->on_evict) c->ops->on_evict(c->policy, &v, way);
+    c->nused[set] -= !c->reserved[(size_t)set * (size_t)c->cfg.ways + (size_t)way];
     c->valid[(size_t)set * (size_t)c->cfg.ways + (size_t)way] = 0;
     if (c->svalid) c->svalid[(size_t)set * (size_t)c->cfg.ways + (size_t)way] = 0;
     return 1;

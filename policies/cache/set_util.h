@@ -13,6 +13,7 @@ static inline int l1_first_free_way(const l1_set_view *s)
     /* eight ways per word: the flags are 0 or 1, so a way is used when bit 0 of either is set;
      * the product gathers bit 0 of each byte into the top byte (byte i to bit i) */
     const uint64_t ones = 0x0101010101010101ull;
+    if (s->full) return -1; /* a warm cache: no scan of its (up to 256) ways */
     int w = 0;
     for (; w + 8 <= s->ways; w += 8) {
         uint64_t v, r;

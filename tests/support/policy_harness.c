@@ -131,7 +131,7 @@ l1_set_view ph_l1_view(ph_l1 *c, int set)
 {
     size_t b = (size_t)set * (size_t)c->ways;
     return (l1_set_view){
-        set, c->ways, c->valid + b, c->reserved + b, c->tags + b, c->state + b * c->sb};
+        set, c->ways, c->valid + b, c->reserved + b, c->tags + b, c->state + b * c->sb, false};
 }
 
 void ph_l1_free(ph_l1 *c)
