@@ -279,6 +279,11 @@ int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max)
     const ms_sm *s = &m->sms[sm];
     const int Q = m->cfg.icnt_sm_queue;
     int n = Q - s->inj_n; /* free slots; then each waiting start already passed frees one */
+    if (n >= max) return max;
+    /* The starts are in send order and never decrease (ms_icnt_inject): when the newest has
+     * passed, all have, and every slot is free. A busy stream of sends finds that often. */
+    int last = s->inj_head + s->inj_n - 1;
+    if (s->inj_n && s->inj[last >= Q ? last - Q : last] <= now) return Q < max ? Q : max;
     for (int k = 0; n < max && k < s->inj_n; k++) {
         int slot = s->inj_head + k;
         if (s->inj[slot >= Q ? slot - Q : slot] > now) break;
