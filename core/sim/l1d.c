@@ -1,6 +1,4 @@
-#include "core/sim/l1d.h"
-#include "core/sim/l1d_fingerprint.h"
-#include "core/util/bits.h"
+#include "core/sim/l1d_internal.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -8,45 +6,6 @@
 #include <string.h>
 
 const char *const l1_outcome_names[] = {"hit", "miss", "merged", "reservation_fail", "bypass"};
-
-typedef struct mshr_entry {
-    uint64_t line;
-    int way; /* reserved way, in set `set` */
-    int set;
-    int sector; /* sectored: the one sector it fetches */
-    int nwaiters;
-    l1_request req; /* the allocating request, handed to the policy at fill */
-} mshr_entry;
-
-struct l1d {
-    l1d_config cfg;
-    int line_shift;
-    int set_bits; /* log2(sets) when sets is a power of two */
-    uint64_t *tags;
-    uint8_t *fp;   /* per way: a byte hash of its tag, so a lookup compares 8 ways per word */
-    int fp_stride; /* fingerprint bytes per set: ways rounded up to whole 16-byte blocks */
-    uint8_t *valid;
-    uint8_t *reserved;
-    uint16_t *nreserved; /* per set: reserved ways (a miss needs fewer than all) */
-    uint16_t *nused;     /* per set: ways valid or reserved (all of them: l1_set_view.full) */
-    int16_t *owner;      /* warp that brought the line in */
-    int16_t *mshr_of;    /* for a reserved way, its MSHR */
-    uint8_t *state;      /* policy bytes, sets*ways*line_state_bytes */
-    /* sectored only: per way its valid and outstanding sectors (valid[] is svalid != 0,
-     * reserved[] spend != 0), and per way and sector the MSHR fetching it */
-    uint16_t *svalid, *spend;
-    int16_t *smshr;
-    int nsec;
-    size_t state_bytes;
-    mshr_entry *mshr;
-    uint64_t *mshr_free; /* bit per MSHR: free (the lowest free one is allocated first) */
-    int mshr_words;
-    uint32_t *waiters; /* mshrs * mshr_merge */
-    int mshr_in_use;
-    l1_fail last_fail;
-    const l1_policy_ops *ops;
-    void *policy;
-};
 
 static int log2_exact(int v)
 {
@@ -109,7 +68,8 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
         }
     }
     if (!c->tags || !c->fp || !c->valid || !c->reserved || !c->nreserved || !c->nused ||
-        !c->owner || !c->mshr_of || !c->state || !c->mshr || !c->mshr_free || !c->waiters) {
+        !c->owner || !c->mshr_of || !c->state || !c->mshr || !c->mshr_free || !c->waiters ||
+        (cfg->ways >= L1D_MAP_WAYS && l1d_map_init(&c->map, lines) != 0)) {
         snprintf(err, errlen, "out of memory");
         l1d_destroy(c);
         return -1;
@@ -146,6 +106,7 @@ void l1d_destroy(l1d *c)
     free(c->reserved);
     free(c->nreserved);
     free(c->nused);
+    free(c->map.slot);
     free(c->owner);
     free(c->mshr_of);
     free(c->state);
@@ -161,17 +122,6 @@ void l1d_destroy(l1d *c)
 uint64_t l1d_line_of(const l1d *c, uint64_t addr)
 {
     return addr >> c->line_shift << c->line_shift;
-}
-
-/* Fermi's L1 as Nugteren et al. measured it (HPCA 2014, 4.1): line-address bits 7-11 XOR
- * address bits 13, 14, 15, 17 and 19; 64 sets add bit 12 on top. */
-static inline int fermi_set(const l1d *c, uint64_t line_addr)
-{
-    uint32_t a = (uint32_t)line_addr;
-    uint32_t upper = ((a >> 13) & 7u) | ((a >> 17) & 1u) << 3 | ((a >> 19) & 1u) << 4;
-    uint32_t set = (((a >> 7) & 31u) ^ upper);
-    if (c->cfg.sets == 64) set |= ((a >> 12) & 1u) << 5;
-    return (int)set;
 }
 
 int l1d_set_of(const l1d *c, uint64_t line_addr)
@@ -194,49 +144,6 @@ int l1d_set_of(const l1d *c, uint64_t line_addr)
     return (int)set;
 }
 
-/* l1d_set_of's common cases inline: plain indexing with a power-of-two set count (QV100) and
- * Fermi's hash (l1d.hash=2). */
-static inline int set_index(const l1d *c, uint64_t line_addr)
-{
-    if (c->cfg.hash == 0 && c->set_bits > 0)
-        return (int)((line_addr >> c->line_shift) & (((uint64_t)1 << c->set_bits) - 1));
-    if (c->cfg.hash == 2 && c->set_bits != 0) return fermi_set(c, line_addr);
-    return l1d_set_of(c, line_addr);
-}
-
-#ifndef NDEBUG
-/* The set's ways valid or reserved, counted (debug builds check nused against it). */
-static int used_ways(const l1d *c, int set)
-{
-    int n = 0;
-    for (size_t i = (size_t)set * (size_t)c->cfg.ways, e = i + (size_t)c->cfg.ways; i < e; i++)
-        n += c->valid[i] || c->reserved[i];
-    return n;
-}
-#endif
-
-static l1_set_view set_view(l1d *c, int set)
-{
-    size_t base = (size_t)set * (size_t)c->cfg.ways;
-    return (l1_set_view){set,
-                         c->cfg.ways,
-                         c->valid + base,
-                         c->reserved + base,
-                         c->tags + base,
-                         c->state + base * c->state_bytes,
-                         false};
-}
-
-#ifndef NDEBUG
-/* Is way a legal answer of a policy's victim() for the set (core/policy.h): an unreserved way
- * of the set, L1_BYPASS or L1_STALL? */
-static int victim_legal(const l1_set_view *v, int way)
-{
-    if (way == L1_BYPASS || way == L1_STALL) return 1;
-    return way >= 0 && way < v->ways && !v->reserved[way];
-}
-#endif
-
 static int find_way(const l1d *c, int set, uint64_t line, int want_valid)
 {
     size_t base = (size_t)set * (size_t)c->cfg.ways;
@@ -244,29 +151,6 @@ static int find_way(const l1d *c, int set, uint64_t line, int want_valid)
         size_t i = base + (size_t)w;
         if (c->tags[i] != line) continue;
         if (want_valid ? c->valid[i] : c->reserved[i]) return w;
-    }
-    return -1;
-}
-
-static l1_outcome fail(l1d *c, l1_fail why)
-{
-    c->last_fail = why;
-    return L1_RESFAIL;
-}
-
-/* The first way of the set whose tag is line and that is valid or reserved, or -1: candidate
- * ways (fingerprint equal) in way order, 64 at a time; the tag decides. */
-static inline int holding_way(const l1d *c, int set, uint64_t line)
-{
-    size_t base = (size_t)set * (size_t)c->cfg.ways;
-    const uint8_t *fp = c->fp + (size_t)set * (size_t)c->fp_stride, f = fingerprint(line);
-    for (int w0 = 0; w0 < c->cfg.ways; w0 += 64) {
-        int n = c->cfg.ways - w0 < 64 ? c->cfg.ways - w0 : 64;
-        for (uint64_t match = fingerprint_matches(fp + w0, n, f); match; match &= match - 1) {
-            int w = w0 + __builtin_ctzll(match);
-            size_t i = base + (size_t)w;
-            if (c->tags[i] == line && (c->valid[i] || c->reserved[i])) return w;
-        }
     }
     return -1;
 }
@@ -347,12 +231,14 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
         *evicted_line = c->tags[i];
         if (c->ops->on_evict) c->ops->on_evict(c->policy, &v, way);
         c->valid[i] = 0;
+        map_remove(c, c->tags[i]);
     } else {
         c->nused[set]++; /* a free way (the victim is never reserved) */
     }
     c->reserved[i] = 1;
     c->nreserved[set]++;
     c->tags[i] = r->line_addr;
+    map_add(c, r->line_addr, i);
     c->fp[(size_t)set * (size_t)c->fp_stride + (size_t)way] = fingerprint(r->line_addr);
     c->owner[i] = (int16_t)r->warp_slot;
     int word = 0;
@@ -370,167 +256,6 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     return L1_MISS;
 }
 
-/* ------------------------------------------------------------------ sectored ---- */
-
-/* Sectored: the way holding line, valid or with sectors due (at most one: a line is allocated
- * only when no way holds it), or -1. */
-static inline int lookup_sectored(const l1d *c, int set, uint64_t line)
-{
-    return holding_way(c, set, line);
-}
-
-static int mshr_alloc(l1d *c)
-{
-    int word = 0;
-    while (!c->mshr_free[word]) /* a free MSHR exists: mshr_in_use < mshrs */
-        word++;
-    int m = word * 64 + __builtin_ctzll(c->mshr_free[word]);
-    c->mshr_free[word] &= c->mshr_free[word] - 1;
-    c->mshr_in_use++;
-    return m;
-}
-
-/* The sectors of an access to way (-1: absent) split into valid, outstanding and missing. */
-static inline void split_sectors(const l1d *c, size_t i, int way, uint32_t need, uint32_t *hit,
-                                 uint32_t *pend, uint32_t *miss)
-{
-    *hit = way >= 0 ? need & c->svalid[i] : 0;
-    *pend = way >= 0 ? need & c->spend[i] : 0;
-    *miss = need & ~*hit & ~*pend;
-}
-
-/* Why a sectored access would fail now (-1: it would not), in l1d_load_sectors's order. */
-static int sectored_fail(const l1d *c, int set, int way, size_t i, uint32_t need, int slots)
-{
-    uint32_t hit, pend, miss;
-    split_sectors(c, i, way, need, &hit, &pend, &miss);
-    for (uint32_t q = pend; q; q &= q - 1) {
-        int m = c->smshr[i * (size_t)c->nsec + (size_t)__builtin_ctz(q)];
-        if (c->mshr[m].nwaiters >= c->cfg.mshr_merge) return L1F_MERGE;
-    }
-    int nm = (int)wt_popcount_small(miss);
-    if (!nm) return -1;
-    if (c->mshr_in_use + nm > c->cfg.mshrs) return L1F_MSHR;
-    if (slots < nm) return L1F_SEND;
-    if (way < 0 && c->nreserved[set] == c->cfg.ways) return L1F_RESERVED;
-    return -1;
-}
-
-int l1d_load_sectors_needs_fill(const l1d *c, uint64_t line_addr, uint32_t sectors, int send_slots)
-{
-    int set = set_index(c, line_addr), way = lookup_sectored(c, set, line_addr);
-    size_t i = (size_t)set * (size_t)c->cfg.ways + (size_t)(way < 0 ? 0 : way);
-    int why = sectored_fail(c, set, way, i, sectors, send_slots);
-    return why == L1F_MERGE || why == L1F_MSHR || why == L1F_RESERVED;
-}
-
-l1_outcome l1d_load_sectors(l1d *c, const l1_request *r, uint32_t sectors, uint32_t waiter,
-                            int send_slots, l1_sectors *sec, int *owner_warp, int *evicted_warp,
-                            uint64_t *evicted_line)
-{
-    int set = set_index(c, r->line_addr);
-    size_t base = (size_t)set * (size_t)c->cfg.ways;
-    *evicted_warp = -1;
-    int way = lookup_sectored(c, set, r->line_addr);
-    size_t i = base + (size_t)(way < 0 ? 0 : way);
-    int why = sectored_fail(c, set, way, i, sectors, send_slots);
-    if (why >= 0) return fail(c, (l1_fail)why);
-    split_sectors(c, i, way, sectors, &sec->hit, &sec->merged, &sec->miss);
-    sec->line_miss = way < 0;
-    l1_set_view v = set_view(c, set);
-    if (way < 0) {
-        assert(c->nused[set] == used_ways(c, set));
-        v.full = c->nused[set] == c->cfg.ways;
-        way = c->ops->victim(c->policy, r, &v);
-        assert(victim_legal(&v, way) && "an L1D policy's victim must be an unreserved way, "
-                                        "L1_BYPASS or L1_STALL");
-        if (way == L1_BYPASS) return L1_BYPASSED;
-        if (way == L1_STALL || way < 0 || way >= c->cfg.ways || v.reserved[way])
-            return fail(c, L1F_STALL);
-        i = base + (size_t)way;
-        if (c->valid[i]) {
-            *evicted_warp = c->owner[i];
-            *evicted_line = c->tags[i];
-            if (c->ops->on_evict) c->ops->on_evict(c->policy, &v, way);
-            c->nused[set]--; /* free until reserved below (the victim is never reserved) */
-        }
-        c->valid[i] = 0;
-        c->svalid[i] = 0;
-        c->tags[i] = r->line_addr;
-        c->fp[(size_t)set * (size_t)c->fp_stride + (size_t)way] = fingerprint(r->line_addr);
-        c->owner[i] = (int16_t)r->warp_slot;
-    } else {
-        *owner_warp = c->owner[i];
-    }
-    for (uint32_t q = sec->merged; q; q &= q - 1) {
-        int s = __builtin_ctz(q), m = c->smshr[i * (size_t)c->nsec + (size_t)s];
-        c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge + (size_t)c->mshr[m].nwaiters++] = waiter;
-        sec->mshr[s] = m;
-    }
-    if (sec->miss && !c->spend[i]) {
-        c->nused[set] += !c->valid[i] && !c->reserved[i];
-        c->reserved[i] = 1;
-        c->nreserved[set]++;
-    }
-    for (uint32_t q = sec->miss; q; q &= q - 1) {
-        int s = __builtin_ctz(q), m = mshr_alloc(c);
-        c->mshr[m] = (mshr_entry){r->line_addr, way, set, s, 1, *r};
-        c->smshr[i * (size_t)c->nsec + (size_t)s] = (int16_t)m;
-        c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge] = waiter;
-        c->spend[i] |= (uint16_t)(1u << s);
-        sec->mshr[s] = m;
-    }
-    /* Replacement state. GPGPU-Sim (recency_miss): every access touches the line, a miss
-     * allocating it (tag_array::access: allocate, set_last_access_time). Else: a use of valid
-     * data promotes, the fill inserts. */
-    if (sec->line_miss) {
-        if (c->cfg.recency_miss && c->ops->on_fill) c->ops->on_fill(c->policy, r, &v, way);
-    } else if ((c->cfg.recency_miss || sec->hit) && c->ops->on_hit) {
-        c->ops->on_hit(c->policy, r, &v, way);
-    }
-    return sec->miss ? L1_MISS : sec->merged ? L1_MERGED : L1_HIT;
-}
-
-/* The loads waiting on MSHR m, copied out; mostly one, which needs no memcpy call. */
-static int copy_waiters(const l1d *c, int m, uint32_t *waiters)
-{
-    const uint32_t *w = c->waiters + (size_t)m * (size_t)c->cfg.mshr_merge;
-    int n = c->mshr[m].nwaiters;
-    if (n == 1)
-        waiters[0] = w[0];
-    else
-        memcpy(waiters, w, (size_t)n * sizeof *waiters);
-    return n;
-}
-
-/* The fill of a sectored MSHR: its sector becomes valid. */
-__attribute__((noinline)) static int fill_sector(l1d *c, int m, uint32_t *waiters,
-                                                 uint64_t *line_addr)
-{
-    mshr_entry *e = &c->mshr[m];
-    size_t i = (size_t)e->set * (size_t)c->cfg.ways + (size_t)e->way;
-    int was_valid = c->valid[i];
-    c->spend[i] &= (uint16_t) ~(1u << e->sector);
-    c->svalid[i] |= (uint16_t)(1u << e->sector);
-    c->valid[i] = 1;
-    if (!c->spend[i]) {
-        c->reserved[i] = 0;
-        c->nreserved[e->set]--;
-    }
-    if (!c->cfg.recency_miss) {
-        l1_set_view v = set_view(c, e->set);
-        if (!was_valid && c->ops->on_fill)
-            c->ops->on_fill(c->policy, &e->req, &v, e->way);
-        else if (was_valid && c->ops->on_hit)
-            c->ops->on_hit(c->policy, &e->req, &v, e->way);
-    }
-    int n = copy_waiters(c, m, waiters);
-    *line_addr = e->line + (uint64_t)e->sector * L1D_SECTOR;
-    c->mshr_free[m >> 6] |= 1ull << (m & 63);
-    c->mshr_in_use--;
-    return n;
-}
-
 int l1d_invalidate(l1d *c)
 {
     if (c->mshr_in_use) return -1;
@@ -544,6 +269,11 @@ int l1d_invalidate(l1d *c)
     if (c->svalid) memset(c->svalid, 0, lines * sizeof *c->svalid);
     for (int set = 0; set < c->cfg.sets; set++)
         c->nused[set] = c->nreserved[set];
+    if (c->map.slot) { /* the reserved ways stay (none while no MSHR is in use) */
+        l1d_map_clear(&c->map);
+        for (size_t i = 0; i < lines; i++)
+            if (c->reserved[i]) map_add(c, c->tags[i], i);
+    }
     return 0;
 }
 
@@ -554,7 +284,10 @@ int l1d_store(l1d *c, uint64_t line_addr)
     if (way < 0 || !c->valid[(size_t)set * (size_t)c->cfg.ways + (size_t)way]) return 0;
     l1_set_view v = set_view(c, set);
     if (c->ops->on_evict) c->ops->on_evict(c->policy, &v, way);
-    c->nused[set] -= !c->reserved[(size_t)set * (size_t)c->cfg.ways + (size_t)way];
+    if (!c->reserved[(size_t)set * (size_t)c->cfg.ways + (size_t)way]) {
+        c->nused[set]--;
+        map_remove(c, line_addr);
+    }
     c->valid[(size_t)set * (size_t)c->cfg.ways + (size_t)way] = 0;
     if (c->svalid) c->svalid[(size_t)set * (size_t)c->cfg.ways + (size_t)way] = 0;
     return 1;
@@ -562,7 +295,7 @@ int l1d_store(l1d *c, uint64_t line_addr)
 
 int l1d_fill(l1d *c, int m, uint32_t *waiters, uint64_t *line_addr)
 {
-    if (c->cfg.sectored) return fill_sector(c, m, waiters, line_addr);
+    if (c->cfg.sectored) return l1d_fill_sector(c, m, waiters, line_addr);
     mshr_entry *e = &c->mshr[m];
     size_t i = (size_t)e->set * (size_t)c->cfg.ways + (size_t)e->way;
     c->reserved[i] = 0;
