@@ -119,8 +119,7 @@ l1_outcome l1d_load_sectors(l1d *c, const l1_request *r, uint32_t sectors, uint3
 }
 
 /* The fill of a sectored MSHR: its sector becomes valid. */
-__attribute__((noinline)) int l1d_fill_sector(l1d *c, int m, uint32_t *waiters,
-                                              uint64_t *line_addr)
+__attribute__((noinline)) int l1d_fill_sector(l1d *c, int m, uint32_t *waiters, uint64_t *line_addr)
 {
     mshr_entry *e = &c->mshr[m];
     size_t i = (size_t)e->set * (size_t)c->cfg.ways + (size_t)e->way;
@@ -145,4 +144,3 @@ __attribute__((noinline)) int l1d_fill_sector(l1d *c, int m, uint32_t *waiters,
     c->mshr_in_use--;
     return n;
 }
-

@@ -566,7 +566,7 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
         s->scan_at = issued ? now + 1 : wake;
     }
     /* after issue, as GPGPU-Sim's cycle orders them: a buffer emptied now is refilled now */
-    if (s->ib_empty || s->l1i) sm_fetch_cycle(s, now);
+    if (sm_fetch_pending(s)) sm_fetch_cycle(s, now); /* else its first pass finds nothing */
     s->acct_pending++;
     s->acct_until = now + 1;
     if (issued) {

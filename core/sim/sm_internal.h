@@ -174,6 +174,10 @@ typedef struct opcoll {
     uint64_t next; /* a lower bound on the first step that can change anything, exact after
                     * a recount (next_stale: recount before use) */
     bool next_stale;
+    /* units held by queued memory instructions (cu_free UINT64_MAX) per share of the generic
+     * units, so that whether scheduler k's share has a free one is a comparison, not a walk:
+     * held[k_share[k]]; a unit counts in held[cu_share[cu]] (4: in no share) */
+    uint8_t held[5], k_share[4], cu_share[OC_MAX_UNITS];
 } opcoll;
 
 enum ev_kind { EV_REG, EV_ACCESS };

@@ -21,6 +21,7 @@
  * earlier one, and sm_ocunit.c decides the path step by step instead. */
 #include <assert.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "core/sim/sm_internal.h"
 
@@ -53,6 +54,20 @@ void sm_oc_init(sm *s)
                 for (int u = lo; u < hi && c->sub_core; u++)
                     s->oc.unit_sched[u] = (uint8_t)k;
         }
+    /* the generic units' shares are one per scheduler (sub-cores) or one for all */
+    memset(s->oc.cu_share, 4, sizeof s->oc.cu_share);
+    for (int k = 0; k < c->schedulers; k++) {
+        s->oc.k_share[k] = (uint8_t)(c->sub_core ? k : 0);
+        for (int cu = s->oc.share_lo[OCS_UNIT][k]; cu < s->oc.share_hi[OCS_UNIT][k]; cu++)
+            s->oc.cu_share[cu] = s->oc.k_share[k];
+    }
+}
+
+/* Unit cu starts (d = 1) or stops (d = -1) being held: its share counts it. */
+static void count_held(sm *s, int cu, int d)
+{
+    opcoll *o = &s->oc;
+    o->held[o->cu_share[cu]] = (uint8_t)(o->held[o->cu_share[cu]] + d);
 }
 
 /* earliest, and in *rest the smallest of the others (UINT64_MAX when there are none): the
@@ -171,6 +186,7 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
     int ex = sm_earliest(o->oc_ex[cls], lo, hi);
     uint64_t disp = done + 1;
     if (o->oc_ex[cls][ex] * ports > disp) disp = o->oc_ex[cls][ex] * ports;
+    if (o->cu_free[cu] == UINT64_MAX) count_held(s, cu, -1); /* not reached: classify's check */
     o->cu_free[cu] = disp;
     o->cu_disp[cu] = disp;
 
@@ -197,9 +213,14 @@ bool sm_oc_unit_free(const sm *s, int k, int cls)
         if (cls == IC_INT || cls == IC_FP || cls == IC_SFU) return true;
         return s->mq_waiting[k] < (s->oc.share_hi[OCS_SLOT][k] - s->oc.share_lo[OCS_SLOT][k]);
     }
-    for (int i = s->oc.share_lo[OCS_UNIT][k]; i < s->oc.share_hi[OCS_UNIT][k]; i++)
-        if (s->oc.cu_free[i] != UINT64_MAX) return true;
-    return false;
+    int lo = s->oc.share_lo[OCS_UNIT][k], hi = s->oc.share_hi[OCS_UNIT][k];
+#ifndef NDEBUG
+    int held = 0;
+    for (int i = lo; i < hi; i++)
+        held += s->oc.cu_free[i] == UINT64_MAX;
+    assert(held == s->oc.held[s->oc.k_share[k]]);
+#endif
+    return s->oc.held[s->oc.k_share[k]] < hi - lo;
 }
 
 /* A memory instruction of scheduler k issued at now takes the generic collector unit that
@@ -214,6 +235,7 @@ int sm_oc_hold(sm *s, int k, uint64_t now, uint64_t *from)
     uint64_t ports = (uint64_t)s->cfg->reg_ports;
     *from = sm_per_ports(unit_alloc(o, cu, now, ports), ports);
     o->cu_free[cu] = UINT64_MAX;
+    count_held(s, cu, 1);
     return cu;
 }
 
@@ -221,6 +243,7 @@ int sm_oc_hold(sm *s, int k, uint64_t now, uint64_t *from)
  * for the next cycle's passes. */
 void sm_oc_release(sm *s, int cu, uint64_t now)
 {
+    if (s->oc.cu_free[cu] == UINT64_MAX) count_held(s, cu, -1);
     s->oc.cu_free[cu] = (now + 1) * (uint64_t)s->cfg->reg_ports;
     s->oc.cu_disp[cu] = now * (uint64_t)s->cfg->reg_ports;
 }
