@@ -260,7 +260,7 @@ static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
     /* Last found ready, or waiting only for a unit or the load/store unit (or new): its
      * barrier, branch latency and scoreboard have not changed since (only its own issue sets
      * them, and a release can only clear a hazard), so only the unit is left to check. */
-    if (w->stall != ST_SCHED && w->stall != ST_STRUCT && w->stall != ST_STAGE) {
+    if (!((1u << w->stall) & SM_ST_CONTENDED)) {
         if (w->at_barrier) return ST_SYNC;
         if (w->ready_at > now) {
             if (w->ready_at < *wake) *wake = w->ready_at;
@@ -486,7 +486,8 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
             counts[w->stall]--;
             /* An empty instruction buffer stays empty until the fetch fills it and marks the
              * warp again (sm_fetch.c), so such a warp is not looked at meanwhile either. */
-            if (st == ST_SYNC || st == ST_MEM || st == ST_DATA || st == ST_STAGE ||
+            if ((1u << st) &
+                    ((1u << ST_SYNC) | (1u << ST_MEM) | (1u << ST_DATA) | (1u << ST_STAGE)) ||
                 (st == ST_CTRL && w->ib_n == 0 && s->cfg->fetch))
                 s->recheck &= ~((uint64_t)1 << wi);
             if (st == ST_STAGE) s->stage_waiters |= (uint64_t)1 << wi;

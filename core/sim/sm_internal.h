@@ -14,6 +14,8 @@
 /* A warp waiting for the busy load/store unit: structural in the stall breakdown, waiting for
  * memory for C_mem. Internal to the SM. */
 #define ST_STAGE ST_COUNT
+/* The kinds a warp is in while ready but not picked or held by a unit (a bit per kind). */
+#define SM_ST_CONTENDED ((1u << ST_SCHED) | (1u << ST_STRUCT) | (1u << ST_STAGE))
 
 typedef struct warp {
     bool live;
@@ -52,8 +54,7 @@ typedef struct warp {
 static inline void sm_set_stall(warp *w, uint8_t st, uint64_t now)
 {
     if (st == w->stall) return;
-    if ((w->stall == ST_SCHED || w->stall == ST_STRUCT || w->stall == ST_STAGE) &&
-        now > w->stall_since)
+    if (((1u << w->stall) & SM_ST_CONTENDED) && now > w->stall_since)
         w->contended += (uint32_t)(now - w->stall_since);
     w->stall = st;
     w->stall_since = now;
