@@ -215,16 +215,10 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     if (c->mshr_in_use >= c->cfg.mshrs) return fail(c, L1F_MSHR);
     if (!can_send) return fail(c, L1F_SEND);
     if (c->nreserved[set] == c->cfg.ways) return fail(c, L1F_RESERVED);
-    l1_set_view v = set_view(c, set);
-    assert(c->nused[set] == used_ways(c, set));
-    v.full = c->nused[set] == c->cfg.ways; /* only a victim search asks */
-    way = c->ops->victim(c->policy, r, &v);
-    assert(victim_legal(&v, way) && "an L1D policy's victim must be an unreserved way, "
-                                    "L1_BYPASS or L1_STALL");
+    l1_set_view v;
+    way = pick_victim(c, set, r, &v);
     if (way == L1_BYPASS) return L1_BYPASSED;
-    /* without the check, any other illegal answer is taken as a stall */
-    if (way == L1_STALL || way < 0 || way >= c->cfg.ways || v.reserved[way])
-        return fail(c, L1F_STALL);
+    if (way == L1_STALL) return fail(c, L1F_STALL);
     size_t i = base + (size_t)way;
     if (c->valid[i]) {
         *evicted_warp = c->owner[i];

@@ -106,6 +106,22 @@ static inline int victim_legal(const l1_set_view *v, int way)
 }
 #endif
 
+/* The policy's victim for a miss in set (*v: the set as the policy saw it): a way, L1_BYPASS,
+ * or L1_STALL, which any answer that is not an unreserved way of the set also counts as (debug
+ * builds assert the answer is legal). */
+static inline int pick_victim(l1d *c, int set, const l1_request *r, l1_set_view *v)
+{
+    *v = set_view(c, set);
+    assert(c->nused[set] == used_ways(c, set));
+    v->full = c->nused[set] == c->cfg.ways; /* only a victim search asks */
+    int way = c->ops->victim(c->policy, r, v);
+    assert(victim_legal(v, way) && "an L1D policy's victim must be an unreserved way, "
+                                   "L1_BYPASS or L1_STALL");
+    if (way == L1_BYPASS) return way;
+    if (way == L1_STALL || way < 0 || way >= c->cfg.ways || v->reserved[way]) return L1_STALL;
+    return way;
+}
+
 static inline l1_outcome fail(l1d *c, l1_fail why)
 {
     c->last_fail = why;

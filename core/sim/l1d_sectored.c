@@ -62,14 +62,9 @@ l1_outcome l1d_load_sectors(l1d *c, const l1_request *r, uint32_t sectors, uint3
     sec->line_miss = way < 0;
     l1_set_view v = set_view(c, set);
     if (way < 0) {
-        assert(c->nused[set] == used_ways(c, set));
-        v.full = c->nused[set] == c->cfg.ways;
-        way = c->ops->victim(c->policy, r, &v);
-        assert(victim_legal(&v, way) && "an L1D policy's victim must be an unreserved way, "
-                                        "L1_BYPASS or L1_STALL");
+        way = pick_victim(c, set, r, &v);
         if (way == L1_BYPASS) return L1_BYPASSED;
-        if (way == L1_STALL || way < 0 || way >= c->cfg.ways || v.reserved[way])
-            return fail(c, L1F_STALL);
+        if (way == L1_STALL) return fail(c, L1F_STALL);
         i = base + (size_t)way;
         if (c->valid[i]) {
             *evicted_warp = c->owner[i];
