@@ -133,52 +133,6 @@ int sm_sched_of(const sm *s, int w)
     return (int)wt_mod((uint64_t)w, (uint64_t)s->cfg->schedulers);
 }
 
-/* --------------------------------------------------------- events (FIFOs by kind) ---- */
-
-static int ev_before(const sm_event *a, const sm_event *b)
-{
-    return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
-}
-
-/* Doubles FIFO f's ring (sm_push_event found it full). */
-void sm_ev_grow(ev_fifo *f)
-{
-    uint32_t cap = f->cap ? f->cap * 2 : 64;
-    sm_event *b = malloc((size_t)cap * sizeof *b);
-    if (!b) abort(); /* a few kilobytes: failing here means the process is out of memory */
-    for (uint32_t i = 0; i < f->n; i++)
-        b[i] = f->buf[(f->head + i) & (f->cap - 1)];
-    free(f->buf);
-    f->buf = b;
-    f->head = 0;
-    f->cap = cap;
-}
-
-/* Removes and returns the earliest event (there is one). One scan finds it and the earliest
- * head of the other FIFOs, which with the popped FIFO's new head gives the next event. */
-static sm_event ev_pop(sm *s)
-{
-    ev_fifo *best = NULL;
-    uint64_t others = UINT64_MAX; /* earliest head of the FIFOs other than best */
-    for (uint32_t qs = s->evq_busy; qs; qs &= qs - 1) {
-        ev_fifo *f = &s->evq[__builtin_ctz(qs)];
-        if (!best || ev_before(&f->buf[f->head], &best->buf[best->head])) {
-            if (best && best->buf[best->head].cycle < others) others = best->buf[best->head].cycle;
-            best = f;
-        } else if (f->buf[f->head].cycle < others) {
-            others = f->buf[f->head].cycle;
-        }
-    }
-    sm_event top = best->buf[best->head];
-    best->head = (best->head + 1) & (best->cap - 1);
-    best->n--;
-    s->ev_n--;
-    if (!best->n) s->evq_busy &= ~(1u << (best - s->evq));
-    if (best->n && best->buf[best->head].cycle < others) others = best->buf[best->head].cycle;
-    s->ev_next = others;
-    return top;
-}
-
 /* ------------------------------------------------------------------------ warps ---- */
 
 static void set_need(warp *w)
@@ -310,8 +264,7 @@ static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
 static void writeback_after(sm *s, int wi, const inst_info *in, uint64_t at, int queue)
 {
     sm_event e = {.cycle = at, .kind = EV_REG, .a = wi};
-    for (int i = 0; i < in->ndst; i++)
-        e.m[in->dst[i] >> 6] |= (uint64_t)1 << (in->dst[i] & 63);
+    sm_dst_slots(in, e.m);
     if (!(e.m[0] | e.m[1])) return;
     s->warps[wi].pending[0] |= e.m[0];
     s->warps[wi].pending[1] |= e.m[1];
@@ -321,17 +274,34 @@ static void writeback_after(sm *s, int wi, const inst_info *in, uint64_t at, int
         sm_push_event(s, &e, queue);
 }
 
-/* sm.oc_dispatch=unit: the instruction's destinations are pending from now; the collector
- * queues their release when the instruction leaves its unit (sm_oc_enqueue). */
-static void oc_defer(sm *s, int wi, int k, const inst_info *in, uint64_t now, int latency,
-                     int queue)
+/* An INT, FP or SFU instruction of scheduler k: its unit, through the collector if there is
+ * one, and its writeback the unit's latency after the unit starts it (with sm.oc_dispatch=unit
+ * the collector queues the writeback when the instruction leaves it). */
+static void issue_alu(sm *s, int wi, int k, const inst_info *in, uint64_t now, uint32_t lanes)
 {
-    uint64_t m[2] = {0, 0};
-    for (int i = 0; i < in->ndst; i++)
-        m[in->dst[i] >> 6] |= (uint64_t)1 << (in->dst[i] & 63);
-    s->warps[wi].pending[0] |= m[0];
-    s->warps[wi].pending[1] |= m[1];
-    sm_oc_enqueue(s, wi, k, in, now, m, (uint32_t)(s->cfg->result_delay + latency), queue);
+    const gpu_config *c = s->cfg;
+    int cls = in->cls;
+    int queue = cls == IC_INT ? EVQ_INT : cls == IC_FP ? EVQ_FP : EVQ_SFU;
+    int lat = cls == IC_INT ? c->int_latency : cls == IC_FP ? c->fp_latency : c->sfu_latency;
+    uint64_t delay = (uint64_t)c->result_delay + (uint64_t)lat;
+    if (cls == IC_INT)
+        s->st.lanes_int += lanes;
+    else if (cls == IC_FP)
+        s->st.lanes_fp += lanes;
+    else
+        s->st.lanes_sfu += lanes;
+    if (c->oc_unit_order) {
+        sm_oc_enqueue(s, wi, k, in, now, (uint32_t)delay, queue);
+        return;
+    }
+    uint64_t start = now; /* the cycle its unit starts it */
+    if (c->operand_collector)
+        start = sm_oc_issue(s, wi, k, in, now);
+    else if (cls == IC_SFU)
+        s->unit_free[c->sub_core ? k : 0][IC_SFU] = now + (uint64_t)s->ii_sfu;
+    else
+        s->unit_free[k][cls] = now + (uint64_t)s->ii_alu;
+    writeback_after(s, wi, in, start + delay, queue);
 }
 
 static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
@@ -347,7 +317,6 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     int sk = sm_sched_of(s, wi);
     void *self = s->sched_self[sk];
     uint32_t lanes = wt_popcount32(x.active_mask);
-    uint64_t start = now; /* the cycle its unit starts it */
     s->st.warp_insts++;
     s->st.thread_insts += lanes;
     s->st.reg_operands += (uint64_t)lanes * (info.nsrc + info.ndst);
@@ -365,44 +334,8 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     switch (info.cls) {
     case IC_INT:
     case IC_FP:
-        if (s->cfg->oc_unit_order) {
-            oc_defer(s, wi, sk, &info, now,
-                     info.cls == IC_INT ? s->cfg->int_latency : s->cfg->fp_latency,
-                     info.cls == IC_INT ? EVQ_INT : EVQ_FP);
-            if (info.cls == IC_INT)
-                s->st.lanes_int += lanes;
-            else
-                s->st.lanes_fp += lanes;
-            break;
-        }
-        if (s->cfg->operand_collector)
-            start = sm_oc_issue(s, wi, sk, &info, now);
-        else
-            s->unit_free[sk][info.cls] = now + (uint64_t)s->ii_alu;
-        if (info.cls == IC_INT)
-            s->st.lanes_int += lanes;
-        else
-            s->st.lanes_fp += lanes;
-        writeback_after(
-            s, wi, &info,
-            start + (uint64_t)s->cfg->result_delay +
-                (uint64_t)(info.cls == IC_INT ? s->cfg->int_latency : s->cfg->fp_latency),
-            info.cls == IC_INT ? EVQ_INT : EVQ_FP);
-        break;
     case IC_SFU:
-        if (s->cfg->oc_unit_order) {
-            oc_defer(s, wi, sk, &info, now, s->cfg->sfu_latency, EVQ_SFU);
-            s->st.lanes_sfu += lanes;
-            break;
-        }
-        if (s->cfg->operand_collector)
-            start = sm_oc_issue(s, wi, sk, &info, now);
-        else
-            s->unit_free[s->cfg->sub_core ? sk : 0][IC_SFU] = now + (uint64_t)s->ii_sfu;
-        s->st.lanes_sfu += lanes;
-        writeback_after(s, wi, &info,
-                        start + (uint64_t)s->cfg->result_delay + (uint64_t)s->cfg->sfu_latency,
-                        EVQ_SFU);
+        issue_alu(s, wi, sk, &info, now, lanes);
         break;
     case IC_BRANCH:
         w->ready_at = now + (uint64_t)s->cfg->branch_latency;
@@ -547,7 +480,7 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
     sm_account_to(s, now);
     sm_catch_up(s, now);
     while (s->ev_next <= now) {
-        sm_event e = ev_pop(s);
+        sm_event e = sm_ev_pop(s);
         if (e.kind == EV_REG)
             sm_release(s, e.a, e.m);
         else

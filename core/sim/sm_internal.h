@@ -168,7 +168,6 @@ typedef struct opcoll {
      * cu_mem_at[u]), and per scheduler whether its OC_EX_MEM slot holds one */
     uint64_t cu_mem[OC_MAX_UNITS / 64];
     uint64_t cu_mem_at[OC_MAX_UNITS];
-    uint8_t unit_sched[OC_MAX_UNITS]; /* the scheduler whose share holds the unit */
     bool ex_mem_busy[4];
     uint64_t step, seq;
     int inflight;  /* instructions in ID_OC slots or units, memory ones included */
@@ -313,12 +312,24 @@ static inline void sm_set_last_stall(sm *s, int k, uint32_t v)
 void sm_fetch_next(sm *s, int wi);
 const warp_view *sm_view_of(const sm *s, int wi);
 void sm_refresh_view(sm *s, int wi);
-void sm_ev_grow(ev_fifo *f);
 void sm_release(sm *s, int w, const uint64_t m[2]);
 /* The schedulers' time passes up to now (sched_ops.on_cycles) before the SM is touched. */
 void sm_catch_up(sm *s, uint64_t now);
 int sm_warp_priority(const sm *s, int w);
 int sm_sched_of(const sm *s, int w);
+
+/* sm_events.c */
+void sm_ev_grow(ev_fifo *f);
+sm_event sm_ev_pop(sm *s);
+void sm_push_event_sorted(sm *s, const sm_event *e, int queue);
+
+/* The scoreboard slots instruction in writes: bit d of m[d >> 6] for each destination d. */
+static inline void sm_dst_slots(const inst_info *in, uint64_t m[2])
+{
+    m[0] = m[1] = 0;
+    for (int i = 0; i < in->ndst; i++)
+        m[in->dst[i] >> 6] |= (uint64_t)1 << (in->dst[i] & 63);
+}
 
 /* Queues event e (cycle set, seq assigned here) on FIFO `queue`, whose events all come at a
  * fixed latency after the cycle they were pushed in. Inline: every L1D hit and writeback
@@ -374,12 +385,11 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now);
 int sm_oc_banks(const sm *s, int k, int wi, const inst_info *in, uint8_t bank[4]);
 uint64_t sm_oc_read(sm *s, const uint8_t *bank, int n, uint64_t p);
 /* sm_ocunit.c */
-void sm_oc_enqueue(sm *s, int wi, int k, const inst_info *in, uint64_t now, const uint64_t m[2],
-                   uint32_t latency, int queue);
+void sm_oc_enqueue(sm *s, int wi, int k, const inst_info *in, uint64_t now, uint32_t latency,
+                   int queue);
 void sm_oc_step(sm *s, uint64_t now);
 uint64_t sm_oc_wake(sm *s);
 uint64_t sm_oc_reads(sm *s, int k, int wi, const inst_info *in, uint64_t p);
-void sm_push_event_sorted(sm *s, const sm_event *e, int queue);
 
 /* sm_cta.c */
 void sm_release_barrier(sm *s, int cs);

@@ -33,11 +33,11 @@ uint64_t sm_oc_reads(sm *s, int k, int wi, const inst_info *in, uint64_t p)
 }
 
 /* An INT, FP or SFU instruction of warp wi issued at now by scheduler k enters a free slot of
- * its class's ID_OC share (classify saw one: sm_oc_slot_free). Its writeback, releasing m
- * latency cycles after its unit starts it, is queued on event queue `queue` when it leaves its
- * collector unit (unit_dispatch). */
-void sm_oc_enqueue(sm *s, int wi, int k, const inst_info *in, uint64_t now, const uint64_t m[2],
-                   uint32_t latency, int queue)
+ * its class's ID_OC share (classify saw one: sm_oc_slot_free). Its destinations are pending from
+ * now; their release, latency cycles after its unit starts it, is queued on event queue `queue`
+ * when it leaves its collector unit (unit_dispatch). */
+void sm_oc_enqueue(sm *s, int wi, int k, const inst_info *in, uint64_t now, uint32_t latency,
+                   int queue)
 {
     opcoll *o = &s->oc;
     int cls = in->cls;
@@ -50,8 +50,9 @@ void sm_oc_enqueue(sm *s, int wi, int k, const inst_info *in, uint64_t now, cons
     oc_inst *x = &o->idoc[cls][slot];
     x->at = (now + 1) * (uint64_t)s->cfg->reg_ports;
     x->seq = o->seq++;
-    x->m[0] = m[0];
-    x->m[1] = m[1];
+    sm_dst_slots(in, x->m);
+    s->warps[wi].pending[0] |= x->m[0];
+    s->warps[wi].pending[1] |= x->m[1];
     x->latency = latency;
     x->wi = (int8_t)wi;
     x->k = (int8_t)k;
@@ -128,7 +129,7 @@ static uint64_t unit_next(const sm *s)
     for (int w = 0; w < OC_MAX_UNITS / 64; w++)
         for (uint64_t m = o->cu_mem[w]; m; m &= m - 1) {
             int u = w * 64 + __builtin_ctzll(m);
-            if (!o->ex_mem_busy[o->unit_sched[u]] && o->cu_mem_at[u] < next) next = o->cu_mem_at[u];
+            if (!o->ex_mem_busy[o->cu_share[u]] && o->cu_mem_at[u] < next) next = o->cu_mem_at[u];
         }
     for (int cls = 0; cls < 3; cls++) {
         int slot = oldest_waiting(o, cls);
@@ -235,10 +236,11 @@ static void unit_run_step(sm *s, uint64_t p, uint64_t now)
 {
     opcoll *o = &s->oc;
     o->next_stale = true;
-    /* the held units in ascending order: each scheduler's share is a run of them */
+    /* the held units in ascending order: each scheduler's share is a run of them, and with
+     * sub-cores (which this order needs) a unit's share is its scheduler's (cu_share) */
     for (int w = 0; w < OC_MAX_UNITS / 64; w++)
         for (uint64_t m = o->cu_alu[w] | o->cu_mem[w]; m; m &= m - 1) {
-            int u = w * 64 + __builtin_ctzll(m), k = o->unit_sched[u];
+            int u = w * 64 + __builtin_ctzll(m), k = o->cu_share[u];
             if (holds_alu(o, u) && o->cu_inst[u].at <= p &&
                 ex_free_step(s, k, o->cu_inst[u].cls) <= p)
                 unit_dispatch(s, u, p, now);

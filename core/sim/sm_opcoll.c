@@ -50,9 +50,6 @@ void sm_oc_init(sm *s)
             share(s, n[r], k, &lo, &hi);
             s->oc.share_lo[r][k] = (uint8_t)lo;
             s->oc.share_hi[r][k] = (uint8_t)hi;
-            if (r == OCS_UNIT)
-                for (int u = lo; u < hi && c->sub_core; u++)
-                    s->oc.unit_sched[u] = (uint8_t)k;
         }
     /* the generic units' shares are one per scheduler (sub-cores) or one for all */
     memset(s->oc.cu_share, 4, sizeof s->oc.cu_share);
@@ -264,22 +261,4 @@ int sm_oc_rr_start(const sm *s, uint64_t now)
             last = i;
         }
     return last + 1 == n ? 0 : last + 1;
-}
-
-/* Queues e on a FIFO whose events may come before the last one pushed (the collector delays
- * each instruction differently): it goes after every event of its cycle or earlier, so the
- * FIFO stays in (cycle, seq) order. */
-void sm_push_event_sorted(sm *s, const sm_event *e, int queue)
-{
-    sm_push_event(s, e, queue);
-    ev_fifo *f = &s->evq[queue];
-    uint32_t mask = f->cap - 1;
-    for (uint32_t i = f->n - 1; i > 0; i--) {
-        sm_event *cur = &f->buf[(f->head + i) & mask];
-        sm_event *prev = &f->buf[(f->head + i - 1) & mask];
-        if (prev->cycle <= cur->cycle) break;
-        sm_event t = *cur;
-        *cur = *prev;
-        *prev = t;
-    }
 }
