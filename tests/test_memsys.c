@@ -20,6 +20,7 @@
 
 #include "core/mem/memsys.h"
 #include "core/rng.h"
+#include "tests/support/memsys_support.h"
 
 static memsys_config base_config(void)
 {
@@ -57,81 +58,42 @@ static memsys_config gtx480_config(void)
     return c;
 }
 
-static memsys *make(const memsys_config *c)
-{
-    memsys *m = NULL;
-    char err[256] = "";
-    int rc = memsys_create(&m, c, err, sizeof err);
-    if (rc) fprintf(stderr, "%s\n", err);
-    assert_int_equal(rc, 0);
-    assert_non_null(m);
-    return m;
-}
-
-static mem_packet pkt(uint64_t addr, uint32_t bytes, mem_kind kind, int sm, uint32_t token)
-{
-    mem_packet p = {
-        .addr = addr, .bytes = bytes, .kind = (uint8_t)kind, .sm = (uint16_t)sm, .token = token};
-    return p;
-}
-
-/* Ticks cycle by cycle from *now until SM sm has a reply; returns its arrival cycle. */
-static uint64_t wait_reply(memsys *m, int sm, uint64_t *now, mem_packet *out)
-{
-    for (uint64_t limit = *now + 100000; *now < limit; (*now)++) {
-        memsys_tick(m, *now);
-        if (memsys_pop_reply(m, sm, *now, out)) return *now;
-    }
-    fail_msg("no reply");
-    return 0;
-}
-
-static void run_idle(memsys *m, uint64_t *now)
-{
-    while (memsys_busy(m)) {
-        uint64_t t = memsys_next_event(m, *now);
-        assert_true(t != UINT64_MAX);
-        *now = t;
-        memsys_tick(m, *now);
-    }
-}
-
 /* Reads p's line from *now until the memory system is idle again: the line is then in the L2. */
 static void bring_into_l2(memsys *m, const mem_packet *p, uint64_t *now)
 {
     mem_packet r;
     assert_int_equal(memsys_send(m, p, *now), 0);
-    wait_reply(m, p->sm, now, &r);
-    run_idle(m, now);
+    tm_wait_reply(m, p->sm, now, &r);
+    tm_run_idle(m, now);
 }
 
 static void test_idle_read_miss_then_hit(void **state)
 {
     (void)state;
     memsys_config c = base_config();
-    memsys *m = make(&c);
+    memsys *m = tm_make(&c);
     mem_packet r;
     uint64_t now = 0;
     assert_int_equal(
         memsys_send(
             m, &(mem_packet){.addr = 0, .bytes = 128, .kind = MEM_READ, .sm = 0, .token = 7}, now),
         0);
-    assert_int_equal(wait_reply(m, 0, &now, &r), 158);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 158);
     assert_int_equal(r.token, 7);
     assert_int_equal(r.sent_cycle, 0);
     assert_int_equal(r.addr, 0);
 
     now = 200;
-    mem_packet p = pkt(0, 128, MEM_READ, 0, 8);
+    mem_packet p = tm_pkt(0, 128, MEM_READ, 0, 8);
     assert_int_equal(memsys_send(m, &p, now), 0);
-    assert_int_equal(wait_reply(m, 0, &now, &r), 200 + 126);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 200 + 126);
     assert_int_equal(r.token, 8);
 
     /* a 32-byte segment hit: the reply carries 32 bytes, ceil(40 / 32) = 2 cycles */
     now = 400;
-    p = pkt(32, 32, MEM_READ, 0, 9);
+    p = tm_pkt(32, 32, MEM_READ, 0, 9);
     assert_int_equal(memsys_send(m, &p, now), 0);
-    assert_int_equal(wait_reply(m, 0, &now, &r), 400 + 11 + 100 + 12);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 400 + 11 + 100 + 12);
 
     memsys_stats st;
     memsys_get_stats(m, &st);
@@ -153,16 +115,16 @@ static void test_write_then_read_hits(void **state)
 {
     (void)state;
     memsys_config c = base_config();
-    memsys *m = make(&c);
-    mem_packet p = pkt(4096, 128, MEM_WRITE, 0, 1), r;
+    memsys *m = tm_make(&c);
+    mem_packet p = tm_pkt(4096, 128, MEM_WRITE, 0, 1), r;
     uint64_t now = 0;
     assert_int_equal(memsys_send(m, &p, now), 0);
     now = 100;
-    p = pkt(4096, 128, MEM_READ, 0, 2);
+    p = tm_pkt(4096, 128, MEM_READ, 0, 2);
     assert_int_equal(memsys_send(m, &p, now), 0);
-    assert_int_equal(wait_reply(m, 0, &now, &r), 100 + 126);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 100 + 126);
     assert_int_equal(r.token, 2);
-    run_idle(m, &now);
+    tm_run_idle(m, &now);
     memsys_stats st;
     memsys_get_stats(m, &st);
     assert_int_equal(st.l2_accesses, 2);
@@ -177,12 +139,12 @@ static void test_atomic(void **state)
 {
     (void)state;
     memsys_config c = base_config();
-    memsys *m = make(&c);
-    mem_packet p = pkt(256, 4, MEM_ATOMIC, 0, 3), r;
+    memsys *m = tm_make(&c);
+    mem_packet p = tm_pkt(256, 4, MEM_ATOMIC, 0, 3), r;
     uint64_t now = 0;
     assert_int_equal(memsys_send(m, &p, now), 0);
     /* request carries 8 + 4 bytes (1 cycle), reply 8 + 4 (1 cycle): miss = 11 + 32 + 100 + 11 */
-    assert_int_equal(wait_reply(m, 0, &now, &r), 154);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 154);
     assert_int_equal(r.token, 3);
     memsys_stats st;
     memsys_get_stats(m, &st);
@@ -195,18 +157,18 @@ static void test_mshr_merge(void **state)
 {
     (void)state;
     memsys_config c = base_config();
-    memsys *m = make(&c);
-    mem_packet p = pkt(0, 128, MEM_READ, 0, 1), r;
+    memsys *m = tm_make(&c);
+    mem_packet p = tm_pkt(0, 128, MEM_READ, 0, 1), r;
     assert_int_equal(memsys_send(m, &p, 0), 0);
     p.token = 2;
     assert_int_equal(memsys_send(m, &p, 1), 0);
     uint64_t now = 1;
     /* fill at 43, both leave the L2 at 143; the partition output port and the SM ejection
      * port serialize them 5 cycles apart */
-    assert_int_equal(wait_reply(m, 0, &now, &r), 158);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 158);
     assert_int_equal(r.token, 1);
     now++;
-    assert_int_equal(wait_reply(m, 0, &now, &r), 163);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 163);
     assert_int_equal(r.token, 2);
     memsys_stats st;
     memsys_get_stats(m, &st);
@@ -239,7 +201,7 @@ static double run_closed(memsys *m, int sms, int window, const uint64_t *addrs, 
             }
         for (int s = 0; s < sms; s++)
             while (next[s] < n && out[s] < window && memsys_can_send(m, s, now)) {
-                mem_packet p = pkt(addrs[next[s]], 128, MEM_READ, s, (uint32_t)next[s]);
+                mem_packet p = tm_pkt(addrs[next[s]], 128, MEM_READ, s, (uint32_t)next[s]);
                 assert_int_equal(memsys_send(m, &p, now), 0);
                 next[s] += sms;
                 out[s]++;
@@ -260,7 +222,7 @@ static void test_dram_stream_bandwidth(void **state)
 {
     (void)state;
     memsys_config c = gtx480_config();
-    memsys *m = make(&c);
+    memsys *m = tm_make(&c);
     const int n = 24000;
     uint64_t *a = malloc(n * sizeof *a);
     for (int i = 0; i < n; i++)
@@ -294,7 +256,7 @@ static void test_dram_random_rows(void **state)
     for (int i = 0; i < n; i++)
         a[i] = (uint64_t)i * 128;
     double lat;
-    memsys *m = make(&c);
+    memsys *m = tm_make(&c);
     double bw_stream = run_closed(m, c.num_sms, 64, a, n, &lat, NULL);
     memsys_destroy(m);
 
@@ -302,7 +264,7 @@ static void test_dram_random_rows(void **state)
     wt_rng_seed(&g, 42);
     for (int i = 0; i < n; i++)
         a[i] = wt_rng_below(&g, 1u << 24) * 128;
-    m = make(&c);
+    m = tm_make(&c);
     double bw_rand = run_closed(m, c.num_sms, 64, a, n, &lat, NULL);
     memsys_stats st;
     memsys_get_stats(m, &st);
@@ -321,12 +283,12 @@ static void test_frfcfs_row_hit_first(void **state)
     (void)state;
     memsys_config c = base_config();
     c.partitions = 1;
-    memsys *m = make(&c);
+    memsys *m = tm_make(&c);
     /* 16 lines per row, 16 banks: line 0 is bank 0 row 0; row block 17 is row 1 and bank
      * (17 ^ 1) % 16 = 0, i.e. line 272. */
-    mem_packet a = pkt(0, 128, MEM_READ, 0, 1);
-    mem_packet b = pkt(272 * 128, 128, MEM_READ, 0, 2);
-    mem_packet h = pkt(1 * 128, 128, MEM_READ, 0, 3);
+    mem_packet a = tm_pkt(0, 128, MEM_READ, 0, 1);
+    mem_packet b = tm_pkt(272 * 128, 128, MEM_READ, 0, 2);
+    mem_packet h = tm_pkt(1 * 128, 128, MEM_READ, 0, 3);
     assert_int_equal(memsys_send(m, &a, 0), 0);
     assert_int_equal(memsys_send(m, &b, 1), 0);
     assert_int_equal(memsys_send(m, &h, 2), 0);
@@ -334,7 +296,7 @@ static void test_frfcfs_row_hit_first(void **state)
     uint64_t now = 2;
     mem_packet r;
     for (int i = 0; i < 3; i++) {
-        uint64_t t = wait_reply(m, 0, &now, &r);
+        uint64_t t = tm_wait_reply(m, 0, &now, &r);
         when[r.token] = t;
     }
     /* A: ACT 11, RD 23, data 35..43, reply 158. H (younger row hit): RD 31, data 43..51,
@@ -363,7 +325,7 @@ static void test_contention_raises_latency(void **state)
     double lat[3];
     int windows[3] = {1, 8, 48};
     for (int k = 0; k < 3; k++) {
-        memsys *m = make(&c);
+        memsys *m = tm_make(&c);
         run_closed(m, c.num_sms, windows[k], a, n, &lat[k], NULL);
         memsys_destroy(m);
     }
@@ -386,7 +348,7 @@ static void test_backpressure(void **state)
     c.dram_queue = 2;
     c.dram_banks = 2;
     c.dram_row_bytes = 256;
-    memsys *m = make(&c);
+    memsys *m = tm_make(&c);
     enum { N = 4000 };
     static uint8_t seen[N];
     memset(seen, 0, sizeof seen);
@@ -408,7 +370,7 @@ static void test_backpressure(void **state)
         for (int s = 0; s < c.num_sms && sent < N; s++) {
             int k = (int)wt_rng_below(&g, 3);
             uint64_t addr = wt_rng_below(&g, 64) * 128;
-            mem_packet p = pkt(addr, k == MEM_ATOMIC ? 4 : 128, (mem_kind)k, s, (uint32_t)sent);
+            mem_packet p = tm_pkt(addr, k == MEM_ATOMIC ? 4 : 128, (mem_kind)k, s, (uint32_t)sent);
             if (memsys_send(m, &p, now)) {
                 refused++;
                 continue;
@@ -452,7 +414,7 @@ typedef struct rep_rec {
 static int replay(const memsys_config *c, const tr_item *tr, int n, int skip, rep_rec *out,
                   memsys_stats *st)
 {
-    memsys *m = make(c);
+    memsys *m = tm_make(c);
     int i = 0, nrep = 0;
     uint64_t now = 0;
     for (;;) {
@@ -498,7 +460,8 @@ static void test_determinism_and_skipping(void **state)
         uint32_t bytes = kind == MEM_ATOMIC ? 4 : wt_rng_below(&g, 2) ? 128 : 32;
         uint64_t addr = wt_rng_below(&g, 4096) * 128 + (bytes == 32 ? 32 * wt_rng_below(&g, 4) : 0);
         tr[i].cycle = cyc;
-        tr[i].p = pkt(addr, bytes, kind, (int)wt_rng_below(&g, (uint64_t)c.num_sms), (uint32_t)i);
+        tr[i].p =
+            tm_pkt(addr, bytes, kind, (int)wt_rng_below(&g, (uint64_t)c.num_sms), (uint32_t)i);
     }
     rep_rec *a = calloc(N, sizeof *a), *b = calloc(N, sizeof *b), *d = calloc(N, sizeof *d);
     /* with the request crossbar too: its arbitration events keep skipping exact */
@@ -554,8 +517,8 @@ static void test_clock_domains_skipping(void **state)
         mem_kind kind = k < 6 ? MEM_READ : k < 9 ? MEM_WRITE : MEM_ATOMIC;
         uint32_t bytes = kind == MEM_ATOMIC ? 4 : 128;
         tr[i].cycle = cyc;
-        tr[i].p = pkt(wt_rng_below(&g, 4096) * 128, bytes, kind,
-                      (int)wt_rng_below(&g, (uint64_t)c.num_sms), (uint32_t)i);
+        tr[i].p = tm_pkt(wt_rng_below(&g, 4096) * 128, bytes, kind,
+                         (int)wt_rng_below(&g, (uint64_t)c.num_sms), (uint32_t)i);
     }
     rep_rec *a = calloc(N, sizeof *a), *d = calloc(N, sizeof *d), *o = calloc(N, sizeof *o);
     memsys_stats sa, sd, so;
@@ -595,30 +558,30 @@ static void test_clock_l2_half(void **state)
     memsys_config c = base_config();
     c.core_mhz = 1000;
     c.l2_mhz = 500;
-    memsys *m = make(&c);
+    memsys *m = tm_make(&c);
     mem_packet r;
     uint64_t now = 0;
-    mem_packet p = pkt(0, 128, MEM_READ, 0, 1);
+    mem_packet p = tm_pkt(0, 128, MEM_READ, 0, 1);
     assert_int_equal(memsys_send(m, &p, now), 0);
-    assert_int_equal(wait_reply(m, 0, &now, &r), 259);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 259);
     now = 400;
     assert_int_equal(memsys_send(m, &p, now), 0);
-    assert_int_equal(wait_reply(m, 0, &now, &r), 627);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 627);
     now = 1001;
     assert_int_equal(memsys_send(m, &p, now), 0);
-    assert_int_equal(wait_reply(m, 0, &now, &r), 1001 + 226);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 1001 + 226);
     memsys_destroy(m);
 
     c.l2_rop_latency = 5;
-    m = make(&c);
+    m = tm_make(&c);
     now = 0;
     assert_int_equal(memsys_send(m, &p, now), 0);
     /* received 11, L2 from 16 = L2 cycle 8: DRAM act 16, read 28, data 40..48, fill 48 = L2
      * cycle 24, reply at L2 cycle 124 = core 248, arrives 263 */
-    assert_int_equal(wait_reply(m, 0, &now, &r), 263);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 263);
     now = 400;
     assert_int_equal(memsys_send(m, &p, now), 0);
-    assert_int_equal(wait_reply(m, 0, &now, &r), 631);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 631);
     memsys_destroy(m);
 }
 
@@ -636,24 +599,24 @@ static void test_clock_icnt_and_dram(void **state)
     memsys_config c = base_config();
     c.core_mhz = 1000;
     c.icnt_mhz = 2000;
-    memsys *m = make(&c);
-    mem_packet r, p = pkt(0, 128, MEM_READ, 0, 1);
+    memsys *m = tm_make(&c);
+    mem_packet r, p = tm_pkt(0, 128, MEM_READ, 0, 1);
     uint64_t now = 0;
     assert_int_equal(memsys_send(m, &p, now), 0);
     /* miss: received icnt 11 = core 6 (5.5), DRAM act 6, read 18, data 30..38, reply 138 =
      * icnt 276, arrives icnt 291 = core 146 (145.5) */
-    assert_int_equal(wait_reply(m, 0, &now, &r), 146);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 146);
     now = 1000;
     assert_int_equal(memsys_send(m, &p, now), 0);
-    assert_int_equal(wait_reply(m, 0, &now, &r), 1000 + 114);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 1000 + 114);
     memsys_destroy(m);
 
     c.icnt_mhz = 0;
     c.dram_mhz = 250;
-    m = make(&c);
+    m = tm_make(&c);
     now = 0;
     assert_int_equal(memsys_send(m, &p, now), 0);
-    assert_int_equal(wait_reply(m, 0, &now, &r), 255);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 255);
     assert_true(memsys_peak_dram_bandwidth(m) == 2 * 16 / 4.0);
     memsys_destroy(m);
 }
@@ -666,7 +629,7 @@ static uint64_t stream_last_reply(int dram_mhz, int n, uint64_t *busy)
     c.partitions = 1;
     c.core_mhz = 1000;
     c.dram_mhz = dram_mhz;
-    memsys *m = make(&c);
+    memsys *m = tm_make(&c);
     int sent = 0, got = 0;
     uint64_t now = 0, last = 0;
     while (got < n) {
@@ -678,7 +641,7 @@ static uint64_t stream_last_reply(int dram_mhz, int n, uint64_t *busy)
             last = now;
         }
         if (sent < n) {
-            mem_packet p = pkt((uint64_t)sent * 128, 128, MEM_READ, 0, (uint32_t)sent);
+            mem_packet p = tm_pkt((uint64_t)sent * 128, 128, MEM_READ, 0, (uint32_t)sent);
             if (memsys_send(m, &p, now) == 0) sent++;
         }
         now++;
@@ -747,17 +710,17 @@ static void test_slices_share_channel(void **state)
     for (int shared = 0; shared < 2; shared++) {
         memsys_config c = base_config();
         c.l2_slices_per_channel = shared ? 2 : 1;
-        memsys *m = make(&c);
-        mem_packet r, p0 = pkt(0, 128, MEM_READ, 0, 0), p1 = pkt(128, 128, MEM_READ, 0, 1);
+        memsys *m = tm_make(&c);
+        mem_packet r, p0 = tm_pkt(0, 128, MEM_READ, 0, 0), p1 = tm_pkt(128, 128, MEM_READ, 0, 1);
         uint64_t now = 0;
         assert_int_equal(memsys_send(m, &p0, 0), 0);
         memsys_tick(m, 0);
         assert_int_equal(memsys_send(m, &p1, 1), 0);
         now = 1;
-        assert_int_equal(wait_reply(m, 0, &now, &r), 158);
+        assert_int_equal(tm_wait_reply(m, 0, &now, &r), 158);
         assert_int_equal(r.token, 0);
         now++;
-        assert_int_equal(wait_reply(m, 0, &now, &r), shared ? 166 : 163);
+        assert_int_equal(tm_wait_reply(m, 0, &now, &r), shared ? 166 : 163);
         assert_true(memsys_peak_dram_bandwidth(m) == (shared ? 16.0 : 32.0));
         memsys_stats st;
         memsys_get_stats(m, &st);
@@ -785,11 +748,11 @@ static void test_dram_latency_first(void **state)
         c.dram_mhz = 250;
         c.dram_latency = 22;
         c.dram_latency_first = first;
-        memsys *m = make(&c);
-        mem_packet r, p = pkt(0, 128, MEM_READ, 0, 0);
+        memsys *m = tm_make(&c);
+        mem_packet r, p = tm_pkt(0, 128, MEM_READ, 0, 0);
         uint64_t now = 0;
         assert_int_equal(memsys_send(m, &p, now), 0);
-        assert_int_equal(wait_reply(m, 0, &now, &r), first ? 279 : 277);
+        assert_int_equal(tm_wait_reply(m, 0, &now, &r), first ? 279 : 277);
         memsys_destroy(m);
     }
 }
@@ -834,8 +797,8 @@ static void test_injection_queue_limit(void **state)
     memsys_config c = base_config();
     c.icnt_sm_queue = 2;
     c.icnt_bytes_per_cycle = 8; /* a 128-byte write takes 17 cycles to inject */
-    memsys *m = make(&c);
-    mem_packet w = pkt(0, 128, MEM_WRITE, 0, 0);
+    memsys *m = tm_make(&c);
+    mem_packet w = tm_pkt(0, 128, MEM_WRITE, 0, 0);
     assert_int_equal(memsys_send(m, &w, 0), 0); /* injecting 0..17 */
     assert_int_equal(memsys_send(m, &w, 0), 0); /* waits, starts at 17 */
     assert_int_equal(memsys_send(m, &w, 0), 0); /* waits, starts at 34 */
@@ -845,7 +808,7 @@ static void test_injection_queue_limit(void **state)
     assert_int_equal(memsys_next_event(m, 16), 17); /* the slot frees exactly then */
     assert_true(memsys_can_send(m, 0, 17));
     uint64_t now = 17;
-    run_idle(m, &now);
+    tm_run_idle(m, &now);
     memsys_destroy(m);
 }
 
@@ -864,11 +827,11 @@ static void test_write_acks(void **state)
         memsys_config c = base_config();
         c.write_acks = 1;
         c.l2_sectored = sectored;
-        memsys *m = make(&c);
+        memsys *m = tm_make(&c);
         uint64_t now = 0;
-        mem_packet w = pkt(0, 128, MEM_WRITE, 0, 42);
+        mem_packet w = tm_pkt(0, 128, MEM_WRITE, 0, 42);
         assert_int_equal(memsys_send(m, &w, now), 0);
-        assert_int_equal(wait_reply(m, 0, &now, &r), sectored ? 129 : 126);
+        assert_int_equal(tm_wait_reply(m, 0, &now, &r), sectored ? 129 : 126);
         assert_int_equal(r.token, 42);
         assert_int_equal(r.kind, MEM_WRITE);
         assert_false(memsys_busy(m));
@@ -877,18 +840,18 @@ static void test_write_acks(void **state)
         assert_int_equal(st.icnt_packets, sectored ? 5 : 2);
         assert_int_equal(st.icnt_bytes, 8 + 128 + (sectored ? 4 : 1) * 8);
         now = 1000;
-        mem_packet one = pkt(4096, 32, MEM_WRITE, 0, 43);
+        mem_packet one = tm_pkt(4096, 32, MEM_WRITE, 0, 43);
         one.sectors = 1;
         assert_int_equal(memsys_send(m, &one, now), 0);
-        assert_int_equal(wait_reply(m, 0, &now, &r), 1000 + 123);
+        assert_int_equal(tm_wait_reply(m, 0, &now, &r), 1000 + 123);
         memsys_destroy(m);
     }
     memsys_config c = base_config();
-    memsys *m = make(&c);
+    memsys *m = tm_make(&c);
     uint64_t now = 0;
-    mem_packet w = pkt(0, 128, MEM_WRITE, 0, 42);
+    mem_packet w = tm_pkt(0, 128, MEM_WRITE, 0, 42);
     assert_int_equal(memsys_send(m, &w, now), 0);
-    run_idle(m, &now);
+    tm_run_idle(m, &now);
     assert_int_equal(now, 15);
     assert_int_equal(memsys_pop_reply(m, 0, now + 1000, &r), 0);
     memsys_destroy(m);
@@ -911,8 +874,8 @@ static void test_l2_mshr_merge(void **state)
         c.partitions = 1;
         c.l2_mshr_merge = bound;
         c.l2_sectored = k >> 1; /* the same on a sectored slice, the line's four sectors */
-        memsys *m = make(&c);
-        mem_packet r, a = pkt(0, 128, MEM_READ, 0, 1), b = pkt(4096, 128, MEM_READ, 0, 3);
+        memsys *m = tm_make(&c);
+        mem_packet r, a = tm_pkt(0, 128, MEM_READ, 0, 1), b = tm_pkt(4096, 128, MEM_READ, 0, 3);
         uint64_t now = 0;
         bring_into_l2(m, &b, &now);
         memsys_stats before;
@@ -926,7 +889,7 @@ static void test_l2_mshr_merge(void **state)
         uint64_t t[3];
         uint32_t tok[3];
         for (int i = 0; i < 3; i++) {
-            t[i] = wait_reply(m, 0, &now, &r);
+            t[i] = tm_wait_reply(m, 0, &now, &r);
             tok[i] = r.token;
         }
         memsys_stats st;
@@ -960,14 +923,14 @@ static void test_l2_sector_cycles(void **state)
         c.partitions = 1;
         c.l2_sectored = 1;
         c.l2_sector_cycles = on;
-        memsys *m = make(&c);
-        mem_packet r, w = pkt(0, 128, MEM_WRITE, 0, 1), b = pkt(4096, 128, MEM_READ, 0, 2);
+        memsys *m = tm_make(&c);
+        mem_packet r, w = tm_pkt(0, 128, MEM_WRITE, 0, 1), b = tm_pkt(4096, 128, MEM_READ, 0, 2);
         uint64_t now = 0;
         bring_into_l2(m, &b, &now);
         now = 1000;
         assert_int_equal(memsys_send(m, &w, now), 0);
         assert_int_equal(memsys_send(m, &b, now), 0);
-        assert_int_equal(wait_reply(m, 0, &now, &r), on ? 1134 : 1131);
+        assert_int_equal(tm_wait_reply(m, 0, &now, &r), on ? 1134 : 1131);
         assert_int_equal(r.token, 2);
         memsys_destroy(m);
     }
@@ -991,9 +954,9 @@ static void test_icnt_crossbar(void **state)
         c.num_sms = 3;
         c.icnt_bytes_per_cycle = 4096;
         c.icnt_crossbar = on;
-        memsys *m = make(&c);
-        mem_packet x = pkt(0, 32, MEM_READ, 0, 1), w = pkt(384, 32, MEM_READ, 1, 2),
-                   y = pkt(512, 32, MEM_READ, 2, 3), z = pkt(128, 32, MEM_READ, 2, 4);
+        memsys *m = tm_make(&c);
+        mem_packet x = tm_pkt(0, 32, MEM_READ, 0, 1), w = tm_pkt(384, 32, MEM_READ, 1, 2),
+                   y = tm_pkt(512, 32, MEM_READ, 2, 3), z = tm_pkt(128, 32, MEM_READ, 2, 4);
         uint64_t now = 0;
         bring_into_l2(m, &x, &now);
         bring_into_l2(m, &w, &now);
@@ -1046,7 +1009,7 @@ static void test_gpgpusim_map(void **state)
     c.l2_map_chip_bit = 8;
     c.l2_map_sub_bit = 13;
     c.l2_set_ipoly = 1;
-    memsys *m = make(&c);
+    memsys *m = tm_make(&c);
     static const struct {
         uint64_t addr;
         uint32_t slice;
@@ -1079,8 +1042,8 @@ static void test_l2_set_ipoly(void **state)
         c.l2_sets = 16;
         c.l2_ways = 1;
         c.l2_set_ipoly = on;
-        memsys *m = make(&c);
-        mem_packet a = pkt(0, 128, MEM_READ, 0, 1), b = pkt(16 * 128, 128, MEM_READ, 0, 2);
+        memsys *m = tm_make(&c);
+        mem_packet a = tm_pkt(0, 128, MEM_READ, 0, 1), b = tm_pkt(16 * 128, 128, MEM_READ, 0, 2);
         uint64_t now = 0;
         bring_into_l2(m, &a, &now);
         bring_into_l2(m, &b, &now);

@@ -313,6 +313,30 @@ static const param_def core_defs_tail[] = {
           "sector is an access of its own (GPGPU-Sim dram_atom_size = -gpgpu_dram_burst_length x "
           "-gpgpu_dram_buswidth x -gpgpu_n_mem_per_ctrlr; l2cache.cc sends one request per "
           "sector)"),
+    P_INT("dram.t_rrd", 0, 0, 1000, "cycles",
+          "activate to activate, any two banks of a channel (GPGPU-Sim RRD in "
+          "-gpgpu_dram_timing_opt; 0: no limit)"),
+    P_INT("dram.t_rc", 0, 0, 1000, "cycles",
+          "activate to activate, the same bank (GPGPU-Sim RC; 0: only dram.t_ras + dram.t_rp)"),
+    P_INT("dram.bank_groups", 1, 1, 16, "",
+          "bank groups per channel, bank b in group b mod dram.bank_groups (GPGPU-Sim nbkgrp "
+          "with -dram_bnkgrp_indexing_policy 1, the bank number's low bits)"),
+    P_INT("dram.t_ccdl", 0, 0, 1000, "cycles",
+          "column to column, the same bank group (GPGPU-Sim CCDL; 0: only the data bus)"),
+    P_INT("dram.t_rtpl", 0, 0, 1000, "cycles",
+          "read to precharge, the same bank group (GPGPU-Sim RTPL)"),
+    P_INT("dram.t_rtw", 0, 0, 1000, "cycles",
+          "read to write, any banks (GPGPU-Sim tRTW = CL + BL / -dram_data_command_freq_ratio "
+          "+ 2 - WL)"),
+    P_INT("dram.t_wtr", 0, 0, 1000, "cycles",
+          "write to read, any banks (GPGPU-Sim tWTR = WL + BL / ratio + CDLR)"),
+    P_INT("dram.t_wtp", 0, 0, 1000, "cycles",
+          "write to precharge, the same bank (GPGPU-Sim tWTP = WL + BL / ratio + WR; 0: the "
+          "write's data burst)"),
+    P_BOOL("dram.dual_bus", 0,
+           "separate row and column command buses: an activation or precharge may issue in "
+           "the same cycle as a column command (GPGPU-Sim -dram_dual_bus_interface 1; "
+           "false: one command per cycle)"),
     P_BOOL("dram.latency_first", 0,
            "dram.latency delays a request on its way into the channel's queue instead of "
            "its data on the way back (GPGPU-Sim -dram_latency, l2cache.cc "
@@ -473,6 +497,15 @@ static void read_memsys(const param_set *p, const gpu_config *c, memsys_config *
     m->l2_rop_latency = ival(p, "l2.rop_latency");
     m->l2_slices_per_channel = ival(p, "l2.slices_per_channel");
     m->dram_latency_first = ival(p, "dram.latency_first");
+    m->dram_t_rrd = ival(p, "dram.t_rrd");
+    m->dram_t_rc = ival(p, "dram.t_rc");
+    m->dram_bank_groups = ival(p, "dram.bank_groups");
+    m->dram_t_ccdl = ival(p, "dram.t_ccdl");
+    m->dram_t_rtpl = ival(p, "dram.t_rtpl");
+    m->dram_t_rtw = ival(p, "dram.t_rtw");
+    m->dram_t_wtr = ival(p, "dram.t_wtr");
+    m->dram_t_wtp = ival(p, "dram.t_wtp");
+    m->dram_dual_bus = ival(p, "dram.dual_bus");
     m->dram_atom_bytes = ival(p, "dram.atom_bytes");
     m->write_acks = ival(p, "sm.store_acks");
 }

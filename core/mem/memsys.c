@@ -105,6 +105,13 @@ static int check_config(const memsys_config *c, char *err, size_t errlen)
     if (c->dram_t_rcd < 0) BAD("memsys: dram_t_rcd must be >= 0 (got %d)", c->dram_t_rcd);
     if (c->dram_t_rp < 0) BAD("memsys: dram_t_rp must be >= 0 (got %d)", c->dram_t_rp);
     if (c->dram_t_ras < 0) BAD("memsys: dram_t_ras must be >= 0 (got %d)", c->dram_t_ras);
+    if (c->dram_t_rrd < 0 || c->dram_t_rc < 0 || c->dram_t_ccdl < 0 || c->dram_t_rtpl < 0 ||
+        c->dram_t_rtw < 0 || c->dram_t_wtr < 0 || c->dram_t_wtp < 0)
+        BAD("memsys: dram_t_rrd, t_rc, t_ccdl, t_rtpl, t_rtw, t_wtr and t_wtp must be >= 0");
+    if (c->dram_bank_groups < 0 || c->dram_bank_groups > MS_MAX_BANK_GROUPS ||
+        (c->dram_bank_groups > 1 && c->dram_banks % c->dram_bank_groups != 0))
+        BAD("memsys: dram_bank_groups must be in 0..%d and divide dram_banks (got %d of %d)",
+            MS_MAX_BANK_GROUPS, c->dram_bank_groups, c->dram_banks);
     if (c->l2_slices_per_channel < 0 || c->l2_slices_per_channel > 64 ||
         (c->l2_slices_per_channel > 1 && c->partitions % c->l2_slices_per_channel != 0))
         BAD("memsys: l2_slices_per_channel must be in 0..64 and divide partitions (got %d of %d)",

@@ -81,6 +81,14 @@ typedef struct memsys_config {
      * and a sectored L2's access to whole atoms per 32-byte sector, as GPGPU-Sim sends each
      * sector as its own DRAM request (dram.cc moves dram_atom_size bytes per column command). */
     int dram_atom_bytes;
+    /* GPGPU-Sim's further DRAM timings (dram.cc issue_row_command, issue_col_command), DRAM
+     * cycles, 0 for none: activate to activate in the channel (t_rrd) and in a bank (t_rc);
+     * column to column (t_ccdl) and read to precharge (t_rtpl) in a bank group of
+     * dram_bank_groups (bank b in group b % groups); the read/write turnarounds of the
+     * channel (t_rtw, t_wtr) and write to precharge in a bank (t_wtp). dram_dual_bus: a row
+     * command may issue in the cycle of a column command. */
+    int dram_t_rrd, dram_t_rc, dram_bank_groups, dram_t_ccdl, dram_t_rtpl;
+    int dram_t_rtw, dram_t_wtr, dram_t_wtp, dram_dual_bus;
     /* 1: every write is acknowledged as the L2 takes it (GPGPU-Sim's WRITE_ACK, sent whether
      * the write hits or allocates): a reply of no data, popped like a read's, that occupies
      * the reply ports as one header-only packet per 32-byte sector on a sectored L2 (GPGPU-Sim

@@ -28,8 +28,13 @@
  * t_rcd + t_cl + burst and a conflict t_rp + t_rcd + t_cl + burst (plus any wait for t_ras).
  * The bus moves at most one line per burst cycles: a channel never exceeds its peak bandwidth.
  * A column command is only issued when its data slot starts exactly at t + t_cl, so the bus is
- * never booked ahead and the queue stays the scheduling window. Write recovery and read/write
- * turnaround are not modelled. When nothing can issue, the channel schedules itself for the
+ * never booked ahead and the queue stays the scheduling window. GPGPU-Sim's further timings
+ * (dram.cc issue_row_command, issue_col_command) are optional, each 0 for none: activations
+ * t_rrd apart in the channel and t_rc apart in a bank; columns t_ccdl apart and a precharge
+ * t_rtpl after a read in a bank group; a write column t_rtw after a read column and a read
+ * t_wtr after a write in the channel; a precharge t_wtp after a write in its bank. With
+ * dram_dual_bus a row command may issue in the cycle of a column command (the oldest of
+ * each). When nothing can issue, the channel schedules itself for the
  * exact cycle the first command becomes possible (the bank state only changes by its own
  * commands, and arrivals reschedule it), so skipping idle cycles changes nothing. */
 #include "core/mem/memsys_internal.h"
@@ -93,9 +98,15 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
  * MS_NEVER when nothing is queued for it. Kept in own, with the bank's bits in bank_q and
  * bank_h, by calling this wherever the bank changes. A column also waits for the data bus
  * (bus_col). */
+static uint32_t bank_group(const memsys *m, uint32_t k)
+{
+    return m->cfg.dram_bank_groups > 1 ? k % (uint32_t)m->cfg.dram_bank_groups : 0;
+}
+
 static void bank_update(const memsys *m, ms_part *p, uint32_t k)
 {
     ms_bank *b = &p->banks[k];
+    const uint32_t g = bank_group(m, k);
     uint64_t bit = 1ull << (k & 63);
     p->bank_q[k >> 6] &= ~bit;
     p->bank_h[k >> 6] &= ~bit;
@@ -106,12 +117,32 @@ static void bank_update(const memsys *m, ms_part *p, uint32_t k)
     p->bank_q[k >> 6] |= bit;
     if (b->hits) {
         p->bank_h[k >> 6] |= bit;
-        b->own = b->ready_col;
+        /* the turnaround depends on the hit that goes: the earlier of the two bounds it */
+        b->own = max_u64(max_u64(b->ready_col, p->grp_col[g]),
+                         p->rd_ok < p->wr_ok ? p->rd_ok : p->wr_ok);
     } else if (b->open_row == MS_ROW_NONE) {
-        b->own = b->ready_act;
+        b->own = max_u64(b->ready_act, p->act_ok);
     } else {
-        b->own = max_u64(b->act_time + (uint64_t)m->cfg.dram_t_ras, b->ready_pre);
+        b->own = max_u64(max_u64(b->act_time + (uint64_t)m->cfg.dram_t_ras, b->ready_pre),
+                         p->grp_pre[g]);
     }
+}
+
+/* Whether the channel-wide and bank-group timings are on: a command then moves the earliest
+ * times of other banks too. */
+static int shared_timings(const memsys *m)
+{
+    const memsys_config *c = &m->cfg;
+    return (c->dram_t_rrd | c->dram_t_ccdl | c->dram_t_rtpl | c->dram_t_rtw | c->dram_t_wtr) != 0;
+}
+
+/* Recomputes the earliest command of every bank with queued requests. */
+static void banks_update(const memsys *m, ms_part *p)
+{
+    const int words = (m->cfg.dram_banks + 63) / 64;
+    for (int w = 0; w < words; w++)
+        for (uint64_t q = p->bank_q[w]; q; q &= q - 1)
+            bank_update(m, p, (uint32_t)(w * 64 + __builtin_ctzll(q)));
 }
 
 /* Earliest cycle the data bus lets a column command issue: its data starts t_cl later. */
@@ -197,9 +228,19 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
     ms_bank *b = &p->banks[d.bank];
     uint64_t data = t + (uint64_t)m->cfg.dram_t_cl;
     uint64_t burst = bus_cycles(m, d.bytes);
+    const uint32_t g = bank_group(m, d.bank);
     p->bus_free = data + burst;
     b->ready_col = t + burst;
-    b->ready_pre = t + burst;
+    p->grp_col[g] = t + (uint64_t)m->cfg.dram_t_ccdl;
+    /* the bank's read-to-precharge (the burst) and write-to-precharge bounds both hold */
+    if (d.write) {
+        b->ready_pre = max_u64(b->ready_pre, t + max_u64(burst, (uint64_t)m->cfg.dram_t_wtp));
+        p->rd_ok = max_u64(p->rd_ok, t + (uint64_t)m->cfg.dram_t_wtr);
+    } else {
+        b->ready_pre = max_u64(b->ready_pre, t + burst);
+        p->grp_pre[g] = max_u64(p->grp_pre[g], t + (uint64_t)m->cfg.dram_t_rtpl);
+        p->wr_ok = max_u64(p->wr_ok, t + (uint64_t)m->cfg.dram_t_rtw);
+    }
     b->hits--;
     b->queued--;
     bank_update(m, p, d.bank);
@@ -224,6 +265,30 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
         ms_l2_wake(m, part * m->slices + s, MS_STALL_DRAM, now);
 }
 
+/* An activation (the bank is precharged) or a precharge (it has another row open, which no
+ * queued request hits) for the bank of queued request i, at DRAM cycle t. */
+static void row_command(memsys *m, ms_part *p, int i, uint64_t t)
+{
+    ms_dreq *d = &p->dq[i];
+    ms_bank *b = &p->banks[d->bank];
+    if (b->open_row == MS_ROW_NONE) {
+        b->open_row = d->row;
+        b->act_time = t;
+        b->ready_col = t + (uint64_t)m->cfg.dram_t_rcd;
+        p->act_ok = t + (uint64_t)m->cfg.dram_t_rrd;
+        d->activated = 1;
+        m->st.dram_activations++;
+        b->hits = 0;
+        for (int k = 0; k < p->dq_n; k++)
+            if (p->dq[k].bank == d->bank && p->dq[k].row == d->row) b->hits++;
+    } else {
+        b->open_row = MS_ROW_NONE;
+        b->ready_act =
+            max_u64(t + (uint64_t)m->cfg.dram_t_rp, b->act_time + (uint64_t)m->cfg.dram_t_rc);
+    }
+    bank_update(m, p, d->bank);
+}
+
 /* One scheduling step, at the DRAM cycle it was planned for (seen at core cycle now): issue at
  * most one command, then plan the next step for the first cycle any command becomes possible. */
 void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t now)
@@ -235,42 +300,30 @@ void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t now)
     p->sched_time = MS_NEVER;
     /* A bank may issue now when its own time has come; a column also needs the bus. */
     const int cols = bus_col(m, p) <= t;
+    const int dual = m->cfg.dram_dual_bus;
     int n = p->dq_n, prep = -1, col = -1;
     for (int i = 0; i < n; i++) {
         const ms_dreq *d = &p->dq[i];
         const ms_bank *b = &p->banks[d->bank];
         if (b->own > t) continue;
         if (b->hits) {
-            if (cols && b->open_row == d->row) {
+            if (col < 0 && cols && b->open_row == d->row && t >= (d->write ? p->wr_ok : p->rd_ok)) {
                 col = i; /* first ready: the oldest row hit that can move its data now */
-                break;
+                if (!dual || prep >= 0) break;
             }
         } else if (prep < 0) {
-            prep = i;         /* first come: the oldest bank to prepare */
-            if (!cols) break; /* no column can win over it */
+            prep = i;                               /* first come: the oldest bank to prepare */
+            if (!cols || (dual && col >= 0)) break; /* no column can win over it */
         }
     }
-    if (col >= 0) {
-        issue_column(m, part, col, t);
-    } else if (prep >= 0) {
-        ms_dreq *d = &p->dq[prep];
-        ms_bank *b = &p->banks[d->bank];
-        if (b->open_row == MS_ROW_NONE) {
-            b->open_row = d->row;
-            b->act_time = t;
-            b->ready_col = t + (uint64_t)m->cfg.dram_t_rcd;
-            d->activated = 1;
-            m->st.dram_activations++;
-            b->hits = 0;
-            for (int i = 0; i < n; i++)
-                if (p->dq[i].bank == d->bank && p->dq[i].row == d->row) b->hits++;
-        } else {
-            b->open_row = MS_ROW_NONE;
-            b->ready_act = t + (uint64_t)m->cfg.dram_t_rp;
-        }
-        bank_update(m, p, d->bank);
+    /* One command a cycle, a column before a row command; with two buses one of each. The
+     * row command goes first: the column's issue reorders the queue. */
+    if (prep >= 0 && (col < 0 || dual)) row_command(m, p, prep, t);
+    if (col >= 0) issue_column(m, part, col, t);
+    if (col >= 0 || prep >= 0) {
+        p->last_cmd = t;
+        if (shared_timings(m)) banks_update(m, p);
     }
-    if (col >= 0 || prep >= 0) p->last_cmd = t;
     /* The first cycle any bank may issue: banks with row hits wait for the bus too, and
      * max(x, bus) is monotone in x, so the bus applies once to their smallest own time. */
     uint64_t hit_min = MS_NEVER, other_min = MS_NEVER;

@@ -88,7 +88,8 @@ typedef struct ms_dreq {
     uint8_t write, activated;
 } ms_dreq;
 
-#define MS_ROW_NONE UINT64_MAX
+#define MS_ROW_NONE        UINT64_MAX
+#define MS_MAX_BANK_GROUPS 16
 
 /* Why an L2 slice's input queue is blocked, i.e. which event may unblock it. */
 #define MS_STALL_FILL 1 /* no MSHR, or every way of the set reserved: wait for a fill */
@@ -165,6 +166,11 @@ typedef struct ms_part {
     uint64_t *bank_q;  /* bit per bank: it has queued requests (the banks a step plans for) */
     uint64_t *bank_h;  /* bit per bank: queued requests hit its open row (a subset of bank_q) */
     uint64_t bus_free; /* data bus free from this cycle */
+    /* GPGPU-Sim's channel and bank-group timings (0 while unset): earliest activation
+     * (t_rrd), read column and write column (turnarounds), and per bank group the earliest
+     * column (t_ccdl) and precharge (t_rtpl) */
+    uint64_t act_ok, rd_ok, wr_ok;
+    uint64_t grp_col[MS_MAX_BANK_GROUPS], grp_pre[MS_MAX_BANK_GROUPS];
     uint64_t last_cmd; /* one command per cycle; MS_NEVER before the first */
     uint64_t sched_time;
     uint32_t sched_gen; /* EV_DRAM_SCHED with another generation is stale */
