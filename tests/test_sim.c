@@ -47,6 +47,37 @@ static void test_alu_chain_exact_cycles(void **state)
     assert_true(m.stall_exec > 0.49 && m.stall_exec < 0.51);
 }
 
+/* Three one-warp CTAs on one SM, each warp on its own scheduler: mov, a dependent add, exit.
+ * Handed out at once, each warp issues mov 0, add 4, exit 5, last write-back 8: 9 cycles. With
+ * gpu.cta_per_cycle=1 (GPGPU-Sim's one CTA per SM per cycle) the third CTA starts at cycle 2,
+ * after that cycle's issue, so its warp runs 3 cycles later: 12 cycles; with 2 a cycle the
+ * third starts at 1: 11. */
+static void test_cta_per_cycle(void **state)
+{
+    (void)state;
+    const char *wl = ".kernel k block=32\n"
+                     "    mov r0, 1\n"
+                     "    add r1, r0, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=3\n";
+    const char *sets[][6] = {
+        {"gpu.sms=1", "sm.schedulers=4", "sm.simd_width=32", "sm.int_latency=4",
+         "gpu.cta_per_cycle=0", NULL},
+        {"gpu.sms=1", "sm.schedulers=4", "sm.simd_width=32", "sm.int_latency=4",
+         "gpu.cta_per_cycle=1", NULL},
+        {"gpu.sms=1", "sm.schedulers=4", "sm.simd_width=32", "sm.int_latency=4",
+         "gpu.cta_per_cycle=2", NULL},
+    };
+    const int want[] = {9, 12, 11};
+    for (int i = 0; i < 3; i++) {
+        sim_metrics m;
+        test_sim_ok(wl, sets[i], NULL, &m);
+        assert_int_equal((int)m.cycles, want[i]);
+        assert_int_equal((int)m.ctas, 3);
+    }
+}
+
 /* Two independent instructions issue back to back; a half-width unit makes the second wait
  * one cycle (initiation interval 32/16 = 2). */
 static void test_unit_initiation_interval(void **state)
@@ -484,6 +515,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alu_chain_exact_cycles),
+        cmocka_unit_test(test_cta_per_cycle),
         cmocka_unit_test(test_unit_initiation_interval),
         cmocka_unit_test(test_load_miss_then_hit_exact_cycles),
         cmocka_unit_test(test_mshr_merge),

@@ -50,6 +50,9 @@ static const param_def core_defs[] = {
            "goes to the SM after the one that took the previous kernel's last CTA, as "
            "GPGPU-Sim's gpgpu_sim::issue_block2core keeps m_last_cluster_issue (false: every "
            "kernel starts at SM 0)"),
+    P_INT("gpu.cta_per_cycle", 0, 0, 64, "CTAs",
+          "CTAs an SM may receive per cycle (0: as many as fit at once; GPGPU-Sim's "
+          "simt_core_cluster::issue_block2core starts at most one per SM per cycle)"),
     P_REAL("gpu.clock_mhz", 1400, 100, 5000, "MHz",
            "core clock, for energy and time, and the reference of icnt.clock_mhz, "
            "l2.clock_mhz and dram.clock_mhz (GPGPU-Sim -gpgpu_clock_domains, 1st field)"),
@@ -392,6 +395,7 @@ static void read_sm(const param_set *p, gpu_config *c)
     c->watchdog = (uint64_t)param_get_int(p, "sim.watchdog");
     c->skip_idle = ival(p, "sim.skip_idle");
     c->cta_rr_carry = ival(p, "gpu.cta_rr_carry");
+    c->cta_per_cycle = ival(p, "gpu.cta_per_cycle");
     c->num_sms = ival(p, "gpu.sms");
     c->max_warps = ival(p, "sm.max_warps");
     c->max_ctas = ival(p, "sm.max_ctas");

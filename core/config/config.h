@@ -33,7 +33,8 @@ typedef struct gpu_config {
     uint64_t watchdog;   /* cycles with no instruction issued on any SM while warps live */
     int skip_idle;       /* 0: step every SM every cycle (a check on the skipping) */
     int num_sms;
-    int cta_rr_carry; /* a kernel's CTA dispatch starts after the SM of the last one's last CTA */
+    int cta_rr_carry;  /* a kernel's CTA dispatch starts after the SM of the last one's last CTA */
+    int cta_per_cycle; /* CTAs an SM may receive per cycle; 0: no limit */
     int max_warps, max_ctas, max_threads, registers, shared_bytes;
     int schedulers;
     int simd_width, sfu_width;

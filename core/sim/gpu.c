@@ -30,7 +30,12 @@ typedef struct gpu {
     kernel_launch k;
     uint32_t next_cta;
     int n_max;
-    int rr;                /* next SM in round-robin dispatch */
+    int rr; /* next SM in round-robin dispatch */
+    /* with cta_per_cycle: the CTAs each SM received in cycle disp_cycle, and whether an SM with
+     * room was refused one then (dispatch goes on next cycle) */
+    unsigned char *disp_n;
+    uint64_t disp_cycle;
+    bool disp_held;
     uint64_t last_issue;   /* the last cycle a warp issued, or the memory system progressed */
     uint64_t mem_progress; /* memsys_progress at the last watchdog check */
     /* which SMs hold work (sm_busy as of the last time anything changed them), and how many:
@@ -78,6 +83,7 @@ static void gpu_free(gpu *g)
     free(g->limit);
     free(g->limit_since);
     free(g->busy);
+    free(g->disp_n);
     free(g->wake);
     free(g->due);
     free(g->armed);
@@ -112,12 +118,15 @@ static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
     g->limit = calloc((size_t)c->num_sms, sizeof *g->limit);
     g->limit_since = calloc((size_t)c->num_sms, sizeof *g->limit_since);
     g->busy = calloc((size_t)c->num_sms, sizeof *g->busy);
+    g->disp_n = calloc((size_t)c->num_sms, sizeof *g->disp_n);
+    g->disp_cycle = UINT64_MAX;
     g->wake = calloc((size_t)c->num_sms, sizeof *g->wake);
     g->due_words = (c->num_sms + 63) / 64;
     g->due = calloc((size_t)g->due_words, sizeof *g->due);
     g->armed = calloc((size_t)g->due_words, sizeof *g->armed);
     g->cta_trace = opt ? opt->cta_trace : NULL;
-    if (!g->sms || !g->limit || !g->limit_since || !g->busy || !g->wake || !g->due || !g->armed) {
+    if (!g->sms || !g->limit || !g->limit_since || !g->busy || !g->disp_n || !g->wake || !g->due ||
+        !g->armed) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -179,16 +188,25 @@ static void note_busy(gpu *g, int i)
 
 static int dispatch(gpu *g, uint64_t now)
 {
-    int sms = g->cfg.num_sms, stuck = 0, started = 0;
+    int sms = g->cfg.num_sms, stuck = 0, started = 0, per_cycle = g->cfg.cta_per_cycle;
+    if (per_cycle && g->disp_cycle != now) {
+        memset(g->disp_n, 0, (size_t)sms);
+        g->disp_cycle = now;
+    }
+    g->disp_held = false;
     while (g->next_cta < g->k.grid && stuck < sms) {
         sm *s = g->sms[g->rr];
-        if (sm_resident_ctas(s) < policy_limit(g, g->rr)) {
+        bool room = sm_resident_ctas(s) < policy_limit(g, g->rr);
+        bool rate = !per_cycle || g->disp_n[g->rr] < per_cycle;
+        if (room && rate) {
             sm_start_cta(s, g->next_cta++, now);
             wake_changed(g, g->rr);
             note_busy(g, g->rr);
             started++;
             stuck = 0;
+            if (per_cycle) g->disp_n[g->rr]++;
         } else {
+            g->disp_held |= room;
             stuck++;
         }
         g->rr = g->rr + 1 == sms ? 0 : g->rr + 1;
@@ -370,7 +388,7 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
             next_sample += g->cta_period;
         }
         /* a CTA started now keeps the GPU busy even if every SM had drained (nbusy counts it) */
-        if (finished || g->cta_period) dispatch(g, now);
+        if (finished || g->cta_period || g->disp_held) dispatch(g, now);
         if (g->next_cta >= g->k.grid && g->nbusy == 0 && !memsys_busy(g->mem)) break;
         update_min_wake(g, now, ran_min, ran);
 
@@ -378,6 +396,7 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
         if (g->min_wake < next) next = g->min_wake;
         if (next <= now || !c->skip_idle) next = now + 1;
         if (next_sample < next) next = next_sample;
+        if (g->disp_held && next > now + 1) next = now + 1; /* more CTAs to hand out */
         if (next == UINT64_MAX || next - g->last_issue > c->watchdog) {
             /* warps waiting on a memory system that works through a long queue (thousands of
              * serialised atomics on one channel) are slow, not stuck */
