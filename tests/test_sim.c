@@ -284,6 +284,44 @@ static void test_watchdog_waits_for_a_working_memory(void **state)
     assert_true(a.cycles == b.cycles);
 }
 
+/* An atomic, then a chain independent of it: mov r5 and four adds, 4 cycles apart. With
+ * sm.atomic_wait (GPGPU-Sim's shd_warp_t::waiting: an atomic in flight holds the warp) the chain
+ * issues only once the atomic's reply is in, so the run is 20 cycles longer than without (the
+ * last add's write-back lands 20 cycles after the reply; without, the exit waits for the reply
+ * alone). The atomic counts from its issue: queued for the load/store unit
+ * (sm.mem_queue_delay=16) it holds the warp there too, and both runs are 16 cycles longer. */
+static void test_atomic_holds_warp_from_issue(void **state)
+{
+    (void)state;
+    const char *wl = ".array h i32 [64] zero\n"
+                     ".kernel k block=32\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 2\n"
+                     "    atom.add.i32 r2, [h + r1], 1\n"
+                     "    mov r5, 1\n"
+                     "    add r5, r5, 1\n"
+                     "    add r5, r5, 1\n"
+                     "    add r5, r5, 1\n"
+                     "    add r5, r5, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    uint64_t c[2][2];
+    for (int q = 0; q < 2; q++)
+        for (int aw = 0; aw < 2; aw++) {
+            const char *sets[] = {TINY, q ? "sm.mem_queue=4" : "sm.mem_queue=0",
+                                  "sm.mem_queue_delay=16",
+                                  aw ? "sm.atomic_wait=true" : "sm.atomic_wait=false", NULL};
+            sim_metrics m;
+            test_sim_ok(wl, sets, NULL, &m);
+            c[q][aw] = (uint64_t)m.cycles;
+        }
+    assert_int_equal(c[0][1] - c[0][0], 20);
+    assert_int_equal(c[1][1] - c[1][0], 20);
+    assert_int_equal(c[1][0] - c[0][0], 16);
+    assert_int_equal(c[1][1] - c[0][1], 16);
+}
+
 /* Kernels that each finish in one cycle, launched by a host loop that would run ~2^62 times:
  * the cycle cap still ends the run, after about sim.max_cycles launches. */
 static void test_cycle_cap_counts_across_launches(void **state)
@@ -516,6 +554,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alu_chain_exact_cycles),
         cmocka_unit_test(test_cta_per_cycle),
+        cmocka_unit_test(test_atomic_holds_warp_from_issue),
         cmocka_unit_test(test_unit_initiation_interval),
         cmocka_unit_test(test_load_miss_then_hit_exact_cycles),
         cmocka_unit_test(test_mshr_merge),

@@ -171,8 +171,8 @@ static const param_def core_defs[] = {
              "one address in separate requests, bypassing the L1D)"),
     P_BOOL("sm.atomic_wait", 0,
            "a warp with a global atomic in flight issues nothing until every access of it is "
-           "back, whatever the next instruction reads (GPGPU-Sim's shd_warp_t::waiting, "
-           "m_n_atomic); false: only instructions reading its result wait"),
+           "back, whatever the next instruction reads, from the atomic's issue on (GPGPU-Sim's "
+           "shd_warp_t::waiting, m_n_atomic); false: only instructions reading its result wait"),
     P_BOOL("l1d.sector_accesses", 0,
            "a global load or store makes one access per l1d.bypass_segment-byte piece of each "
            "line it touches, each through the L1D (a bank, a cycle of its queue, a request of "

@@ -366,6 +366,13 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
             writeback_after(s, wi, &info, now + (uint64_t)s->cfg->shared_latency, EVQ_SHARED);
         break;
     default:
+        /* GPGPU-Sim counts an atomic in flight from its issue (the functional execution in
+         * issue_warp calls inc_n_atomic), so the warp waits (shd_warp_t::waiting) while it
+         * queues for the load/store unit too; its last reply ends it (sm_recs.c). */
+        if (info.cls == IC_ATOMIC && x.active_mask) {
+            w->atomics++;
+            s->st.atomics++;
+        }
         if (s->cfg->mem_queue)
             sm_memq_push(s, wi, &info, &x, now);
         else

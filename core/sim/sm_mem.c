@@ -60,10 +60,7 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
     w->pending_long[0] |= r->dst[0];
     w->pending_long[1] |= r->dst[1];
     st->rec = id;
-    if (in->cls == IC_ATOMIC) {
-        w->atomics++;
-        s->st.atomics++;
-    } else {
+    if (in->cls != IC_ATOMIC) { /* an atomic counts from its issue (sm.c) */
         s->st.global_loads++;
         if (lines > 1)
             s->st.divergent_loads++;
