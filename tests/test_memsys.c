@@ -1030,6 +1030,36 @@ static void test_gpgpusim_map(void **state)
     expect_bad(c, "48 partitions");
 }
 
+/* gpgpusim_linear (GPGPU-Sim's gap decoding, -gpgpu_memory_partition_indexing 0), GTX480-like:
+ * 6 channels of 256-byte chunks, 2 sub-partitions each chosen by bit 8 of the address left once
+ * the channel is taken out. Address 0x600 is chunk 6: channel 6 % 6 = 0, rest (6 / 6) << 8 =
+ * 0x100, sub-partition 1, so slice 1; 0x500 is chunk 5: channel 5, rest 0, slice 10; 0xc80 is
+ * chunk 12: channel 0, rest 0x280, bit 8 of which is 0: slice 0. */
+static void test_gpgpusim_linear_map(void **state)
+{
+    (void)state;
+    memsys_config c = base_config();
+    c.partitions = 12;
+    c.l2_slices_per_channel = 2;
+    c.l2_map = 2;
+    c.l2_map_chip_bit = 8;
+    c.l2_map_sub_bit = 8;
+    memsys *m = tm_make(&c);
+    assert_int_equal(memsys_slice_of(m, 0x000), 0);
+    assert_int_equal(memsys_slice_of(m, 0x080), 0);
+    assert_int_equal(memsys_slice_of(m, 0x100), 2);
+    assert_int_equal(memsys_slice_of(m, 0x500), 10);
+    assert_int_equal(memsys_slice_of(m, 0x600), 1);
+    assert_int_equal(memsys_slice_of(m, 0xc80), 0);
+    /* every 256-byte chunk of 12 consecutive ones goes to another slice */
+    int count[12] = {0};
+    for (uint64_t a = 0x6000; a < 0x6000 + 12 * 256; a += 128)
+        count[memsys_slice_of(m, a)]++;
+    for (int i = 0; i < 12; i++)
+        assert_int_equal(count[i], 2);
+    memsys_destroy(m);
+}
+
 /* l2_set_ipoly: one slice of 16 one-way sets. Lines 0 and 16 share set 0 when the index is the
  * line's low bits, so reading 16 evicts 0; with IPOLY line 16's index 0 and its higher bit 0
  * (1 above the index) give x^4 mod x^4 + x + 1 = x + 1: set 3, and 0 stays. */
@@ -1067,6 +1097,7 @@ int main(void)
         cmocka_unit_test(test_l2_sector_cycles),
         cmocka_unit_test(test_icnt_crossbar),
         cmocka_unit_test(test_gpgpusim_map),
+        cmocka_unit_test(test_gpgpusim_linear_map),
         cmocka_unit_test(test_l2_set_ipoly),
         cmocka_unit_test(test_mshr_merge),
         cmocka_unit_test(test_dram_stream_bandwidth),

@@ -25,7 +25,7 @@
     }
 
 static const char *const hash_names[] = {"linear", "xor", "fermi", NULL};
-static const char *const l2_map_names[] = {"interleave", "gpgpusim", NULL};
+static const char *const l2_map_names[] = {"interleave", "gpgpusim", "gpgpusim_linear", NULL};
 static const char *const l2_set_hash_names[] = {"linear", "ipoly", NULL};
 static const char *const shared_path_names[] = {"bypass", "ldst", NULL};
 static const char *const atomic_path_names[] = {"line", "serial", NULL};
@@ -264,7 +264,11 @@ static const param_def core_defs_tail[] = {
              "rotated per group of lines) or gpgpusim (GPGPU-Sim's address decoder with IPOLY "
              "partition indexing, -gpgpu_memory_partition_indexing 2: the channel from "
              "l2.map_chip_bit, the slice in the channel from l2.map_sub_bit, hashed with higher "
-             "address bits; 16, 32 or 64 slices)"),
+             "address bits; 16, 32 or 64 slices) or gpgpusim_linear (the same decoder with "
+             "consecutive partition indexing, -gpgpu_memory_partition_indexing 0, any number of "
+             "channels: the channel is the address above l2.map_chip_bit modulo the channels, "
+             "and l2.map_sub_bit counts in the address left once the channel is taken out, "
+             "addrdec.cc's gap case)"),
     P_INT("l2.map_chip_bit", 8, 5, 40, "",
           "l2.map=gpgpusim: lowest address bit of the channel index (GPGPU-Sim's dramid@N in "
           "-gpgpu_mem_addr_mapping)"),

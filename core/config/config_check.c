@@ -113,11 +113,11 @@ static int check_memsys(const memsys_config *m, char *err, size_t errlen)
         int per = m->l2_slices_per_channel, channels = m->partitions / per, cbits = 0;
         while ((1 << cbits) < channels)
             cbits++;
-        if ((m->partitions != 16 && m->partitions != 32 && m->partitions != 64) ||
-            !wt_is_pow2(per)) {
+        if (!wt_is_pow2(per) ||
+            (m->l2_map == 1 && m->partitions != 16 && m->partitions != 32 && m->partitions != 64)) {
             snprintf(err, errlen,
                      "l2.map=gpgpusim needs l2.partitions of 16, 32 or 64 and a power-of-two "
-                     "l2.slices_per_channel (got %d and %d)",
+                     "l2.slices_per_channel, gpgpusim_linear the latter (got %d and %d)",
                      m->partitions, per);
             return -1;
         }
@@ -127,7 +127,7 @@ static int check_memsys(const memsys_config *m, char *err, size_t errlen)
                      m->l2_map_chip_bit, m->l2_line);
             return -1;
         }
-        if (per > 1 && m->l2_map_sub_bit < m->l2_map_chip_bit + cbits) {
+        if (per > 1 && m->l2_map == 1 && m->l2_map_sub_bit < m->l2_map_chip_bit + cbits) {
             snprintf(err, errlen,
                      "l2.map_sub_bit (%d) must be above the %d channel bits from l2.map_chip_bit "
                      "(%d)",

@@ -19,6 +19,14 @@
  * so 2^chip_bit consecutive bytes share a channel, and strides of powers of two spread over
  * the slices by the hash (QV100: 256 bytes per channel, 64 slices).
  *
+ * gpgpusim_linear (l2_map 2): the same decoder with consecutive partition indexing
+ * (-gpgpu_memory_partition_indexing 0), for any number of channels n (addrdec.cc's gap case):
+ *   channel = (addr >> chip_bit) % n
+ *   rest = ((addr >> chip_bit) / n) << chip_bit | addr % 2^chip_bit
+ *   slice = channel << S | (S bits of rest at l2_map_sub_bit)
+ *   local = (rest without its sub-partition bits) >> log2(l2_line)
+ * (GTX480: 6 channels of 256-byte chunks, the sub-partition from the chunk number's lowest bit).
+ *
  * IPOLY (Rau, "Pseudo-randomly interleaved memory", ISCA 1991, as GPGPU-Sim's hashing.cc applies
  * it; Khairy et al., TPDS 2017): an n-bit index i and higher address bits h give
  * i xor (x^n h(x) mod p(x)) over GF(2), with p = x^4 + x + 1, x^5 + x^2 + 1 or x^6 + x + 1 for
@@ -79,6 +87,16 @@ int ms_map_check(const memsys_config *c, char *err, size_t errlen)
     if (c->l2_set_ipoly && !ipoly_table(c->l2_sets, col))
         BAD("memsys: the IPOLY set index needs 16, 32 or 64 L2 sets (got %d)", c->l2_sets);
     if (!c->l2_map) return 0;
+    if (c->l2_map == 2) {
+        if (S & (S - 1)) BAD("memsys: l2_slices_per_channel must be a power of two (got %d)", S);
+        if (c->l2_map_chip_bit < line || c->l2_map_chip_bit > 40)
+            BAD("memsys: l2_map_chip_bit must be in log2(l2_line) = %d..40 (got %d)", line,
+                c->l2_map_chip_bit);
+        if (S > 1 && (c->l2_map_sub_bit < line || c->l2_map_sub_bit > 48))
+            BAD("memsys: l2_map_sub_bit must be in log2(l2_line) = %d..48 (got %d)", line,
+                c->l2_map_sub_bit);
+        return 0;
+    }
     if (!ipoly_table(c->partitions, col) || (S & (S - 1)))
         BAD("memsys: GPGPU-Sim's address mapping needs 16, 32 or 64 partitions in a power of two "
             "of channels (got %d partitions, %d per channel)",
@@ -100,7 +118,7 @@ void ms_map_init(memsys *m)
     m->map_s_bits = ms_log2(m->slices);
     m->map_c_bits = ms_log2((uint64_t)c->partitions / m->slices);
     uint32_t col[MS_IPOLY_BITS];
-    if (c->l2_map) ipoly_bytes(col, ipoly_table(c->partitions, col), m->part_ipoly);
+    if (c->l2_map == 1) ipoly_bytes(col, ipoly_table(c->partitions, col), m->part_ipoly);
     if (c->l2_set_ipoly) ipoly_bytes(col, ipoly_table(c->l2_sets, col), m->set_ipoly);
     m->set_bits = ms_log2((uint64_t)c->l2_sets);
 }
@@ -118,6 +136,15 @@ void ms_map_line_gpgpusim(const memsys *m, uint64_t line, uint32_t *part, uint64
     const memsys_config *c = &m->cfg;
     uint64_t a = line << m->line_shift;
     int C = m->map_c_bits, S = m->map_s_bits, at = c->l2_map_chip_bit;
+    if (c->l2_map == 2) {
+        uint64_t n = (uint64_t)c->partitions / m->slices, hi = a >> at;
+        uint64_t rest = (hi / n) << at | (a & ((1ull << at) - 1));
+        uint32_t sub = S ? (uint32_t)(rest >> c->l2_map_sub_bit) & ((1u << S) - 1) : 0;
+        *part = (uint32_t)(hi % n) << S | sub;
+        *local = (S ? drop_bits(rest, c->l2_map_sub_bit, S) : rest) >> m->line_shift;
+        *set = ms_set_of(m, *local);
+        return;
+    }
     uint32_t chip = (uint32_t)(a >> at) & ((1u << C) - 1);
     uint32_t sub = S ? (uint32_t)(a >> c->l2_map_sub_bit) & ((1u << S) - 1) : 0;
     *part = ipoly(m->part_ipoly, a >> (at + C + S), chip << S | sub);
