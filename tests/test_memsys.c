@@ -992,6 +992,54 @@ static void test_icnt_crossbar(void **state)
     }
 }
 
+/* icnt_reply_crossbar: L2 hits (H = 100, 32-byte ports, L = 10). A, 128 bytes of line 0 (slice
+ * 0) for SM 0; B, 32 bytes of line 1 (slice 1) for SM 0, sent in the same cycle (it injects one
+ * cycle later); C, 32 bytes of line 2 (slice 1) for SM 1, sent 2 cycles later. Their replies
+ * are ready at their slices at 111, 112 and 113; A's takes 5 cycles on a port
+ * (ceil(136 / 32)), B's and C's 2.
+ *   ports only: A leaves at 111, in at SM 0 121..126; B leaves at 112, waits for SM 0's port:
+ *   126..128; C leaves slice 1 at 114, after B, in at SM 1 124..126.
+ *   crossbar: SM 0 takes A at 111 (busy until 116); slice 1's head B waits for SM 0 and is
+ *   taken at 116, in at 116 + 2 + 10 = 128; C, behind B, leaves at 118 and is in at 130,
+ *   although SM 1 was free all along. */
+static void test_icnt_reply_crossbar(void **state)
+{
+    (void)state;
+    for (int on = 0; on <= 1; on++) {
+        memsys_config c = base_config();
+        c.num_sms = 2;
+        c.icnt_reply_crossbar = on;
+        memsys *m = tm_make(&c);
+        mem_packet a = tm_pkt(0, 128, MEM_READ, 0, 0), b = tm_pkt(128, 32, MEM_READ, 0, 1),
+                   d = tm_pkt(256, 32, MEM_READ, 1, 2);
+        assert_int_equal(memsys_slice_of(m, 0), 0);
+        assert_int_equal(memsys_slice_of(m, 128), 1);
+        assert_int_equal(memsys_slice_of(m, 256), 1);
+        uint64_t now = 0;
+        bring_into_l2(m, &a, &now);
+        bring_into_l2(m, &b, &now);
+        bring_into_l2(m, &d, &now);
+        uint64_t t0 = now = 1000, at[3] = {0};
+        assert_int_equal(memsys_send(m, &a, now), 0);
+        assert_int_equal(memsys_send(m, &b, now), 0);
+        for (int got = 0; got < 3; now++) {
+            assert_true(now < t0 + 1000);
+            if (now == t0 + 2) assert_int_equal(memsys_send(m, &d, now), 0);
+            memsys_tick(m, now);
+            mem_packet r;
+            for (int sm = 0; sm < 2; sm++)
+                while (memsys_pop_reply(m, sm, now, &r)) {
+                    at[r.token] = now - t0;
+                    got++;
+                }
+        }
+        assert_int_equal(at[0], 126);
+        assert_int_equal(at[1], 128);
+        assert_int_equal(at[2], on ? 130 : 126);
+        memsys_destroy(m);
+    }
+}
+
 /* l2_map = 1: GPGPU-Sim's QV100 mapping (dramid@8, 32 channels of 2 slices, the slice bit 13,
  * IPOLY over 64 slices). 0x1000: channel 16, slice bit 0, nothing above bit 13: slice 32;
  * 0x1100: channel 17, slice 34; 0x3000: channel 16, slice bit 1: slice 33. 0x81e0: channel 1,
@@ -1096,6 +1144,7 @@ int main(void)
         cmocka_unit_test(test_l2_mshr_merge),
         cmocka_unit_test(test_l2_sector_cycles),
         cmocka_unit_test(test_icnt_crossbar),
+        cmocka_unit_test(test_icnt_reply_crossbar),
         cmocka_unit_test(test_gpgpusim_map),
         cmocka_unit_test(test_gpgpusim_linear_map),
         cmocka_unit_test(test_l2_set_ipoly),

@@ -239,6 +239,13 @@ static const param_def core_defs_tail[] = {
     P_INT("icnt.bytes_per_cycle", 32, 1, 4096, "bytes/cycle", "bandwidth of every port"),
     P_INT("icnt.header_bytes", 8, 0, 256, "bytes", "header added to every packet"),
     P_INT("icnt.sm_queue", 8, 1, 1024, "", "packets an SM may have waiting to inject"),
+    P_BOOL("icnt.reply_crossbar", 0,
+           "replies cross to the SMs through a crossbar: each partition's replies wait in "
+           "order, each icnt cycle every SM whose port is free takes the head of one "
+           "partition's queue headed for it, round robin, and a partition sends one reply at "
+           "a time, so a head whose SM is busy holds the replies behind it (GPGPU-Sim's "
+           "BookSim with one virtual channel and no input speedup, config_fermi_islip.icnt); "
+           "false: the ports only serialize"),
     P_BOOL("icnt.crossbar", 0,
            "requests cross to the partitions through a crossbar: each icnt cycle every "
            "partition takes the head of one SM's input buffer, round robin, and a head whose "
@@ -476,6 +483,7 @@ static void read_memsys(const param_set *p, const gpu_config *c, memsys_config *
     m->icnt_header_bytes = ival(p, "icnt.header_bytes");
     m->icnt_sm_queue = ival(p, "icnt.sm_queue");
     m->icnt_crossbar = ival(p, "icnt.crossbar");
+    m->icnt_reply_crossbar = ival(p, "icnt.reply_crossbar");
     m->partitions = ival(p, "l2.partitions");
     m->l2_sets = ival(p, "l2.sets");
     m->l2_ways = ival(p, "l2.ways");

@@ -179,6 +179,13 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
         s->memo_line = MS_NO_TAG;
     }
     if (cfg->icnt_crossbar && ms_xbar_init(m)) goto oom;
+    for (int i = 0; i < cfg->partitions; i++)
+        m->parts[i].rq_head = m->parts[i].rq_tail = MS_NIL;
+    m->rx_time = MS_NEVER;
+    if (cfg->icnt_reply_crossbar) {
+        m->rx_rr = calloc((size_t)cfg->num_sms, sizeof *m->rx_rr);
+        if (!m->rx_rr) goto oom;
+    }
     m->req_free = MS_NIL;
     if (ms_eq_init(m)) goto oom;
     *out = m;
@@ -201,6 +208,7 @@ void memsys_destroy(memsys *m)
         for (int i = 0; i < m->cfg.num_sms; i++)
             free(m->sms[i].inj);
     ms_xbar_free(m);
+    free(m->rx_rr);
     free(m->parts);
     free(m->sms);
     free(m->reply_mask);
@@ -374,6 +382,9 @@ void memsys_tick(memsys *m, uint64_t now)
                 break;
             case EV_XBAR:
                 ms_xbar_step(m, e.b, t);
+                break;
+            case EV_RXBAR:
+                ms_rxbar_step(m, e.b, t);
                 break;
             }
         }

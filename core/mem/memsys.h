@@ -36,6 +36,11 @@ typedef struct memsys_config {
      * partition is taken holds the packets behind it (GPGPU-Sim -network_mode 2 with
      * -icnt_arbiter_algo 1, local_interconnect.cc); 0: each port only serializes. */
     int icnt_crossbar;
+    /* 1: replies cross to the SMs through a crossbar: each partition's replies wait in order,
+     * each icnt cycle every SM whose ejection port is free takes the head of one partition's
+     * queue headed for it (round robin), and a partition sends one reply at a time, so a head
+     * whose SM is busy holds the replies behind it (BookSim with one virtual channel). */
+    int icnt_reply_crossbar;
     /* L2: one slice per memory partition */
     int partitions;
     int l2_sets; /* per partition */

@@ -195,6 +195,94 @@ void ms_icnt_part_arrive(memsys *m, uint32_t r, uint64_t t)
     ms_l2_input(m, q->part, r);
 }
 
+/* ---- the reply crossbar (icnt_reply_crossbar) ----
+ *
+ * BookSim with one virtual channel and no input speedup (GPGPU-Sim's Fermi interconnect,
+ * config_fermi_islip.icnt): a partition's replies wait in its queue in order; each icnt cycle
+ * every SM whose ejection port is free takes the head of one queue headed for it, searching
+ * round robin from the partition after the one it took last; the partition then sends nothing
+ * else for the reply's serialization, and the SM receives nothing else. A head whose SM is
+ * busy or taken holds the replies behind it. The reply is in at the SM icnt_latency cycles
+ * after its last flit left. */
+
+static void rxbar_schedule(memsys *m, uint64_t c)
+{
+    if (c >= m->rx_time) return;
+    m->rx_time = c;
+    ms_push(m, ms_core(&m->clk_icnt, c), EV_RXBAR, 0, ++m->rx_gen);
+}
+
+static void rxbar_enter(memsys *m, uint32_t r, uint64_t t)
+{
+    ms_req *q = &m->reqs[r];
+    ms_part *p = &m->parts[q->part];
+    q->ready = ms_edge(&m->clk_icnt, t);
+    q->next = MS_NIL;
+    if (p->rq_tail == MS_NIL)
+        p->rq_head = r;
+    else
+        m->reqs[p->rq_tail].next = r;
+    p->rq_tail = r;
+    if (p->rq_head == r) rxbar_schedule(m, max_u64(q->ready, p->out_free));
+}
+
+/* The icnt cycle partition p's head may cross (its queue is not empty). */
+static uint64_t rx_head_at(const memsys *m, const ms_part *p)
+{
+    return max_u64(m->reqs[p->rq_head].ready, p->out_free);
+}
+
+void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t)
+{
+    if (gen != m->rx_gen) return; /* replaced by an earlier one */
+    m->rx_time = MS_NEVER;
+    const uint64_t c = ms_edge(&m->clk_icnt, t);
+    const int P = m->cfg.partitions, S = m->cfg.num_sms;
+    uint64_t next = MS_NEVER;
+    for (int sm = 0; sm < S; sm++) {
+        ms_sm *s = &m->sms[sm];
+        int pick = -1;
+        for (int k = 0; k < P; k++) {
+            int pi = (int)(m->rx_rr[sm] + (uint32_t)k) % P;
+            const ms_part *p = &m->parts[pi];
+            if (p->rq_head == MS_NIL || m->reqs[p->rq_head].pkt.sm != sm) continue;
+            uint64_t at = rx_head_at(m, p);
+            if (at > c) {
+                if (at < next) next = at;
+                continue;
+            }
+            if (s->ej_free > c) { /* the SM is busy: try again when it is free */
+                if (s->ej_free < next) next = s->ej_free;
+                break;
+            }
+            pick = pi;
+            break;
+        }
+        if (pick < 0) continue;
+        ms_part *p = &m->parts[pick];
+        uint32_t r = p->rq_head;
+        ms_req *q = &m->reqs[r];
+        p->rq_head = q->next;
+        if (p->rq_head == MS_NIL) p->rq_tail = MS_NIL;
+        p->out_free = c + q->ser;
+        s->ej_free = c + q->ser;
+        m->rx_rr[sm] = (uint32_t)(pick + 1 == P ? 0 : pick + 1);
+        q->ready = ms_core(&m->clk_icnt, c + q->ser + (uint64_t)m->cfg.icnt_latency);
+        ms_push(m, q->ready, EV_DELIVER, r, 0);
+    }
+    /* every queue's head competes again once it may: its partition and its SM free, and not
+     * before the next cycle */
+    for (int pi = 0; pi < P; pi++) {
+        const ms_part *p = &m->parts[pi];
+        if (p->rq_head == MS_NIL) continue;
+        uint64_t at = max_u64(rx_head_at(m, p), c + 1);
+        uint64_t busy = m->sms[m->reqs[p->rq_head].pkt.sm].ej_free;
+        if (busy > at) at = busy;
+        if (at < next) next = at;
+    }
+    if (next != MS_NEVER) rxbar_schedule(m, next);
+}
+
 /* A reply for request r leaves the L2 pipeline at t toward the partition's output port. */
 void ms_icnt_reply_ready(memsys *m, uint32_t r, uint64_t t)
 {
@@ -206,8 +294,14 @@ void ms_icnt_reply_ready(memsys *m, uint32_t r, uint64_t t)
     uint32_t n = 1;
     if (q->pkt.kind == MEM_WRITE && m->cfg.l2_sectored)
         n = (uint32_t)__builtin_popcount(ms_req_sectors(m, &q->pkt));
-    uint64_t tx = max_u64(ms_edge(&m->clk_icnt, t), p->out_free);
     q->ser = n * ms_ser(m, data); /* again at the SM's ejection port */
+    if (m->cfg.icnt_reply_crossbar) {
+        m->st.icnt_packets += n;
+        m->st.icnt_bytes += n * ((uint64_t)m->cfg.icnt_header_bytes + data);
+        rxbar_enter(m, r, t);
+        return;
+    }
+    uint64_t tx = max_u64(ms_edge(&m->clk_icnt, t), p->out_free);
     p->out_free = tx + q->ser;
     m->st.icnt_packets += n;
     m->st.icnt_bytes += n * ((uint64_t)m->cfg.icnt_header_bytes + data);

@@ -39,7 +39,8 @@ typedef enum ms_ev_type {
     EV_REPLY_READY, /* a reply leaves the L2 pipeline for the partition's output port; a = req */
     EV_SM_ARRIVE,   /* a reply's head reaches its SM's ejection port; a = req */
     EV_DELIVER,     /* a reply is fully received: it becomes poppable; a = req */
-    EV_XBAR         /* icnt_crossbar: the request crossbar arbitrates; b = generation */
+    EV_XBAR,        /* icnt_crossbar: the request crossbar arbitrates; b = generation */
+    EV_RXBAR        /* icnt_reply_crossbar: the reply crossbar arbitrates; b = generation */
 } ms_ev_type;
 
 /* An event beyond the wheel's window, in the heap: ordered by (time, seq). */
@@ -141,6 +142,9 @@ typedef struct ms_bank {
 typedef struct ms_part {
     /* interconnect ports (icnt cycles) */
     uint64_t in_free, out_free;
+    /* icnt_reply_crossbar: its replies waiting to cross, oldest first (ms_req.ready: the icnt
+     * cycle each is in) */
+    uint32_t rq_head, rq_tail;
     /* input queue (FIFO of requests, ready times non-decreasing) */
     uint32_t in_head, in_tail;
     /* L2 slice */
@@ -226,6 +230,11 @@ struct memsys {
     ms_sm *sms;
     uint64_t *reply_mask; /* bit per SM: its reply queue is not empty */
     ms_xbar xb;           /* icnt_crossbar only */
+    /* icnt_reply_crossbar: per SM the partition its round robin starts from, the icnt cycle
+     * of the next arbitration (MS_NEVER: none) and the generation of its event */
+    uint32_t *rx_rr;
+    uint64_t rx_time;
+    uint32_t rx_gen;
     ms_req *reqs;
     uint32_t req_cap, req_free;
     /* event queue (memsys_events.c) */
@@ -409,6 +418,7 @@ void ms_icnt_part_arrive(memsys *m, uint32_t r, uint64_t t);
 void ms_icnt_reply_ready(memsys *m, uint32_t r, uint64_t t);
 void ms_icnt_sm_arrive(memsys *m, uint32_t r, uint64_t t);
 void ms_icnt_deliver(memsys *m, uint32_t r);
+void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t);
 
 /* memsys_l2.c */
 int ms_l2_init(memsys *m, ms_part *p);
