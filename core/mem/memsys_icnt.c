@@ -232,21 +232,29 @@ static uint64_t rx_head_at(const memsys *m, const ms_part *p)
     return max_u64(m->reqs[p->rq_head].ready, p->out_free);
 }
 
+/* Partition pi's head as the step sees it: its SM (-1: none) and the cycle it may cross. */
+static void rx_head_note(memsys *m, int pi)
+{
+    const ms_part *p = &m->parts[pi];
+    m->rx_hsm[pi] = p->rq_head == MS_NIL ? -1 : m->reqs[p->rq_head].pkt.sm;
+    m->rx_hat[pi] = p->rq_head == MS_NIL ? MS_NEVER : rx_head_at(m, p);
+}
+
 void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t)
 {
     if (gen != m->rx_gen) return; /* replaced by an earlier one */
     m->rx_time = MS_NEVER;
     const uint64_t c = ms_edge(&m->clk_icnt, t);
     const int P = m->cfg.partitions, S = m->cfg.num_sms;
+    for (int pi = 0; pi < P; pi++)
+        rx_head_note(m, pi);
     uint64_t next = MS_NEVER;
     for (int sm = 0; sm < S; sm++) {
         ms_sm *s = &m->sms[sm];
-        int pick = -1;
-        for (int k = 0; k < P; k++) {
-            int pi = (int)(m->rx_rr[sm] + (uint32_t)k) % P;
-            const ms_part *p = &m->parts[pi];
-            if (p->rq_head == MS_NIL || m->reqs[p->rq_head].pkt.sm != sm) continue;
-            uint64_t at = rx_head_at(m, p);
+        int pick = -1, pi = (int)m->rx_rr[sm];
+        for (int k = 0; k < P; k++, pi = pi + 1 == P ? 0 : pi + 1) {
+            if (m->rx_hsm[pi] != sm) continue;
+            uint64_t at = m->rx_hat[pi];
             if (at > c) {
                 if (at < next) next = at;
                 continue;
@@ -269,14 +277,14 @@ void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t)
         m->rx_rr[sm] = (uint32_t)(pick + 1 == P ? 0 : pick + 1);
         q->ready = ms_core(&m->clk_icnt, c + q->ser + (uint64_t)m->cfg.icnt_latency);
         ms_push(m, q->ready, EV_DELIVER, r, 0);
+        rx_head_note(m, pick); /* its next head, which cannot cross before out_free */
     }
     /* every queue's head competes again once it may: its partition and its SM free, and not
      * before the next cycle */
     for (int pi = 0; pi < P; pi++) {
-        const ms_part *p = &m->parts[pi];
-        if (p->rq_head == MS_NIL) continue;
-        uint64_t at = max_u64(rx_head_at(m, p), c + 1);
-        uint64_t busy = m->sms[m->reqs[p->rq_head].pkt.sm].ej_free;
+        if (m->rx_hsm[pi] < 0) continue;
+        uint64_t at = max_u64(m->rx_hat[pi], c + 1);
+        uint64_t busy = m->sms[m->rx_hsm[pi]].ej_free;
         if (busy > at) at = busy;
         if (at < next) next = at;
     }
