@@ -184,9 +184,10 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
     m->rx_time = MS_NEVER;
     if (cfg->icnt_reply_crossbar) {
         m->rx_rr = calloc((size_t)cfg->num_sms, sizeof *m->rx_rr);
-        m->rx_hsm = calloc((size_t)cfg->partitions, sizeof *m->rx_hsm);
         m->rx_hat = calloc((size_t)cfg->partitions, sizeof *m->rx_hat);
-        if (!m->rx_rr || !m->rx_hsm || !m->rx_hat) goto oom;
+        m->rx_bucket = calloc((size_t)cfg->num_sms, sizeof *m->rx_bucket);
+        m->rx_sms = calloc(((size_t)cfg->num_sms + 63) / 64, sizeof *m->rx_sms);
+        if (!m->rx_rr || !m->rx_hat || !m->rx_bucket || !m->rx_sms) goto oom;
     }
     m->req_free = MS_NIL;
     if (ms_eq_init(m)) goto oom;
@@ -211,8 +212,9 @@ void memsys_destroy(memsys *m)
             free(m->sms[i].inj);
     ms_xbar_free(m);
     free(m->rx_rr);
-    free(m->rx_hsm);
     free(m->rx_hat);
+    free(m->rx_bucket);
+    free(m->rx_sms);
     free(m->parts);
     free(m->sms);
     free(m->reply_mask);

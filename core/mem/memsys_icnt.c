@@ -232,61 +232,92 @@ static uint64_t rx_head_at(const memsys *m, const ms_part *p)
     return max_u64(m->reqs[p->rq_head].ready, p->out_free);
 }
 
-/* Partition pi's head as the step sees it: its SM (-1: none) and the cycle it may cross. */
+/* Partition pi's head as the step sees it: the cycle it may cross, and the partition in its
+ * SM's set of heads (the step's buckets: partitions <= 64). */
 static void rx_head_note(memsys *m, int pi)
 {
     const ms_part *p = &m->parts[pi];
-    m->rx_hsm[pi] = p->rq_head == MS_NIL ? -1 : m->reqs[p->rq_head].pkt.sm;
-    m->rx_hat[pi] = p->rq_head == MS_NIL ? MS_NEVER : rx_head_at(m, p);
+    if (p->rq_head == MS_NIL) return;
+    int sm = m->reqs[p->rq_head].pkt.sm;
+    m->rx_hat[pi] = rx_head_at(m, p);
+    m->rx_bucket[sm] |= 1ull << pi;
+    m->rx_sms[sm >> 6] |= 1ull << (sm & 63);
 }
 
+/* One arbitration. Each SM, lowest first, looks at the heads headed for it from the partition
+ * after the one it took last: heads not in yet ask for a step when they are, until the first
+ * that is in, which the SM takes if its port is free (else it asks for a step then). */
 void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t)
 {
     if (gen != m->rx_gen) return; /* replaced by an earlier one */
     m->rx_time = MS_NEVER;
     const uint64_t c = ms_edge(&m->clk_icnt, t);
-    const int P = m->cfg.partitions, S = m->cfg.num_sms;
+    const int P = m->cfg.partitions, words = (m->cfg.num_sms + 63) / 64;
     for (int pi = 0; pi < P; pi++)
         rx_head_note(m, pi);
     uint64_t next = MS_NEVER;
-    for (int sm = 0; sm < S; sm++) {
-        ms_sm *s = &m->sms[sm];
-        int pick = -1, pi = (int)m->rx_rr[sm];
-        for (int k = 0; k < P; k++, pi = pi + 1 == P ? 0 : pi + 1) {
-            if (m->rx_hsm[pi] != sm) continue;
-            uint64_t at = m->rx_hat[pi];
-            if (at > c) {
+    for (int w = 0; w < words; w++) {
+        /* re-read: a partition that sends offers its next head to the SMs still to come */
+        for (uint64_t b = m->rx_sms[w]; b; b = m->rx_sms[w] & (~1ull << __builtin_ctzll(b))) {
+            int sm = w * 64 + __builtin_ctzll(b);
+            uint64_t heads = m->rx_bucket[sm];
+            uint64_t in = 0;
+            for (uint64_t h = heads; h; h &= h - 1)
+                if (m->rx_hat[__builtin_ctzll(h)] <= c) in |= h & -h;
+            /* the heads in the round robin's order: from rx_rr on, then from 0 */
+            uint64_t hi = ~0ull << m->rx_rr[sm];
+            uint64_t in_hi = in & hi, first;
+            if (in_hi)
+                first = in_hi & -in_hi;
+            else
+                first = in & -in;
+            /* the heads not in yet that come before the first in (all of them, with none) */
+            uint64_t out = heads & ~in, before;
+            if (!first)
+                before = out;
+            else if (first & hi)
+                before = out & hi & (first - 1);
+            else
+                before = (out & hi) | (out & (first - 1));
+            for (uint64_t h = before; h; h &= h - 1) {
+                uint64_t at = m->rx_hat[__builtin_ctzll(h)];
                 if (at < next) next = at;
-                continue;
             }
+            if (!first) continue;
+            ms_sm *s = &m->sms[sm];
             if (s->ej_free > c) { /* the SM is busy: try again when it is free */
                 if (s->ej_free < next) next = s->ej_free;
-                break;
+                continue;
             }
-            pick = pi;
-            break;
+            int pick = __builtin_ctzll(first);
+            ms_part *p = &m->parts[pick];
+            uint32_t r = p->rq_head;
+            ms_req *q = &m->reqs[r];
+            p->rq_head = q->next;
+            if (p->rq_head == MS_NIL) p->rq_tail = MS_NIL;
+            p->out_free = c + q->ser;
+            s->ej_free = c + q->ser;
+            m->rx_rr[sm] = (uint32_t)(pick + 1 == P ? 0 : pick + 1);
+            q->ready = ms_core(&m->clk_icnt, c + q->ser + (uint64_t)m->cfg.icnt_latency);
+            ms_push(m, q->ready, EV_DELIVER, r, 0);
+            m->rx_bucket[sm] &= ~first;
+            rx_head_note(m, pick); /* its next head, which cannot cross before out_free */
         }
-        if (pick < 0) continue;
-        ms_part *p = &m->parts[pick];
-        uint32_t r = p->rq_head;
-        ms_req *q = &m->reqs[r];
-        p->rq_head = q->next;
-        if (p->rq_head == MS_NIL) p->rq_tail = MS_NIL;
-        p->out_free = c + q->ser;
-        s->ej_free = c + q->ser;
-        m->rx_rr[sm] = (uint32_t)(pick + 1 == P ? 0 : pick + 1);
-        q->ready = ms_core(&m->clk_icnt, c + q->ser + (uint64_t)m->cfg.icnt_latency);
-        ms_push(m, q->ready, EV_DELIVER, r, 0);
-        rx_head_note(m, pick); /* its next head, which cannot cross before out_free */
     }
     /* every queue's head competes again once it may: its partition and its SM free, and not
-     * before the next cycle */
-    for (int pi = 0; pi < P; pi++) {
-        if (m->rx_hsm[pi] < 0) continue;
-        uint64_t at = max_u64(m->rx_hat[pi], c + 1);
-        uint64_t busy = m->sms[m->rx_hsm[pi]].ej_free;
-        if (busy > at) at = busy;
-        if (at < next) next = at;
+     * before the next cycle; the buckets are emptied for the next step */
+    for (int w = 0; w < words; w++) {
+        for (uint64_t b = m->rx_sms[w]; b; b &= b - 1) {
+            int sm = w * 64 + __builtin_ctzll(b);
+            uint64_t busy = m->sms[sm].ej_free;
+            for (uint64_t h = m->rx_bucket[sm]; h; h &= h - 1) {
+                uint64_t at = max_u64(m->rx_hat[__builtin_ctzll(h)], c + 1);
+                if (busy > at) at = busy;
+                if (at < next) next = at;
+            }
+            m->rx_bucket[sm] = 0;
+        }
+        m->rx_sms[w] = 0;
     }
     if (next != MS_NEVER) rxbar_schedule(m, next);
 }

@@ -233,8 +233,9 @@ struct memsys {
     /* icnt_reply_crossbar: per SM the partition its round robin starts from, the icnt cycle
      * of the next arbitration (MS_NEVER: none) and the generation of its event */
     uint32_t *rx_rr;
-    int *rx_hsm;      /* scratch of a step, per partition: its head's SM (-1: none) */
-    uint64_t *rx_hat; /* and the icnt cycle it may cross */
+    uint64_t *rx_hat;    /* scratch of a step, per partition: the cycle its head may cross */
+    uint64_t *rx_bucket; /* per SM: the partitions whose head goes to it */
+    uint64_t *rx_sms;    /* the SMs with such heads */
     uint64_t rx_time;
     uint32_t rx_gen;
     ms_req *reqs;
