@@ -21,29 +21,13 @@
 #include "core/mem/memsys.h"
 #include "tests/support/memsys_support.h"
 
+/* tm_base_config with one partition, one-cycle packets and one-cycle line bursts. */
 static memsys_config channel_config(void)
 {
-    memsys_config c = {
-        .num_sms = 1,
-        .icnt_latency = 10,
-        .icnt_bytes_per_cycle = 256,
-        .icnt_header_bytes = 8,
-        .icnt_sm_queue = 8,
-        .partitions = 1,
-        .l2_sets = 64,
-        .l2_ways = 16,
-        .l2_line = 128,
-        .l2_hit_latency = 100,
-        .l2_mshrs = 32,
-        .dram_banks = 16,
-        .dram_row_bytes = 2048,
-        .dram_queue = 32,
-        .dram_bytes_per_cycle = 128,
-        .dram_t_cl = 12,
-        .dram_t_rcd = 12,
-        .dram_t_rp = 12,
-        .dram_t_ras = 28,
-    };
+    memsys_config c = tm_base_config();
+    c.icnt_bytes_per_cycle = 256;
+    c.partitions = 1;
+    c.dram_bytes_per_cycle = 128;
     return c;
 }
 

@@ -1,9 +1,9 @@
 /* Tests of the memory system: exact unloaded timings, MSHR merging, DRAM bandwidth and
  * FR-FCFS, contention, backpressure, determinism and cycle skipping, configuration checks.
  *
- * Unloaded timings with the base config below (latency L = 10, 32 B/cycle ports, 8-byte
- * header, 128-byte lines, L2 hit latency H = 100, DRAM 16 B/cycle so burst = 8, t_cl = t_rcd =
- * t_rp = 12, t_ras = 28):
+ * Unloaded timings with tm_base_config (tests/support/memsys_support.c): latency L = 10,
+ * 32 B/cycle ports, 8-byte header, 128-byte lines, L2 hit latency H = 100, DRAM 16 B/cycle so
+ * burst = 8, t_cl = t_rcd = t_rp = 12, t_ras = 28:
  *   request hop  = L + ceil(8 / 32)          = 11
  *   reply hop    = L + ceil((8 + 128) / 32)  = 15
  *   L2 hit       = 11 + H + 15               = 126
@@ -22,36 +22,10 @@
 #include "core/rng.h"
 #include "tests/support/memsys_support.h"
 
-static memsys_config base_config(void)
-{
-    memsys_config c = {
-        .num_sms = 1,
-        .icnt_latency = 10,
-        .icnt_bytes_per_cycle = 32,
-        .icnt_header_bytes = 8,
-        .icnt_sm_queue = 8,
-        .partitions = 2,
-        .l2_sets = 64,
-        .l2_ways = 16,
-        .l2_line = 128,
-        .l2_hit_latency = 100,
-        .l2_mshrs = 32,
-        .dram_banks = 16,
-        .dram_row_bytes = 2048,
-        .dram_queue = 32,
-        .dram_bytes_per_cycle = 16,
-        .dram_t_cl = 12,
-        .dram_t_rcd = 12,
-        .dram_t_rp = 12,
-        .dram_t_ras = 28,
-    };
-    return c;
-}
-
 /* GTX480-like: 15 SMs, 6 partitions of 64 x 16 x 128 B. */
 static memsys_config gtx480_config(void)
 {
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     c.num_sms = 15;
     c.partitions = 6;
     c.icnt_sm_queue = 16;
@@ -70,7 +44,7 @@ static void bring_into_l2(memsys *m, const mem_packet *p, uint64_t *now)
 static void test_idle_read_miss_then_hit(void **state)
 {
     (void)state;
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     memsys *m = tm_make(&c);
     mem_packet r;
     uint64_t now = 0;
@@ -114,7 +88,7 @@ static void test_idle_read_miss_then_hit(void **state)
 static void test_write_then_read_hits(void **state)
 {
     (void)state;
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     memsys *m = tm_make(&c);
     mem_packet p = tm_pkt(4096, 128, MEM_WRITE, 0, 1), r;
     uint64_t now = 0;
@@ -138,7 +112,7 @@ static void test_write_then_read_hits(void **state)
 static void test_atomic(void **state)
 {
     (void)state;
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     memsys *m = tm_make(&c);
     mem_packet p = tm_pkt(256, 4, MEM_ATOMIC, 0, 3), r;
     uint64_t now = 0;
@@ -156,7 +130,7 @@ static void test_atomic(void **state)
 static void test_mshr_merge(void **state)
 {
     (void)state;
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     memsys *m = tm_make(&c);
     mem_packet p = tm_pkt(0, 128, MEM_READ, 0, 1), r;
     assert_int_equal(memsys_send(m, &p, 0), 0);
@@ -281,7 +255,7 @@ static void test_dram_random_rows(void **state)
 static void test_frfcfs_row_hit_first(void **state)
 {
     (void)state;
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     c.partitions = 1;
     memsys *m = tm_make(&c);
     /* 16 lines per row, 16 banks: line 0 is bank 0 row 0; row block 17 is row 1 and bank
@@ -339,7 +313,7 @@ static void test_contention_raises_latency(void **state)
 static void test_backpressure(void **state)
 {
     (void)state;
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     c.num_sms = 4;
     c.icnt_sm_queue = 1;
     c.l2_sets = 1;
@@ -555,7 +529,7 @@ static void test_clock_domains_skipping(void **state)
 static void test_clock_l2_half(void **state)
 {
     (void)state;
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     c.core_mhz = 1000;
     c.l2_mhz = 500;
     memsys *m = tm_make(&c);
@@ -596,7 +570,7 @@ static void test_clock_l2_half(void **state)
 static void test_clock_icnt_and_dram(void **state)
 {
     (void)state;
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     c.core_mhz = 1000;
     c.icnt_mhz = 2000;
     memsys *m = tm_make(&c);
@@ -625,7 +599,7 @@ static void test_clock_icnt_and_dram(void **state)
  * 1000 MHz (see test_clock_dram_bandwidth_exact). */
 static uint64_t stream_last_reply(int dram_mhz, int n, uint64_t *busy)
 {
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     c.partitions = 1;
     c.core_mhz = 1000;
     c.dram_mhz = dram_mhz;
@@ -708,7 +682,7 @@ static void test_slices_share_channel(void **state)
 {
     (void)state;
     for (int shared = 0; shared < 2; shared++) {
-        memsys_config c = base_config();
+        memsys_config c = tm_base_config();
         c.l2_slices_per_channel = shared ? 2 : 1;
         memsys *m = tm_make(&c);
         mem_packet r, p0 = tm_pkt(0, 128, MEM_READ, 0, 0), p1 = tm_pkt(128, 128, MEM_READ, 0, 1);
@@ -727,7 +701,7 @@ static void test_slices_share_channel(void **state)
         assert_int_equal(st.dram_activations, shared ? 1 : 2);
         memsys_destroy(m);
     }
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     c.partitions = 3;
     c.l2_slices_per_channel = 2;
     expect_bad(c, "l2_slices_per_channel");
@@ -743,7 +717,7 @@ static void test_dram_latency_first(void **state)
 {
     (void)state;
     for (int first = 0; first < 2; first++) {
-        memsys_config c = base_config();
+        memsys_config c = tm_base_config();
         c.core_mhz = 1000;
         c.dram_mhz = 250;
         c.dram_latency = 22;
@@ -770,31 +744,31 @@ static void test_bad_configs(void **state)
 {
     (void)state;
     memsys_config c;
-    c = base_config(), c.partitions = 0, expect_bad(c, "partitions");
-    c = base_config(), c.num_sms = 0, expect_bad(c, "num_sms");
-    c = base_config(), c.l2_sets = 48, expect_bad(c, "l2_sets");
-    c = base_config(), c.l2_line = 100, expect_bad(c, "l2_line");
-    c = base_config(), c.l2_ways = 0, expect_bad(c, "l2_ways");
-    c = base_config(), c.l2_mshrs = 0, expect_bad(c, "l2_mshrs");
-    c = base_config(), c.dram_banks = 3, expect_bad(c, "dram_banks");
-    c = base_config(), c.dram_row_bytes = 64, expect_bad(c, "dram_row_bytes");
-    c = base_config(), c.dram_queue = 1, expect_bad(c, "dram_queue");
-    c = base_config(), c.dram_bytes_per_cycle = 0, expect_bad(c, "dram_bytes_per_cycle");
-    c = base_config(), c.icnt_latency = 0, expect_bad(c, "icnt_latency");
-    c = base_config(), c.icnt_bytes_per_cycle = 0, expect_bad(c, "icnt_bytes_per_cycle");
-    c = base_config(), c.icnt_sm_queue = 0, expect_bad(c, "icnt_sm_queue");
-    c = base_config(), c.dram_t_cl = 0, expect_bad(c, "dram_t_cl");
-    c = base_config(), c.dram_t_ras = -1, expect_bad(c, "dram_t_ras");
-    c = base_config(), c.l2_rop_latency = -1, expect_bad(c, "l2_rop_latency");
-    c = base_config(), c.dram_mhz = -850, expect_bad(c, "dram clock");
-    c = base_config(), c.core_mhz = 1000, c.l2_mhz = 0.0004, expect_bad(c, "l2 clock");
-    c = base_config(), c.icnt_mhz = 1132.0001, expect_bad(c, "icnt clock");
+    c = tm_base_config(), c.partitions = 0, expect_bad(c, "partitions");
+    c = tm_base_config(), c.num_sms = 0, expect_bad(c, "num_sms");
+    c = tm_base_config(), c.l2_sets = 48, expect_bad(c, "l2_sets");
+    c = tm_base_config(), c.l2_line = 100, expect_bad(c, "l2_line");
+    c = tm_base_config(), c.l2_ways = 0, expect_bad(c, "l2_ways");
+    c = tm_base_config(), c.l2_mshrs = 0, expect_bad(c, "l2_mshrs");
+    c = tm_base_config(), c.dram_banks = 3, expect_bad(c, "dram_banks");
+    c = tm_base_config(), c.dram_row_bytes = 64, expect_bad(c, "dram_row_bytes");
+    c = tm_base_config(), c.dram_queue = 1, expect_bad(c, "dram_queue");
+    c = tm_base_config(), c.dram_bytes_per_cycle = 0, expect_bad(c, "dram_bytes_per_cycle");
+    c = tm_base_config(), c.icnt_latency = 0, expect_bad(c, "icnt_latency");
+    c = tm_base_config(), c.icnt_bytes_per_cycle = 0, expect_bad(c, "icnt_bytes_per_cycle");
+    c = tm_base_config(), c.icnt_sm_queue = 0, expect_bad(c, "icnt_sm_queue");
+    c = tm_base_config(), c.dram_t_cl = 0, expect_bad(c, "dram_t_cl");
+    c = tm_base_config(), c.dram_t_ras = -1, expect_bad(c, "dram_t_ras");
+    c = tm_base_config(), c.l2_rop_latency = -1, expect_bad(c, "l2_rop_latency");
+    c = tm_base_config(), c.dram_mhz = -850, expect_bad(c, "dram clock");
+    c = tm_base_config(), c.core_mhz = 1000, c.l2_mhz = 0.0004, expect_bad(c, "l2 clock");
+    c = tm_base_config(), c.icnt_mhz = 1132.0001, expect_bad(c, "icnt clock");
 }
 
 static void test_injection_queue_limit(void **state)
 {
     (void)state;
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     c.icnt_sm_queue = 2;
     c.icnt_bytes_per_cycle = 8; /* a 128-byte write takes 17 cycles to inject */
     memsys *m = tm_make(&c);
@@ -824,7 +798,7 @@ static void test_write_acks(void **state)
     (void)state;
     mem_packet r;
     for (int sectored = 0; sectored <= 1; sectored++) {
-        memsys_config c = base_config();
+        memsys_config c = tm_base_config();
         c.write_acks = 1;
         c.l2_sectored = sectored;
         memsys *m = tm_make(&c);
@@ -846,7 +820,7 @@ static void test_write_acks(void **state)
         assert_int_equal(tm_wait_reply(m, 0, &now, &r), 1000 + 123);
         memsys_destroy(m);
     }
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     memsys *m = tm_make(&c);
     uint64_t now = 0;
     mem_packet w = tm_pkt(0, 128, MEM_WRITE, 0, 42);
@@ -870,7 +844,7 @@ static void test_l2_mshr_merge(void **state)
     (void)state;
     for (int k = 0; k < 4; k++) {
         int bound = k & 1;
-        memsys_config c = base_config();
+        memsys_config c = tm_base_config();
         c.partitions = 1;
         c.l2_mshr_merge = bound;
         c.l2_sectored = k >> 1; /* the same on a sectored slice, the line's four sectors */
@@ -919,7 +893,7 @@ static void test_l2_sector_cycles(void **state)
 {
     (void)state;
     for (int on = 0; on <= 1; on++) {
-        memsys_config c = base_config();
+        memsys_config c = tm_base_config();
         c.partitions = 1;
         c.l2_sectored = 1;
         c.l2_sector_cycles = on;
@@ -950,7 +924,7 @@ static void test_icnt_crossbar(void **state)
 {
     (void)state;
     for (int on = 0; on <= 1; on++) {
-        memsys_config c = base_config();
+        memsys_config c = tm_base_config();
         c.num_sms = 3;
         c.icnt_bytes_per_cycle = 4096;
         c.icnt_crossbar = on;
@@ -1006,7 +980,7 @@ static void test_icnt_reply_crossbar(void **state)
 {
     (void)state;
     for (int on = 0; on <= 1; on++) {
-        memsys_config c = base_config();
+        memsys_config c = tm_base_config();
         c.num_sms = 2;
         c.icnt_reply_crossbar = on;
         memsys *m = tm_make(&c);
@@ -1049,7 +1023,7 @@ static void test_icnt_reply_crossbar(void **state)
 static void test_gpgpusim_map(void **state)
 {
     (void)state;
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     c.partitions = 64;
     c.l2_slices_per_channel = 2;
     c.l2_sets = 32;
@@ -1086,7 +1060,7 @@ static void test_gpgpusim_map(void **state)
 static void test_gpgpusim_linear_map(void **state)
 {
     (void)state;
-    memsys_config c = base_config();
+    memsys_config c = tm_base_config();
     c.partitions = 12;
     c.l2_slices_per_channel = 2;
     c.l2_map = 2;
@@ -1115,7 +1089,7 @@ static void test_l2_set_ipoly(void **state)
 {
     (void)state;
     for (int on = 0; on <= 1; on++) {
-        memsys_config c = base_config();
+        memsys_config c = tm_base_config();
         c.partitions = 1;
         c.l2_sets = 16;
         c.l2_ways = 1;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/mem/memsys.h"
+#include "tests/support/memsys_support.h"
 #include "core/sim/coalescer.h"
 #include "core/sim/l1d.h"
 #include "tests/support/policy_harness.h"
@@ -287,28 +288,8 @@ static void test_recency_miss_merge_promotes(void **state)
 
 static memsys_config l2_config(void)
 {
-    memsys_config c = {
-        .num_sms = 1,
-        .icnt_latency = 10,
-        .icnt_bytes_per_cycle = 32,
-        .icnt_header_bytes = 8,
-        .icnt_sm_queue = 8,
-        .partitions = 2,
-        .l2_sets = 64,
-        .l2_ways = 16,
-        .l2_line = 128,
-        .l2_hit_latency = 100,
-        .l2_mshrs = 32,
-        .l2_sectored = 1,
-        .dram_banks = 16,
-        .dram_row_bytes = 2048,
-        .dram_queue = 32,
-        .dram_bytes_per_cycle = 16,
-        .dram_t_cl = 12,
-        .dram_t_rcd = 12,
-        .dram_t_rp = 12,
-        .dram_t_ras = 28,
-    };
+    memsys_config c = tm_base_config();
+    c.l2_sectored = 1;
     return c;
 }
 

@@ -169,6 +169,7 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
     for (int i = 0; i < cfg->partitions; i++) {
         ms_part *p = &m->parts[i];
         p->in_head = p->in_tail = MS_NIL;
+        p->rq_head = p->rq_tail = MS_NIL;
         if (ms_l2_init(m, p) || ms_dram_init(m, p)) goto oom;
     }
     for (int i = 0; i < cfg->num_sms; i++) {
@@ -179,16 +180,7 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
         s->memo_line = MS_NO_TAG;
     }
     if (cfg->icnt_crossbar && ms_xbar_init(m)) goto oom;
-    for (int i = 0; i < cfg->partitions; i++)
-        m->parts[i].rq_head = m->parts[i].rq_tail = MS_NIL;
-    m->rx_time = MS_NEVER;
-    if (cfg->icnt_reply_crossbar) {
-        m->rx_rr = calloc((size_t)cfg->num_sms, sizeof *m->rx_rr);
-        m->rx_hat = calloc((size_t)cfg->partitions, sizeof *m->rx_hat);
-        m->rx_bucket = calloc((size_t)cfg->num_sms, sizeof *m->rx_bucket);
-        m->rx_sms = calloc(((size_t)cfg->num_sms + 63) / 64, sizeof *m->rx_sms);
-        if (!m->rx_rr || !m->rx_hat || !m->rx_bucket || !m->rx_sms) goto oom;
-    }
+    if (cfg->icnt_reply_crossbar && ms_rxbar_init(m)) goto oom;
     m->req_free = MS_NIL;
     if (ms_eq_init(m)) goto oom;
     *out = m;
@@ -211,10 +203,7 @@ void memsys_destroy(memsys *m)
         for (int i = 0; i < m->cfg.num_sms; i++)
             free(m->sms[i].inj);
     ms_xbar_free(m);
-    free(m->rx_rr);
-    free(m->rx_hat);
-    free(m->rx_bucket);
-    free(m->rx_sms);
+    ms_rxbar_free(m);
     free(m->parts);
     free(m->sms);
     free(m->reply_mask);

@@ -205,6 +205,25 @@ void ms_icnt_part_arrive(memsys *m, uint32_t r, uint64_t t)
  * busy or taken holds the replies behind it. The reply is in at the SM icnt_latency cycles
  * after its last flit left. */
 
+int ms_rxbar_init(memsys *m)
+{
+    size_t S = (size_t)m->cfg.num_sms;
+    m->rx_rr = calloc(S, sizeof *m->rx_rr);
+    m->rx_hat = calloc((size_t)m->cfg.partitions, sizeof *m->rx_hat);
+    m->rx_bucket = calloc(S, sizeof *m->rx_bucket);
+    m->rx_sms = calloc((S + 63) / 64, sizeof *m->rx_sms);
+    m->rx_time = MS_NEVER;
+    return m->rx_rr && m->rx_hat && m->rx_bucket && m->rx_sms ? 0 : -1;
+}
+
+void ms_rxbar_free(memsys *m)
+{
+    free(m->rx_rr);
+    free(m->rx_hat);
+    free(m->rx_bucket);
+    free(m->rx_sms);
+}
+
 static void rxbar_schedule(memsys *m, uint64_t c)
 {
     if (c >= m->rx_time) return;
@@ -334,16 +353,14 @@ void ms_icnt_reply_ready(memsys *m, uint32_t r, uint64_t t)
     if (q->pkt.kind == MEM_WRITE && m->cfg.l2_sectored)
         n = (uint32_t)__builtin_popcount(ms_req_sectors(m, &q->pkt));
     q->ser = n * ms_ser(m, data); /* again at the SM's ejection port */
+    m->st.icnt_packets += n;
+    m->st.icnt_bytes += n * ((uint64_t)m->cfg.icnt_header_bytes + data);
     if (m->cfg.icnt_reply_crossbar) {
-        m->st.icnt_packets += n;
-        m->st.icnt_bytes += n * ((uint64_t)m->cfg.icnt_header_bytes + data);
         rxbar_enter(m, r, t);
         return;
     }
     uint64_t tx = max_u64(ms_edge(&m->clk_icnt, t), p->out_free);
     p->out_free = tx + q->ser;
-    m->st.icnt_packets += n;
-    m->st.icnt_bytes += n * ((uint64_t)m->cfg.icnt_header_bytes + data);
     ms_push(m, ms_core(&m->clk_icnt, tx + (uint64_t)m->cfg.icnt_latency), EV_SM_ARRIVE, r, 0);
 }
 

@@ -421,6 +421,8 @@ void ms_icnt_part_arrive(memsys *m, uint32_t r, uint64_t t);
 void ms_icnt_reply_ready(memsys *m, uint32_t r, uint64_t t);
 void ms_icnt_sm_arrive(memsys *m, uint32_t r, uint64_t t);
 void ms_icnt_deliver(memsys *m, uint32_t r);
+int ms_rxbar_init(memsys *m);
+void ms_rxbar_free(memsys *m);
 void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t);
 
 /* memsys_l2.c */

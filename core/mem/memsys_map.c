@@ -87,11 +87,11 @@ int ms_map_check(const memsys_config *c, char *err, size_t errlen)
     if (c->l2_set_ipoly && !ipoly_table(c->l2_sets, col))
         BAD("memsys: the IPOLY set index needs 16, 32 or 64 L2 sets (got %d)", c->l2_sets);
     if (!c->l2_map) return 0;
+    if (c->l2_map_chip_bit < line || c->l2_map_chip_bit > 40)
+        BAD("memsys: l2_map_chip_bit must be in log2(l2_line) = %d..40 (got %d)", line,
+            c->l2_map_chip_bit);
     if (c->l2_map == 2) {
         if (S & (S - 1)) BAD("memsys: l2_slices_per_channel must be a power of two (got %d)", S);
-        if (c->l2_map_chip_bit < line || c->l2_map_chip_bit > 40)
-            BAD("memsys: l2_map_chip_bit must be in log2(l2_line) = %d..40 (got %d)", line,
-                c->l2_map_chip_bit);
         if (S > 1 && (c->l2_map_sub_bit < line || c->l2_map_sub_bit > 48))
             BAD("memsys: l2_map_sub_bit must be in log2(l2_line) = %d..48 (got %d)", line,
                 c->l2_map_sub_bit);
@@ -101,9 +101,6 @@ int ms_map_check(const memsys_config *c, char *err, size_t errlen)
         BAD("memsys: GPGPU-Sim's address mapping needs 16, 32 or 64 partitions in a power of two "
             "of channels (got %d partitions, %d per channel)",
             c->partitions, S);
-    if (c->l2_map_chip_bit < line || c->l2_map_chip_bit > 40)
-        BAD("memsys: l2_map_chip_bit must be in log2(l2_line) = %d..40 (got %d)", line,
-            c->l2_map_chip_bit);
     if (S > 1 && (c->l2_map_sub_bit < c->l2_map_chip_bit + C || c->l2_map_sub_bit > 48))
         BAD("memsys: l2_map_sub_bit must be above the %d channel bits at %d, and at most 48 "
             "(got %d)",

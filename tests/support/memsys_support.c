@@ -8,6 +8,32 @@
 
 #include <cmocka.h>
 
+memsys_config tm_base_config(void)
+{
+    memsys_config c = {
+        .num_sms = 1,
+        .icnt_latency = 10,
+        .icnt_bytes_per_cycle = 32,
+        .icnt_header_bytes = 8,
+        .icnt_sm_queue = 8,
+        .partitions = 2,
+        .l2_sets = 64,
+        .l2_ways = 16,
+        .l2_line = 128,
+        .l2_hit_latency = 100,
+        .l2_mshrs = 32,
+        .dram_banks = 16,
+        .dram_row_bytes = 2048,
+        .dram_queue = 32,
+        .dram_bytes_per_cycle = 16,
+        .dram_t_cl = 12,
+        .dram_t_rcd = 12,
+        .dram_t_rp = 12,
+        .dram_t_ras = 28,
+    };
+    return c;
+}
+
 memsys *tm_make(const memsys_config *c)
 {
     memsys *m = NULL;

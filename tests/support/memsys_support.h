@@ -7,6 +7,10 @@
 
 #include "core/mem/memsys.h"
 
+/* One SM, two partitions: latency 10, 32 B/cycle ports, 8-byte header, 64 x 16 x 128-byte L2
+ * sets, L2 hit latency 100, 16 banks of 2 KB rows, DRAM 16 B/cycle, t_cl = t_rcd = t_rp = 12,
+ * t_ras = 28 (tests/test_memsys.c works out its unloaded timings). */
+memsys_config tm_base_config(void);
 /* Creates a memory system, failing the test with its message if the config is refused. */
 memsys *tm_make(const memsys_config *c);
 mem_packet tm_pkt(uint64_t addr, uint32_t bytes, mem_kind kind, int sm, uint32_t token);
