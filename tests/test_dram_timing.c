@@ -214,6 +214,67 @@ static void test_rtw(void **state)
     assert_int_equal(r[2], 235);
 }
 
+/* GPGPU-Sim's bank bits (dram.bank_bit = 8): the channel's address keeps bit 8 as the bank's
+ * lowest bit and the other three above the 2 KB row's columns (bits 12..14), the row above
+ * them. Line 256 (address 2^15) is then bank 0 row 1, a conflict with line 0 (bank 0 row 0);
+ * row-block interleaving puts it in bank 1 row 1. Reads of lines 0 at 0 and 256 at 1: A ACT
+ * 11, RD 23, reply 147; B, interleaved, ACT 12, RD 24, reply 148; with the bank bits its
+ * precharge waits for A's ACT + t_ras = 39: ACT 51, RD 63, reply 187. Line 258 (bit 8 set) is
+ * bank 1 either way: ACT 12, RD 24, reply 148. */
+static void test_bank_bit(void **state)
+{
+    (void)state;
+    const send s[] = {{0, 0, MEM_READ}, {1, 256, MEM_READ}};
+    const send t[] = {{0, 0, MEM_READ}, {1, 258, MEM_READ}};
+    uint64_t r[2];
+    memsys_config c = channel_config();
+    run(&c, s, 2, r);
+    assert_int_equal(r[1], 148);
+    c.dram_bank_bit = 8;
+    run(&c, s, 2, r);
+    assert_int_equal(r[0], 147);
+    assert_int_equal(r[1], 187);
+    run(&c, t, 2, r);
+    assert_int_equal(r[1], 148);
+}
+
+/* The latency pipe's slots (dram.latency_first, dram.latency = 50, dram.queue = 2): reads of
+ * lines 0, 1 and 2 (bank 0 row 0) sent at 0, 1 and 2 miss at 11, 12 and 13. A enters the pipe
+ * at 11 and the queue at 61: ACT 61, RD 73, reply 197; B the queue at 62, RD 74, reply 198.
+ * When the pipe holds slots of the queue, C finds none at 13 and waits for A's column (73):
+ * queue at 123, RD 123, reply 247. With dram.inflight = 8 it enters the pipe at 13: queue at
+ * 63, RD 75, reply 199. With dram.latency = 5 as well, A and B are queued at 16 and 17
+ * (ACT 16, RD 28 and 29). C, in the pipe at 13 while the queue had room, finds it full at 18
+ * and waits at the pipe's end for A's column: queued at 28, RD 30, reply 154. Sent at 10
+ * instead, C misses at 21 with the queue full and may not enter the pipe until A's column:
+ * pipe at 28, queue at 33, RD 33, reply 157. */
+static void test_inflight(void **state)
+{
+    (void)state;
+    const send s[] = {{0, 0, MEM_READ}, {1, 1, MEM_READ}, {2, 2, MEM_READ}};
+    uint64_t r[3];
+    memsys_config c = channel_config();
+    c.dram_latency_first = 1;
+    c.dram_latency = 50;
+    c.dram_queue = 2;
+    run(&c, s, 3, r);
+    assert_int_equal(r[0], 197);
+    assert_int_equal(r[1], 198);
+    assert_int_equal(r[2], 247);
+    c.dram_inflight = 8;
+    run(&c, s, 3, r);
+    assert_int_equal(r[0], 197);
+    assert_int_equal(r[1], 198);
+    assert_int_equal(r[2], 199);
+    c.dram_latency = 5;
+    run(&c, s, 3, r);
+    assert_int_equal(r[2], 154);
+    const send late[] = {{0, 0, MEM_READ}, {1, 1, MEM_READ}, {10, 2, MEM_READ}};
+    run(&c, late, 3, r);
+    assert_int_equal(r[1], 153);
+    assert_int_equal(r[2], 157);
+}
+
 static void test_bad_timing_configs(void **state)
 {
     (void)state;
@@ -227,6 +288,14 @@ static void test_bad_timing_configs(void **state)
     c.dram_t_rrd = -1;
     assert_int_equal(memsys_create(&m, &c, err, sizeof err), -1);
     assert_non_null(strstr(err, "dram_t_rrd"));
+    c = channel_config();
+    c.dram_inflight = 1; /* below the queue */
+    assert_int_equal(memsys_create(&m, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "dram_inflight"));
+    c = channel_config();
+    c.dram_bank_bit = 11; /* the row's top: no column bits above it */
+    assert_int_equal(memsys_create(&m, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "dram_bank_bit"));
 }
 
 int main(void)
@@ -238,6 +307,8 @@ int main(void)
         cmocka_unit_test(test_dual_bus),
         cmocka_unit_test(test_turnaround_and_wtp),
         cmocka_unit_test(test_rtw),
+        cmocka_unit_test(test_bank_bit),
+        cmocka_unit_test(test_inflight),
         cmocka_unit_test(test_bad_timing_configs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -351,6 +351,17 @@ static const param_def core_defs_tail[] = {
            "separate row and column command buses: an activation or precharge may issue in "
            "the same cycle as a column command (GPGPU-Sim -dram_dual_bus_interface 1; "
            "false: one command per cycle)"),
+    P_INT("dram.bank_bit", 0, 0, 40, "",
+          "bank and row from the channel's address as GPGPU-Sim's -gpgpu_mem_addr_mapping with "
+          "one bank bit (B) at this bit among the column bits and the other bank bits just above "
+          "the row's columns (QV100 ...RBBBCCCB.CCCSSSSS: 8; GTX480 ...BBBCCCCB.CCSSSSSS: 8); 0: "
+          "consecutive lines fill a row, then the next bank (row-block interleaving)"),
+    P_INT("dram.inflight", 0, 0, 65536, "",
+          "with dram.latency_first, requests a channel takes from its L2 slices before their "
+          "column commands, counting those still in the dram.latency pipe, which they enter one "
+          "per DRAM cycle while the scheduler's queue has room (GPGPU-Sim's arbitration credits: "
+          "-gpgpu_frfcfs_dram_sched_queue_size + -gpgpu_dram_return_queue_size + 1); 0: the pipe "
+          "holds slots of dram.queue"),
     P_BOOL("dram.latency_first", 0,
            "dram.latency delays a request on its way into the channel's queue instead of "
            "its data on the way back (GPGPU-Sim -dram_latency, l2cache.cc "
@@ -522,6 +533,8 @@ static void read_memsys(const param_set *p, const gpu_config *c, memsys_config *
     m->dram_t_wtr = ival(p, "dram.t_wtr");
     m->dram_t_wtp = ival(p, "dram.t_wtp");
     m->dram_dual_bus = ival(p, "dram.dual_bus");
+    m->dram_bank_bit = ival(p, "dram.bank_bit");
+    m->dram_inflight = ival(p, "dram.inflight");
     m->dram_atom_bytes = ival(p, "dram.atom_bytes");
     m->write_acks = ival(p, "sm.store_acks");
 }

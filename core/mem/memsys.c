@@ -112,6 +112,15 @@ static int check_config(const memsys_config *c, char *err, size_t errlen)
         (c->dram_bank_groups > 1 && c->dram_banks % c->dram_bank_groups != 0))
         BAD("memsys: dram_bank_groups must be in 0..%d and divide dram_banks (got %d of %d)",
             MS_MAX_BANK_GROUPS, c->dram_bank_groups, c->dram_banks);
+    if (c->dram_inflight && c->dram_inflight < c->dram_queue)
+        BAD("memsys: dram_inflight must be 0 or at least dram_queue (got %d, queue %d)",
+            c->dram_inflight, c->dram_queue);
+    if (c->dram_bank_bit && (c->dram_banks < 2 || (1 << c->dram_bank_bit) < c->l2_line ||
+                             (1 << c->dram_bank_bit) >= c->dram_row_bytes))
+        BAD("memsys: dram_bank_bit must be 0 or put the lowest bank bit inside the row, at or "
+            "above the L2 line, with at least 2 banks (got bit %d, %d-byte lines and rows of %d "
+            "bytes, %d banks)",
+            c->dram_bank_bit, c->l2_line, c->dram_row_bytes, c->dram_banks);
     if (c->l2_slices_per_channel < 0 || c->l2_slices_per_channel > 64 ||
         (c->l2_slices_per_channel > 1 && c->partitions % c->l2_slices_per_channel != 0))
         BAD("memsys: l2_slices_per_channel must be in 0..64 and divide partitions (got %d of %d)",
@@ -155,6 +164,7 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
     m->row_shift = ms_log2(m->lines_per_row);
     m->bank_mask = (uint64_t)cfg->dram_banks - 1;
     m->bank_shift = ms_log2((uint64_t)cfg->dram_banks);
+    m->pend_cap = cfg->dram_inflight ? cfg->dram_inflight : cfg->dram_queue;
     m->burst = ((uint64_t)cfg->l2_line + (uint64_t)cfg->dram_bytes_per_cycle - 1) /
                (uint64_t)cfg->dram_bytes_per_cycle;
     m->parts = calloc((size_t)cfg->partitions, sizeof *m->parts);

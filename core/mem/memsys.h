@@ -94,6 +94,17 @@ typedef struct memsys_config {
      * command may issue in the cycle of a column command. */
     int dram_t_rrd, dram_t_rc, dram_bank_groups, dram_t_ccdl, dram_t_rtpl;
     int dram_t_rtw, dram_t_wtr, dram_t_wtp, dram_dual_bus;
+    /* 0: row-block interleaving (memsys_dram.c). Otherwise GPGPU-Sim's address decoder for
+     * bank and row: in the channel's address (channel bits out, sub-partition bits in place),
+     * bit dram_bank_bit is the bank's lowest bit and the bank's other bits sit just above the
+     * row's columns, so 2^dram_bank_bit consecutive bytes share a bank and neighbouring chunks
+     * alternate between two. */
+    int dram_bank_bit;
+    /* With dram_latency_first: 0, a request in the latency pipe holds a slot of dram_queue.
+     * Otherwise GPGPU-Sim's dram_cycle: a request enters the pipe (one per DRAM cycle) while
+     * the channel's queue has room and fewer than dram_inflight requests are in the pipe and
+     * the queue together (its arbitration credits), and waits at the pipe's end for a slot. */
+    int dram_inflight;
     /* 1: every write is acknowledged as the L2 takes it (GPGPU-Sim's WRITE_ACK, sent whether
      * the write hits or allocates): a reply of no data, popped like a read's, that occupies
      * the reply ports as one header-only packet per 32-byte sector on a sectored L2 (GPGPU-Sim

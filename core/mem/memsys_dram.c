@@ -4,7 +4,10 @@
  * that arrives at core cycle t may be scheduled from the first DRAM edge at or after t, a read's
  * data is handed back at the first core cycle at or after its last bus cycle, and dram_latency
  * (core cycles, like GPGPU-Sim's -dram_latency) is added then, or, with dram_latency_first, on
- * the request's way into the queue (GPGPU-Sim's m_dram_latency_queue).
+ * the request's way into the queue (GPGPU-Sim's m_dram_latency_queue). There it holds a slot
+ * of the queue, or with dram_inflight it enters the pipe one per DRAM cycle while the queue has
+ * room and fewer than dram_inflight requests are in the pipe and the queue, and waits at the
+ * pipe's end for a slot (memory_partition_unit::dram_cycle and its arbitration credits).
  *
  * Address (local = line number inside the channel: the slice's local line times the slices
  * per channel plus the slice's place in it; R = dram_row_bytes / l2_line lines per row,
@@ -12,7 +15,11 @@
  *   row_block = local / R; row = row_block / B; bank = (row_block ^ row) % B
  * Consecutive lines fill a whole row before moving to the next bank (a stream gets row hits and
  * its next row opens in another bank); XOR-ing the row into the bank (permutation interleaving)
- * keeps rows that are B row-blocks apart from all conflicting in one bank.
+ * keeps rows that are B row-blocks apart from all conflicting in one bank. With dram_bank_bit
+ * b, GPGPU-Sim's decoder instead (addrdec.cc, one B among the column bits): in the channel's
+ * byte address a (the slice's place put back at the bit the L2 map took it from),
+ *   bank = bit b of a | (bits above the row's columns of a without bit b) << 1, row above them
+ * so the banks alternate every 2^b bytes.
  *
  * Commands, at most one per cycle per channel, chosen FR-FCFS among queued requests:
  *   1. column (read/write) for the oldest request whose row is open, whose bank can take a
@@ -45,7 +52,7 @@
 int ms_dram_init(memsys *m, ms_part *p)
 {
     p->dq = calloc((size_t)m->cfg.dram_queue, sizeof *p->dq);
-    p->pend = calloc((size_t)m->cfg.dram_queue, sizeof *p->pend);
+    p->pend = calloc((size_t)m->pend_cap, sizeof *p->pend);
     p->banks = calloc((size_t)m->cfg.dram_banks, sizeof *p->banks);
     p->bank_q = calloc(((size_t)m->cfg.dram_banks + 63) / 64, sizeof *p->bank_q);
     p->bank_h = calloc(((size_t)m->cfg.dram_banks + 63) / 64, sizeof *p->bank_h);
@@ -73,7 +80,10 @@ void ms_dram_free(ms_part *p)
 int ms_dram_space(const memsys *m, uint32_t part)
 {
     const ms_part *c = &m->parts[part / m->slices];
-    return m->cfg.dram_queue - c->dq_n - c->pend_n;
+    const int room = m->cfg.dram_queue - c->dq_n;
+    if (!m->cfg.dram_inflight) return room - c->pend_n;
+    const int credits = m->cfg.dram_inflight - c->dq_n - c->pend_n;
+    return credits < room ? credits : room;
 }
 
 /* Makes sure the channel runs its scheduler no later than DRAM cycle t (and not twice a cycle).
@@ -175,11 +185,22 @@ void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32
                      uint32_t bytes, uint64_t t)
 {
     const uint32_t S = m->slices, ch = part / S;
-    if (S > 1) local = local * S + (part - ch * S);
-    uint64_t rb = local >> m->row_shift; /* local / lines_per_row */
-    uint64_t row = rb >> m->bank_shift;
+    uint64_t row, bank;
+    if (m->cfg.dram_bank_bit) {
+        const int bb = m->cfg.dram_bank_bit, row_bits = m->row_shift + m->line_shift;
+        uint64_t a = local << m->line_shift;
+        if (S > 1) a = ms_insert_bits(a, m->dram_sub_at, m->map_s_bits, part - ch * S);
+        const uint64_t rest = ms_drop_bits(a, bb, 1); /* columns below row_bits, then banks */
+        bank = (rest >> row_bits & (m->bank_mask >> 1)) << 1 | (a >> bb & 1);
+        row = rest >> (row_bits + m->bank_shift - 1);
+    } else {
+        if (S > 1) local = local * S + (part - ch * S);
+        uint64_t rb = local >> m->row_shift; /* local / lines_per_row */
+        row = rb >> m->bank_shift;
+        bank = (rb ^ row) & m->bank_mask;
+    }
     ms_dreq d = {.row = row,
-                 .bank = (uint32_t)((rb ^ row) & m->bank_mask),
+                 .bank = (uint32_t)bank,
                  .mshr = mshr,
                  .slice = part,
                  .bytes = (uint16_t)bytes,
@@ -192,18 +213,34 @@ void ms_dram_enqueue(memsys *m, uint32_t part, uint64_t local, int write, uint32
     /* On its way through the fixed latency: in order, as t never decreases. */
     ms_part *c = &m->parts[ch];
     int slot = c->pend_head + c->pend_n++;
-    c->pend[slot >= m->cfg.dram_queue ? slot - m->cfg.dram_queue : slot] = d;
-    ms_push(m, t + (uint64_t)m->cfg.dram_latency, EV_DRAM_ARRIVE, ch, 0);
+    c->pend[slot >= m->pend_cap ? slot - m->pend_cap : slot] = d;
+    uint64_t start = t;
+    if (m->cfg.dram_inflight) { /* the pipe takes one request per DRAM cycle */
+        const uint64_t e = max_u64(ms_edge(&m->clk_dram, t), c->pipe_free);
+        c->pipe_free = e + 1;
+        start = ms_core(&m->clk_dram, e);
+    }
+    ms_push(m, start + (uint64_t)m->cfg.dram_latency, EV_DRAM_ARRIVE, ch, 0);
+}
+
+/* Moves the requests whose latency is over into channel ch's queue while it has room. */
+static void pend_drain(memsys *m, uint32_t ch, uint64_t t)
+{
+    ms_part *c = &m->parts[ch];
+    while (c->pend_ready > 0 && c->dq_n < m->cfg.dram_queue) {
+        ms_dreq d = c->pend[c->pend_head];
+        c->pend_head = c->pend_head + 1 == m->pend_cap ? 0 : c->pend_head + 1;
+        c->pend_n--;
+        c->pend_ready--;
+        enqueue(m, ch, &d, t);
+    }
 }
 
 /* The oldest request on its way to channel ch's queue arrives at core cycle t. */
 void ms_dram_arrive(memsys *m, uint32_t ch, uint64_t t)
 {
-    ms_part *c = &m->parts[ch];
-    ms_dreq d = c->pend[c->pend_head];
-    c->pend_head = c->pend_head + 1 == m->cfg.dram_queue ? 0 : c->pend_head + 1;
-    c->pend_n--;
-    enqueue(m, ch, &d, t);
+    m->parts[ch].pend_ready++;
+    pend_drain(m, ch, t);
 }
 
 /* DRAM cycles the data bus spends on an access of `bytes`: a sectored L2 moves only the
@@ -324,6 +361,8 @@ void ms_dram_sched(memsys *m, uint32_t part, uint32_t gen, uint64_t now)
         p->last_cmd = t;
         if (shared_timings(m)) banks_update(m, p);
     }
+    /* a request waiting at the pipe's end takes the slot the column freed */
+    if (col >= 0 && p->pend_ready) pend_drain(m, part, ms_core(&m->clk_dram, t));
     /* The first cycle any bank may issue: banks with row hits wait for the bus too, and
      * max(x, bus) is monotone in x, so the bus applies once to their smallest own time. */
     uint64_t hit_min = MS_NEVER, other_min = MS_NEVER;

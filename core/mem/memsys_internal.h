@@ -166,6 +166,8 @@ typedef struct ms_part {
     int dq_n;
     ms_dreq *pend; /* ring of requests on their way to dq (dram_latency_first), oldest first */
     int pend_head, pend_n;
+    int pend_ready;     /* of them, those whose latency is over, waiting for room in dq */
+    uint64_t pipe_free; /* with dram_inflight, the DRAM cycle the pipe takes its next request */
     ms_bank *banks;
     uint64_t *bank_q;  /* bit per bank: it has queued requests (the banks a step plans for) */
     uint64_t *bank_h;  /* bit per bank: queued requests hit its open row (a subset of bank_q) */
@@ -221,6 +223,8 @@ struct memsys {
     int row_shift; /* log2(lines_per_row): both sizes are powers of two */
     uint64_t bank_mask;
     int bank_shift;
+    int dram_sub_at;     /* bit of a channel's address that holds a slice's place in the channel */
+    int pend_cap;        /* capacity of a channel's pend ring */
     uint64_t burst;      /* data-bus cycles per line */
     uint32_t slices;     /* L2 slices per DRAM channel (>= 1) */
     uint64_t part_recip; /* ceil(2^64 / partitions): division by multiplication (ms_div_part) */
@@ -356,6 +360,18 @@ static inline uint64_t ms_ser(const memsys *m, uint32_t data_bytes)
 
 /* floor(v / partitions) by a multiplication: with R = ceil(2^64 / P) the product's high word
  * is exact for v < 2^64 / P, so for every v below 2^52 (P <= 4096); larger v divide. */
+/* addr without its n bits at `at`, and with v's n bits put back there. */
+static inline uint64_t ms_drop_bits(uint64_t addr, int at, int n)
+{
+    return (addr & ((1ull << at) - 1)) | (addr >> (at + n) << at);
+}
+
+static inline uint64_t ms_insert_bits(uint64_t addr, int at, int n, uint64_t v)
+{
+    uint64_t low = addr & ((1ull << at) - 1);
+    return low | (v & ((1ull << n) - 1)) << at | (addr >> at << (at + n));
+}
+
 static inline uint64_t ms_div_part(const memsys *m, uint64_t v)
 {
     if (m->cfg.partitions == 1) return v;

@@ -118,13 +118,11 @@ void ms_map_init(memsys *m)
     if (c->l2_map == 1) ipoly_bytes(col, ipoly_table(c->partitions, col), m->part_ipoly);
     if (c->l2_set_ipoly) ipoly_bytes(col, ipoly_table(c->l2_sets, col), m->set_ipoly);
     m->set_bits = ms_log2((uint64_t)c->l2_sets);
-}
-
-/* addr without `n` bits at `at`. */
-static uint64_t drop_bits(uint64_t addr, int at, int n)
-{
-    uint64_t low = addr & ((1ull << at) - 1);
-    return low | (addr >> (at + n) << at);
+    /* Where the decoder took a slice's place in its channel out of the address: the DRAM's
+     * bank and row (dram_bank_bit) read the channel's address with it put back. */
+    m->dram_sub_at = c->l2_map == 1   ? c->l2_map_sub_bit - m->map_c_bits
+                     : c->l2_map == 2 ? c->l2_map_sub_bit
+                                      : m->line_shift;
 }
 
 void ms_map_line_gpgpusim(const memsys *m, uint64_t line, uint32_t *part, uint64_t *local,
@@ -138,15 +136,15 @@ void ms_map_line_gpgpusim(const memsys *m, uint64_t line, uint32_t *part, uint64
         uint64_t rest = (hi / n) << at | (a & ((1ull << at) - 1));
         uint32_t sub = S ? (uint32_t)(rest >> c->l2_map_sub_bit) & ((1u << S) - 1) : 0;
         *part = (uint32_t)(hi % n) << S | sub;
-        *local = (S ? drop_bits(rest, c->l2_map_sub_bit, S) : rest) >> m->line_shift;
+        *local = (S ? ms_drop_bits(rest, c->l2_map_sub_bit, S) : rest) >> m->line_shift;
         *set = ms_set_of(m, *local);
         return;
     }
     uint32_t chip = (uint32_t)(a >> at) & ((1u << C) - 1);
     uint32_t sub = S ? (uint32_t)(a >> c->l2_map_sub_bit) & ((1u << S) - 1) : 0;
     *part = ipoly(m->part_ipoly, a >> (at + C + S), chip << S | sub);
-    uint64_t pa = drop_bits(a, at, C); /* the partition address */
-    if (S) pa = drop_bits(pa, c->l2_map_sub_bit - C, S);
+    uint64_t pa = ms_drop_bits(a, at, C); /* the partition address */
+    if (S) pa = ms_drop_bits(pa, c->l2_map_sub_bit - C, S);
     *local = pa >> m->line_shift;
     *set = ms_set_of(m, *local);
 }
