@@ -1,4 +1,5 @@
 #include "explorer/evaluator.h"
+#include "explorer/evaluator_internal.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -18,52 +19,18 @@
 
 volatile sig_atomic_t wt_stop_requested;
 
-#define CHUNK 1024
-
-struct evaluator {
-    const space *s;
-    size_t nw;
-    workload **wl;
-    trace_app **tr; /* per workload: its trace, when it is one (docs/traces.md) */
-    uint64_t *wid;  /* workload identities */
-    int threads;
-    double deadline;
-    journal *j;
-    progress *prog;
-    size_t progress_done;
-    eval_counts counts;
-    /* the memo: open addressing over entry pointers; entries in fixed chunks so pointers stay
-     * valid while the table grows */
-    eval_entry **table;
-    size_t cap, used;
-    eval_entry **chunks;
-    size_t nchunks, chunk_used;
-    /* the cost estimate of a simulation of each workload: the mean warp instructions of its
-     * simulations done so far (this run's and the journal's); it orders work, never results */
-    double *cost_sum;
-    size_t *cost_n;
-    int shard_k, shard_n; /* evaluator_set_shard; shard_n 0: none */
-    double *shard_cost;   /* per workload, fixed when the shard is set */
-    /* a lock, and a condition every finished simulation signals: a thread that waits for a
-     * simulation another one runs sleeps rather than polls */
-    pthread_mutex_t mu;
-    pthread_cond_t done;
-    eval_runner_fn runner; /* evaluator_set_runner; NULL: OpenMP threads here */
-    void *runner_ctx;
-};
-
-static void lock(evaluator *e)
+void ev_lock(evaluator *e)
 {
     pthread_mutex_lock(&e->mu);
 }
 
-static void unlock(evaluator *e)
+void ev_unlock(evaluator *e)
 {
     pthread_mutex_unlock(&e->mu);
 }
 
 /* The cost of one simulation of m: its warp instructions (at least 1). */
-static double sim_cost(const sim_metrics *m)
+double ev_sim_cost(const sim_metrics *m)
 {
     double v = m->warp_insts;
     return isfinite(v) && v >= 1 ? v : 1;
@@ -71,7 +38,7 @@ static double sim_cost(const sim_metrics *m)
 
 static void note_cost(evaluator *e, size_t w, const sim_metrics *m)
 {
-    e->cost_sum[w] += sim_cost(m);
+    e->cost_sum[w] += ev_sim_cost(m);
     e->cost_n[w]++;
 }
 
@@ -86,7 +53,7 @@ static double now(void)
 #endif
 }
 
-static uint64_t u64_bytes(uint64_t h, uint64_t v)
+uint64_t ev_u64_bytes(uint64_t h, uint64_t v)
 {
     unsigned char b[8];
     for (int i = 0; i < 8; i++)
@@ -96,8 +63,8 @@ static uint64_t u64_bytes(uint64_t h, uint64_t v)
 
 uint64_t evaluator_key(const evaluator *e, const param_set *cfg, size_t w)
 {
-    uint64_t h = u64_bytes(WT_FNV_INIT, param_set_hash(cfg));
-    return u64_bytes(h, e->wid[w]);
+    uint64_t h = ev_u64_bytes(WT_FNV_INIT, param_set_hash(cfg));
+    return ev_u64_bytes(h, e->wid[w]);
 }
 
 static int cmp_override(const void *a, const void *b)
@@ -148,7 +115,7 @@ static int workload_identity(const space_workload *w, const workload *wl, const 
     free(ov);
     uint64_t data = wl ? workload_data_hash(wl) : 0;
     if (tr && trace_content_hash(tr, &data, err, errlen) != 0) return -1;
-    if (data) h = u64_bytes(h, data);
+    if (data) h = ev_u64_bytes(h, data);
     *out = h;
     return 0;
 }
@@ -376,11 +343,11 @@ sim_status evaluator_simulate(const evaluator *e, const param_set *cfg, size_t w
 void evaluator_skip(evaluator *e, const eval_job *job)
 {
     eval_entry *en = job->entry;
-    lock(e);
+    ev_lock(e);
     en->state = EV_SKIPPED;
     e->counts.skipped++;
     pthread_cond_broadcast(&e->done);
-    unlock(e);
+    ev_unlock(e);
 }
 
 void evaluator_finish(evaluator *e, const eval_job *job, sim_status st, const sim_metrics *m,
@@ -388,7 +355,7 @@ void evaluator_finish(evaluator *e, const eval_job *job, sim_status st, const si
 {
     eval_entry *en = job->entry;
     size_t w = job->w;
-    lock(e);
+    ev_lock(e);
     en->m = *m;
     en->status = st;
     snprintf(en->error, sizeof en->error, "%s", st == SIM_OK ? "" : msg);
@@ -403,10 +370,10 @@ void evaluator_finish(evaluator *e, const eval_job *job, sim_status st, const si
     }
     note_progress(e);
     pthread_cond_broadcast(&e->done);
-    unlock(e);
+    ev_unlock(e);
 }
 
-static void simulate(evaluator *e, eval_entry *en, const param_set *cfg, size_t w)
+void ev_simulate(evaluator *e, eval_entry *en, const param_set *cfg, size_t w)
 {
     eval_job job = {cfg, w, en};
     if (evaluator_stopped(e)) {
@@ -426,9 +393,9 @@ void evaluator_set_runner(evaluator *e, eval_runner_fn fn, void *ctx)
 }
 
 /* Finds the entry of key or claims it (returns 1 in *claimed: the caller simulates it). */
-static eval_entry *lookup_or_claim(evaluator *e, uint64_t key, int *claimed)
+eval_entry *ev_lookup_or_claim(evaluator *e, uint64_t key, int *claimed)
 {
-    lock(e);
+    ev_lock(e);
     eval_entry *en = memo_find(e, key);
     *claimed = 0;
     if (!en) {
@@ -444,19 +411,19 @@ static eval_entry *lookup_or_claim(evaluator *e, uint64_t key, int *claimed)
             note_progress(e);
         }
     }
-    unlock(e);
+    ev_unlock(e);
     return en;
 }
 
 /* Waits (asleep) until en is no longer pending. Only called once the caller's own claimed
  * simulations are done, so the one it waits for is running on another thread. */
-static int wait_entry(evaluator *e, const eval_entry *en)
+int ev_wait_entry(evaluator *e, const eval_entry *en)
 {
-    lock(e);
+    ev_lock(e);
     while (en->state == EV_PENDING)
         pthread_cond_wait(&e->done, &e->mu);
     int st = en->state;
-    unlock(e);
+    ev_unlock(e);
     return st;
 }
 
@@ -465,10 +432,10 @@ int evaluator_point(evaluator *e, const param_set *cfg, const eval_entry **out)
     eval_entry *claimed[64]; /* the entries this call simulates; NULL for the others */
     eval_entry **cl = e->nw <= 64 ? claimed : malloc(e->nw * sizeof *cl);
     if (!cl) return 1;
-    uint64_t h = u64_bytes(WT_FNV_INIT, param_set_hash(cfg));
+    uint64_t h = ev_u64_bytes(WT_FNV_INIT, param_set_hash(cfg));
     for (size_t w = 0; w < e->nw; w++) {
         int c;
-        eval_entry *en = lookup_or_claim(e, u64_bytes(h, e->wid[w]), &c);
+        eval_entry *en = ev_lookup_or_claim(e, ev_u64_bytes(h, e->wid[w]), &c);
         if (!en) {
             if (cl != claimed) free(cl);
             return 1;
@@ -491,204 +458,24 @@ int evaluator_point(evaluator *e, const param_set *cfg, const eval_entry **out)
 #ifdef _OPENMP
 #pragma omp task firstprivate(w, en) shared(cfg, e) default(none)
 #endif
-        simulate(e, en, cfg, w);
+        ev_simulate(e, en, cfg, w);
     }
 #ifdef _OPENMP
 #pragma omp taskwait
 #endif
     int skipped = 0;
     for (size_t w = 0; w < e->nw; w++)
-        skipped |= wait_entry(e, out[w]) != EV_DONE;
+        skipped |= ev_wait_entry(e, out[w]) != EV_DONE;
     if (cl != claimed) free(cl);
-    return skipped;
-}
-
-/* One simulation of a batch: the claimed entry, its configuration and workload, its place in
- * the batch and its estimated cost. */
-typedef struct batch_task {
-    eval_entry *en;
-    size_t i, w, k;
-    double cost;
-} batch_task;
-
-/* Longest first; equal costs in batch order. */
-static int cmp_task(const void *a, const void *b)
-{
-    const batch_task *x = a, *y = b;
-    if (x->cost != y->cost) return x->cost > y->cost ? -1 : 1;
-    return (x->k > y->k) - (x->k < y->k);
-}
-
-/* A simulation of a batch as the shard partition sees it: its memo key, its place in the
- * batch and its cost. */
-typedef struct shard_item {
-    uint64_t key;
-    size_t k;
-    double cost;
-} shard_item;
-
-static int cmp_item_key(const void *a, const void *b)
-{
-    const shard_item *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return (x->k > y->k) - (x->k < y->k);
-}
-
-/* Longest first; equal costs in batch order. */
-static int cmp_item_cost(const void *a, const void *b)
-{
-    const shard_item *x = a, *y = b;
-    if (x->cost != y->cost) return x->cost > y->cost ? -1 : 1;
-    return (x->k > y->k) - (x->k < y->k);
-}
-
-/* Marks in mine[k] the batch's simulations that fall to this shard: the distinct simulations
- * of the batch (the first of each key), longest first by the shard's fixed costs, each given
- * to the shard with the least cost so far. Every shard computes the same partition. */
-static int shard_partition(const evaluator *e, const eval_entry *const *out, size_t total,
-                           unsigned char *mine)
-{
-    shard_item *t = malloc((total ? total : 1) * sizeof *t);
-    double *load = calloc((size_t)e->shard_n, sizeof *load);
-    if (!t || !load) {
-        free(t);
-        free(load);
-        return -1;
-    }
-    for (size_t k = 0; k < total; k++)
-        t[k] = (shard_item){out[k]->key, k, e->shard_cost[k % e->nw]};
-    qsort(t, total, sizeof *t, cmp_item_key);
-    size_t n = 0;
-    for (size_t k = 0; k < total; k++)
-        if (k == 0 || t[k].key != t[k - 1].key) t[n++] = t[k];
-    qsort(t, n, sizeof *t, cmp_item_cost);
-    memset(mine, 0, total);
-    for (size_t j = 0; j < n; j++) {
-        int best = 0;
-        for (int s = 1; s < e->shard_n; s++)
-            if (load[s] < load[best]) best = s;
-        load[best] += t[j].cost;
-        mine[t[j].k] = best == e->shard_k;
-    }
-    free(t);
-    free(load);
-    return 0;
-}
-
-int evaluator_set_shard(evaluator *e, int k, int n, const param_set *base)
-{
-    free(e->shard_cost);
-    e->shard_cost = NULL;
-    e->shard_n = 0;
-    if (n <= 1) return 0;
-    e->shard_cost = malloc((e->nw ? e->nw : 1) * sizeof *e->shard_cost);
-    if (!e->shard_cost) return -1;
-    for (size_t w = 0; w < e->nw; w++) {
-        const eval_entry *en = base ? evaluator_peek(e, base, w) : NULL;
-        e->shard_cost[w] = en && en->status == SIM_OK ? sim_cost(&en->m) : 1;
-    }
-    e->shard_k = k;
-    e->shard_n = n;
-    return 0;
-}
-
-size_t evaluator_batch(evaluator *e, param_set *const *cfgs, size_t n, const eval_entry **out)
-{
-    size_t total = n * e->nw;
-    batch_task *tasks = malloc((total ? total : 1) * sizeof *tasks);
-    unsigned char *mine = e->shard_n ? malloc(total ? total : 1) : NULL;
-    if (!tasks || (e->shard_n && !mine)) {
-        free(tasks);
-        free(mine);
-        return n;
-    }
-    size_t nt = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t h = u64_bytes(WT_FNV_INIT, param_set_hash(cfgs[i]));
-        for (size_t w = 0; w < e->nw; w++) {
-            int c;
-            eval_entry *en = lookup_or_claim(e, u64_bytes(h, e->wid[w]), &c);
-            out[i * e->nw + w] = en;
-            if (c) tasks[nt++] = (batch_task){en, i, w, i * e->nw + w, 0};
-        }
-    }
-    for (size_t k = 0; k < total; k++)
-        if (!out[k]) {
-            free(tasks);
-            free(mine);
-            return n; /* out of memory: nothing claimed simulates, which the waits below see */
-        }
-    if (mine && shard_partition(e, out, total, mine) != 0) {
-        free(tasks);
-        free(mine);
-        return n;
-    }
-    /* the cost estimate, and this shard's share: another shard's simulations are left out */
-    lock(e);
-    size_t kept = 0;
-    for (size_t t = 0; t < nt; t++) {
-        batch_task *bt = &tasks[t];
-        if (mine && !mine[bt->k]) {
-            bt->en->state = EV_SKIPPED;
-            continue;
-        }
-        size_t w = bt->w;
-        bt->cost = e->cost_n[w] ? e->cost_sum[w] / (double)e->cost_n[w] : 1;
-        tasks[kept++] = *bt;
-    }
-    pthread_cond_broadcast(&e->done);
-    unlock(e);
-    nt = kept;
-    qsort(tasks, nt, sizeof *tasks, cmp_task);
-    if (e->runner) { /* elsewhere, longest first */
-        eval_job *jobs = malloc((nt ? nt : 1) * sizeof *jobs);
-        for (size_t t = 0; t < nt && jobs; t++)
-            jobs[t] = (eval_job){cfgs[tasks[t].i], tasks[t].w, tasks[t].en};
-        if (jobs)
-            e->runner(e->runner_ctx, e, jobs, nt);
-        else
-            for (size_t t = 0; t < nt; t++)
-                evaluator_skip(e, &(eval_job){cfgs[tasks[t].i], tasks[t].w, tasks[t].en});
-        free(jobs);
-        nt = 0;
-    }
-    /* every thread takes the next longest simulation until none is left: no thread waits
-     * while work remains, and the longest do not start last */
-    struct {
-        _Alignas(64) size_t next;
-        char pad[64 - sizeof(size_t)];
-    } q = {0, {0}};
-#ifdef _OPENMP
-    int nthreads = (size_t)e->threads < nt ? e->threads : (int)(nt ? nt : 1);
-#pragma omp parallel num_threads(nthreads) default(none) shared(e, cfgs, tasks, nt, q)
-#endif
-    for (;;) {
-        size_t t;
-#ifdef _OPENMP
-#pragma omp atomic capture
-#endif
-        t = q.next++;
-        if (t >= nt) break;
-        simulate(e, tasks[t].en, cfgs[tasks[t].i], tasks[t].w);
-    }
-    size_t skipped = 0;
-    for (size_t i = 0; i < n; i++) {
-        int any = 0;
-        for (size_t w = 0; w < e->nw; w++)
-            any |= wait_entry(e, out[i * e->nw + w]) != EV_DONE;
-        skipped += (size_t)any;
-    }
-    free(tasks);
-    free(mine);
     return skipped;
 }
 
 const eval_entry *evaluator_peek(evaluator *e, const param_set *cfg, size_t w)
 {
     uint64_t key = evaluator_key(e, cfg, w);
-    lock(e);
+    ev_lock(e);
     eval_entry *en = memo_find(e, key);
     if (en && en->state != EV_DONE) en = NULL;
-    unlock(e);
+    ev_unlock(e);
     return en;
 }
