@@ -246,6 +246,49 @@ static void test_result_delay(void **state)
     assert_int_equal((int)cycles_of(wl, two), 13);
 }
 
+/* Half-width INT units: an integer instruction holds its scheduler's unit 2 cycles. */
+#define HALF                                                                                       \
+    "gpu.sms=1", "sm.schedulers=1", "sm.simd_width=16", "sm.int_latency=4", "sm.branch_latency=2"
+
+/* sm.exit_on_int: three warps of `mov r0; exit`. Without it the movs issue at 0, 2 and 4 (the
+ * INT unit takes one every 2 cycles) and the exits fill the gaps (1, 3, 5); the last mov is
+ * written at 4+4 = 8: 9 cycles. With it the exits need the unit too: movs and exits alternate
+ * every 2 cycles (mov 0, exit 2, mov 4, exit 6, mov 8, exit 10; GTO keeps the oldest ready
+ * warp), the last mov written at 12: 13 cycles. */
+static void test_exit_on_int(void **state)
+{
+    (void)state;
+    const char *wl = ".kernel k block=96\n"
+                     "    mov r0, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *off[] = {HALF, "sched.policy=gto", NULL};
+    const char *on[] = {HALF, "sched.policy=gto", "sm.exit_on_int=true", NULL};
+    assert_int_equal((int)cycles_of(wl, off), 9);
+    assert_int_equal((int)cycles_of(wl, on), 13);
+}
+
+/* sm.branch_unit_ii: two warps of `bra next; next: mov r0; exit`, full-width units, GTO.
+ * Without a unit: bras at 0 and 1 (each warp ready 2 cycles later), warp 0's mov at 2 and exit
+ * at 3, warp 1's mov at 4 (written at 8) and exit at 5: 9 cycles. With a branch unit held 4
+ * cycles warp 1's bra waits for 4: its mov at 6, written at 10: 11 cycles. */
+static void test_branch_unit(void **state)
+{
+    (void)state;
+    const char *wl = ".kernel k block=64\n"
+                     "    bra next\n"
+                     "next:\n"
+                     "    mov r0, 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *off[] = {TINY, "sched.policy=gto", NULL};
+    const char *on[] = {TINY, "sched.policy=gto", "sm.branch_unit_ii=4", NULL};
+    assert_int_equal((int)cycles_of(wl, off), 9);
+    assert_int_equal((int)cycles_of(wl, on), 11);
+}
+
 /* A kernel of n movs and an exit, launched `launches` times, `block` threads. */
 static void movs_kernel(char *buf, size_t len, int block, int n, int launches)
 {
@@ -314,9 +357,19 @@ static void test_frontend_skip_exact(void **state)
     const char *names[] = {"kmeans", "matmul", "blackscholes"};
     const char *skip[] = {VOLTA, NULL};
     const char *noskip[] = {VOLTA, "sim.skip_idle=false", NULL};
-    const char *uskip[] = {VOLTA, "sm.mem_queue_collectors=true", "sm.oc_dispatch=unit", NULL};
-    const char *unoskip[] = {VOLTA, "sm.mem_queue_collectors=true", "sm.oc_dispatch=unit",
-                             "sim.skip_idle=false", NULL};
+    const char *uskip[] = {VOLTA,
+                           "sm.mem_queue_collectors=true",
+                           "sm.oc_dispatch=unit",
+                           "sm.exit_on_int=true",
+                           "sm.branch_unit_ii=4",
+                           NULL};
+    const char *unoskip[] = {VOLTA,
+                             "sm.mem_queue_collectors=true",
+                             "sm.oc_dispatch=unit",
+                             "sm.exit_on_int=true",
+                             "sm.branch_unit_ii=4",
+                             "sim.skip_idle=false",
+                             NULL};
     const char *off[] = {"gpu.sms=2", "sm.schedulers=4", "sm.sub_core=true", NULL};
     for (size_t i = 0; i < 3; i++) {
         char err[1024] = "";
@@ -374,6 +427,8 @@ int main(void)
         cmocka_unit_test(test_sub_core_sfu),
         cmocka_unit_test(test_issue_rotate),
         cmocka_unit_test(test_result_delay),
+        cmocka_unit_test(test_exit_on_int),
+        cmocka_unit_test(test_branch_unit),
         cmocka_unit_test(test_l1i_misses),
         cmocka_unit_test(test_two_level_active_skip_exact),
         cmocka_unit_test(test_sub_core_shares_must_divide),

@@ -155,6 +155,16 @@ static const param_def core_defs[] = {
     P_INT("sm.shared_latency", 24, 1, 1000, "cycles", "shared-memory load-to-use latency"),
     P_INT("sm.branch_latency", 2, 1, 100, "cycles",
           "cycles before a warp can issue after a branch"),
+    P_INT("sm.branch_unit_ii", 0, 0, 64, "cycles",
+          "cycles a branch holds its scheduler's branch unit, which takes one branch at a time "
+          "(GPGPU-Sim trace mode's specialized unit 1 for BRA, one per sub-core: "
+          "-trace_opcode_latency_initiation_spec_op_1's initiation interval); 0: no unit"),
+    P_BOOL("sm.exit_on_int", 0,
+           "an exit (taken or predicated off) goes through its scheduler's INT unit as an "
+           "integer instruction does, reading its predicate through the operand collector "
+           "(GPGPU-Sim issues EXIT_OPS to the INT pipeline when there are INT units: "
+           "scheduler_unit::cycle sends every op but SP_OP, SFU, tensor and the specialized "
+           "units there); false: an exit takes no unit"),
     P_CHOICE("sm.shared_path", 0, shared_path_names,
              "shared loads and stores: bypass (written back sm.shared_latency cycles after "
              "issue, beside the load/store unit) or ldst (through the load/store unit, which "
@@ -458,6 +468,8 @@ static void read_sm(const param_set *p, gpu_config *c)
     c->sfu_latency = ival(p, "sm.sfu_latency");
     c->shared_latency = ival(p, "sm.shared_latency");
     c->branch_latency = ival(p, "sm.branch_latency");
+    c->exit_on_int = ival(p, "sm.exit_on_int");
+    c->branch_unit_ii = ival(p, "sm.branch_unit_ii");
     c->shared_path = ival(p, "sm.shared_path");
     c->shared_banks = ival(p, "sm.shared_banks");
     c->atomic_path = ival(p, "sm.atomic_path");

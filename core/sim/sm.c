@@ -245,6 +245,8 @@ static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
         return ST_EXEC;
     }
     uint64_t free_at = 0;
+    if (cls == IC_EXIT && s->cfg->exit_on_int) cls = IC_INT;
+    if (cls == IC_BRANCH && s->cfg->branch_unit_ii) free_at = s->unit_free[k][IC_BRANCH];
     if (cls == IC_INT || cls == IC_FP || cls == IC_SFU) {
         if (s->cfg->operand_collector && s->cfg->mem_queue_collectors &&
             !sm_oc_unit_free(s, k, cls))
@@ -339,6 +341,8 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
         break;
     case IC_BRANCH:
         w->ready_at = now + (uint64_t)s->cfg->branch_latency;
+        if (s->cfg->branch_unit_ii)
+            s->unit_free[sk][IC_BRANCH] = now + (uint64_t)s->cfg->branch_unit_ii;
         {
             branch_event b = {wi,          info.pc,       x.target_pc,  x.fallthru_pc,
                               x.reconv_pc, x.active_mask, x.taken_mask, x.diverged != 0,
@@ -353,6 +357,11 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
         sm_release_barrier(s, w->cta_slot);
         break;
     case IC_EXIT:
+        if (s->cfg->exit_on_int) { /* through the INT unit, as no lane's integer work */
+            inst_info as_int = info;
+            as_int.cls = IC_INT;
+            issue_alu(s, wi, sk, &as_int, now, 0);
+        }
         break;
     case IC_LD_SHARED:
     case IC_ST_SHARED:
