@@ -158,6 +158,8 @@ typedef struct ms_part {
     uint64_t l2_next;     /* earliest L2 cycle the slice accepts another input (one per cycle) */
     uint8_t proc_pending; /* an EV_L2_PROCESS is queued */
     uint8_t stalled;      /* head of the input queue waits: MS_STALL_FILL or MS_STALL_DRAM */
+    uint8_t stall_need;   /* MS_STALL_DRAM: the DRAM queue slots it waits for (only a fill,
+                           * which wakes it anyway, can change that number) */
     int32_t retry_way;    /* a head stalled for DRAM slots: its victim way, still right until a
                            * fill (-1: none; only a fill changes the slice while the head waits) */
     /* DRAM channel (times in DRAM cycles but ms_dreq.arrival, a core cycle). With several

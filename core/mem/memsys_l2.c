@@ -92,6 +92,10 @@ void ms_l2_wake(memsys *m, uint32_t part, int why, uint64_t t)
 {
     ms_part *p = &m->parts[part];
     if (!p->stalled || (why != MS_STALL_FILL && p->stalled != why)) return;
+    /* A freed DRAM slot that still leaves too few: the retry could only fail the same way (the
+     * slots it needs change only with a fill, which wakes it) and another slot's freeing wakes
+     * it again. */
+    if (why == MS_STALL_DRAM && ms_dram_space(m, part) < p->stall_need) return;
     p->stalled = 0;
     schedule_process(m, part, t);
 }
@@ -229,8 +233,12 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
     if (!l) {
         if (v < 0) return MS_STALL_FILL;
         int need_q = (miss != 0) + (set[v].valid && set[v].dirty);
-        if (ms_dram_space(m, part) < need_q) return MS_STALL_DRAM;
+        if (ms_dram_space(m, part) < need_q) {
+            p->stall_need = (uint8_t)need_q;
+            return MS_STALL_DRAM;
+        }
     } else if (miss && ms_dram_space(m, part) < 1) {
+        p->stall_need = 1;
         return MS_STALL_DRAM;
     }
     /* accepted: dequeue */
@@ -307,6 +315,7 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e, 
         int need = (kind != MEM_WRITE) + (victim->valid && victim->dirty);
         if (ms_dram_space(m, part) < need) {
             p->retry_way = v;
+            p->stall_need = (uint8_t)need;
             return MS_STALL_DRAM;
         }
     }
