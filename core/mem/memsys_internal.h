@@ -360,9 +360,7 @@ static inline uint64_t ms_ser(const memsys *m, uint32_t data_bytes)
     return data_bytes <= MS_SER_TAB ? m->ser_tab[data_bytes] : ms_ser_div(m, data_bytes);
 }
 
-/* floor(v / partitions) by a multiplication: with R = ceil(2^64 / P) the product's high word
- * is exact for v < 2^64 / P, so for every v below 2^52 (P <= 4096); larger v divide. */
-/* addr without its n bits at `at`, and with v's n bits put back there. */
+/* addr without its n bits at `at`, and with v's n bits put back there (n = 0: addr). */
 static inline uint64_t ms_drop_bits(uint64_t addr, int at, int n)
 {
     return (addr & ((1ull << at) - 1)) | (addr >> (at + n) << at);
@@ -374,6 +372,8 @@ static inline uint64_t ms_insert_bits(uint64_t addr, int at, int n, uint64_t v)
     return low | (v & ((1ull << n) - 1)) << at | (addr >> at << (at + n));
 }
 
+/* floor(v / partitions) by a multiplication: with R = ceil(2^64 / P) the product's high word
+ * is exact for v < 2^64 / P, so for every v below 2^52 (P <= 4096); larger v divide. */
 static inline uint64_t ms_div_part(const memsys *m, uint64_t v)
 {
     if (m->cfg.partitions == 1) return v;
