@@ -239,84 +239,6 @@ static explore_status check_identity(const space *s, const study_sets *ss, char 
     return rc;
 }
 
-/* Grid points checked against the constraints by --validate: every one up to this many. */
-#define VALIDATE_MAX_POINTS 100000
-
-static void explore_warn(const explore_options *o, const char *msg)
-{
-    if (o->warn) o->warn(o->warn_ctx, msg);
-}
-
-/* The --validate report of one space: its shape and, with constraints, how many grid points
- * satisfy them. A grid checked whole with none feasible is an error (the study could not
- * evaluate anything); a sample with none is a warning. Returns a status, with err when it is
- * not EXPLORE_OK. */
-static explore_status report_valid(const explore_options *o, const space *s, char *err,
-                                   size_t errlen)
-{
-    char msg[1024], feasible[160] = "";
-    size_t tried = 0, ok = 0, n = space_grid_size(s);
-    if (s->nconstraints) {
-        if (space_count_feasible(s, VALIDATE_MAX_POINTS, &tried, &ok, msg, sizeof msg) != 0) {
-            snprintf(err, errlen, "%s: %s", s->file, msg);
-            return EXPLORE_BAD_INPUT;
-        }
-        if (ok == 0 && tried == n) {
-            snprintf(err, errlen,
-                     "%s: constraints: no point of the %zu-point grid satisfies them (expected "
-                     "at least one feasible configuration)",
-                     s->file, n);
-            return EXPLORE_BAD_INPUT;
-        }
-        if (ok == 0) {
-            snprintf(msg, sizeof msg,
-                     "%s: warning: constraints: none of %zu grid points spread over the space "
-                     "satisfies them",
-                     s->file, tried);
-            explore_warn(o, msg);
-        }
-        snprintf(feasible, sizeof feasible, ", %zu of %zu %spoints feasible", ok, tried,
-                 tried == n ? "" : "sampled grid ");
-    }
-    printf("%s: ok (%zu parameters, grid of %zu points%s, %zu workloads, %s)\n", s->file, s->ndims,
-           n, feasible, s->nworkloads,
-           s->search.kind == SEARCH_NLOPT ? s->search.algorithm : search_kind_name(s->search.kind));
-    return EXPLORE_OK;
-}
-
-/* Appends msg to err as a line of its own: --validate of the bundled spaces goes on past a
- * space that fails and reports every one. */
-static void add_error_line(char *err, size_t errlen, const char *msg)
-{
-    size_t used = strnlen(err, errlen);
-    if (used + 1 < errlen) snprintf(err + used, errlen - used, "%s%s", used ? "\n" : "", msg);
-}
-
-/* Every bundled space, with the command line's --set applied to each as a run would. */
-static explore_status validate_bundled(const explore_options *o, char *err, size_t errlen)
-{
-    explore_status rc = EXPLORE_OK;
-    char msg[2048];
-    err[0] = '\0';
-    for (size_t i = 0; i < space_builtin_count(); i++) {
-        char file[256];
-        snprintf(file, sizeof file, "spaces/%s.json", space_builtin_name(i));
-        space *s = space_parse(space_builtin_text(i), file, msg, sizeof msg);
-        for (size_t k = 0; s && k < o->nsets; k++)
-            if (space_override(s, o->sets[k], msg, sizeof msg) != 0) {
-                space_free(s);
-                s = NULL;
-            }
-        explore_status r = s ? report_valid(o, s, msg, sizeof msg) : EXPLORE_BAD_INPUT;
-        if (r != EXPLORE_OK) {
-            add_error_line(err, errlen, msg);
-            rc = r;
-        }
-        space_free(s);
-    }
-    return rc;
-}
-
 /* A study from start to end; study_free releases what it holds. */
 typedef struct study {
     const explore_options *o;
@@ -414,13 +336,14 @@ static explore_status study_open(study *st, char *err, size_t errlen)
 #endif
     }
     /* the points to simulate: a grid's feasible ones (every grid point checked up to
-     * VALIDATE_MAX_POINTS), the budget otherwise; and the reference configuration */
+     * EXPLORE_VALIDATE_MAX_POINTS), the budget otherwise; and the reference configuration */
     size_t expected =
         s->search.kind == SEARCH_GRID ? space_grid_size(s) : s->search.max_evaluations;
     size_t tried = 0, feasible = 0;
     char msg[256];
     if (s->search.kind == SEARCH_GRID && s->nconstraints &&
-        space_count_feasible(s, VALIDATE_MAX_POINTS, &tried, &feasible, msg, sizeof msg) == 0 &&
+        space_count_feasible(s, EXPLORE_VALIDATE_MAX_POINTS, &tried, &feasible, msg, sizeof msg) ==
+            0 &&
         tried == expected)
         expected = feasible;
     st->prog = progress_new(s->name, (expected + 1) * s->nworkloads, o->quiet);
@@ -541,7 +464,7 @@ static void study_report(const study *st, const run_facts *facts)
 explore_status explore_main(const explore_options *o, char *err, size_t errlen)
 {
     err[0] = '\0';
-    if (o->validate && !o->space) return validate_bundled(o, err, errlen);
+    if (o->validate && !o->space) return explore_validate_bundled(o, err, errlen);
     study st;
     memset(&st, 0, sizeof st);
     st.o = o;
@@ -549,7 +472,7 @@ explore_status explore_main(const explore_options *o, char *err, size_t errlen)
     st.t0 = wall_now();
     explore_status rc = study_space(&st, err, errlen);
     if (rc == EXPLORE_OK && o->validate) {
-        rc = report_valid(o, st.s, err, errlen);
+        rc = explore_validate_space(o, st.s, err, errlen);
         study_free(&st);
         return rc;
     }

@@ -51,6 +51,16 @@ int explore_write_summary(const space *s, const archive *a, const run_facts *f, 
 /* front.svg: the points that are ok, the front marked (two or three objectives). */
 int explore_write_plot(const space *s, const archive *a, const char *path, char *err,
                        size_t errlen);
+/* Grid points checked against the constraints (by --validate, and for a grid's progress
+ * total): every one up to this many. */
+#define EXPLORE_VALIDATE_MAX_POINTS 100000
+
+/* --validate (explore_validate.c): the report of one space, and of every bundled space with
+ * the command line's --set applied to each. Return a status, with err when not EXPLORE_OK. */
+explore_status explore_validate_space(const explore_options *o, const space *s, char *err,
+                                      size_t errlen);
+explore_status explore_validate_bundled(const explore_options *o, char *err, size_t errlen);
+
 /* study.json: the space as parsed and the --set list, for --resume. */
 int explore_write_study(const space *s, const char *const *sets, size_t nsets, const char *path,
                         char *err, size_t errlen);
