@@ -20,7 +20,8 @@ explore_status explore_validate_space(const explore_options *o, const space *s, 
     char msg[1024], feasible[160] = "";
     size_t tried = 0, ok = 0, n = space_grid_size(s);
     if (s->nconstraints) {
-        if (space_count_feasible(s, EXPLORE_VALIDATE_MAX_POINTS, &tried, &ok, msg, sizeof msg) != 0) {
+        if (space_count_feasible(s, EXPLORE_VALIDATE_MAX_POINTS, &tried, &ok, msg, sizeof msg) !=
+            0) {
             snprintf(err, errlen, "%s: %s", s->file, msg);
             return EXPLORE_BAD_INPUT;
         }
