@@ -315,12 +315,55 @@ static void test_split_sectors(void **state)
     }
 }
 
+/* coalesce_sort (l1d.access_order=descending takes the sorted list from its end): lanes 0-7
+ * read line 4096, lanes 8-15 line 0 (sector 1) and lanes 16-31 line 0 (sector 0, two lanes a
+ * word), so the lane order is 4096, 0; split, 4096 s0, 0 s0, 0 s1; sorted, 0 s0, 0 s1, 4096
+ * s0, each piece keeping its lanes. Over random addresses the sort keeps the pieces and puts
+ * them in address order. */
+static void test_sort(void **state)
+{
+    (void)state;
+    uint32_t addr[32];
+    for (int l = 0; l < 32; l++)
+        addr[l] = l < 8 ? 4096u : l < 16 ? 32u + 4u * (uint32_t)(l - 8) : 4u * (uint32_t)(l & 7);
+    line_access acc[32];
+    int n = coalesce(addr, ~0u, 128, 32, acc);
+    assert_int_equal(n, 2);
+    assert_true(acc[0].line == 4096 && acc[1].line == 0);
+    n = coalesce_split_sectors(addr, acc, n, 32);
+    assert_int_equal(n, 3);
+    coalesce_sort(acc, n);
+    assert_true(acc[0].line == 0 && acc[0].sectors == 1 && acc[0].lanes == 0xffff0000u);
+    assert_true(acc[1].line == 0 && acc[1].sectors == 2 && acc[1].lanes == 0xff00u);
+    assert_true(acc[2].line == 4096 && acc[2].sectors == 1 && acc[2].lanes == 0xffu);
+    uint64_t x = 88172645463325252ull;
+    for (int t = 0; t < 200; t++) {
+        for (int l = 0; l < 32; l++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            addr[l] = (uint32_t)(x % 8192) & ~3u;
+        }
+        int m = coalesce(addr, ~0u, 128, 32, acc);
+        if (t & 1) m = coalesce_split_sectors(addr, acc, m, 32);
+        uint32_t lanes = 0;
+        coalesce_sort(acc, m);
+        for (int i = 0; i < m; i++) {
+            lanes |= acc[i].lanes;
+            if (i == 0) continue;
+            uint64_t a = acc[i - 1].line * 32u + (uint64_t)__builtin_ctz(acc[i - 1].sectors);
+            uint64_t b = acc[i].line * 32u + (uint64_t)__builtin_ctz(acc[i].sectors);
+            assert_true(a < b);
+        }
+        assert_int_equal(lanes, ~0u);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_coherent), cmocka_unit_test(test_strided),
         cmocka_unit_test(test_masks),    cmocka_unit_test(test_random),
         cmocka_unit_test(test_rising),   cmocka_unit_test(test_split_sectors),
+        cmocka_unit_test(test_sort),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -555,6 +555,53 @@ static void test_queued_loads_leave_in_collector_order(void **state)
     }
 }
 
+/* l1d.access_order: one warp's load, lane l at byte 16 l, touches lines 0, 128, 256 and 384,
+ * one a cycle of the load/store unit (the L1D off). In lane order they leave lowest first;
+ * descending (GPGPU-Sim's accessq_back), 384 first, on the same cycles. */
+typedef struct line_order {
+    int n;
+    uint64_t line[8], cycle[8];
+} line_order;
+
+static void log_line(void *arg, const l1_access_record *r)
+{
+    line_order *o = arg;
+    if (strcmp(r->kind, "load") != 0 || o->n == 8) return;
+    o->line[o->n] = r->line, o->cycle[o->n] = r->cycle, o->n++;
+}
+
+static void test_access_order(void **state)
+{
+    (void)state;
+    const char *wl = ".array a i32 [1024] zero\n"
+                     ".kernel k block=32\n"
+                     "    mov r1, %laneid\n"
+                     "    shl r3, r1, 4\n"
+                     "    ld.i32 r6, [a + r3]\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    line_order o[2];
+    for (int k = 0; k < 2; k++) {
+        const char *sets[] = {"gpu.sms=1", "sm.schedulers=1", "l1d.enabled=false",
+                              k ? "l1d.access_order=descending" : "l1d.access_order=lane", NULL};
+        memset(&o[k], 0, sizeof o[k]);
+        sim_options opt = {0};
+        opt.l1_observer = log_line;
+        opt.l1_observer_arg = &o[k];
+        sim_metrics m;
+        test_sim_opt_ok(wl, sets, &opt, &m);
+        assert_int_equal(o[k].n, 4);
+    }
+    uint64_t base = o[0].line[0];
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(o[0].line[i], base + 128u * (uint64_t)i);
+        assert_int_equal(o[1].line[i], base + 128u * (uint64_t)(3 - i));
+        assert_int_equal(o[1].cycle[i], o[0].cycle[i]);
+        assert_int_equal(o[0].cycle[i], o[0].cycle[0] + (uint64_t)i);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -564,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_mem_queue_path),
         cmocka_unit_test(test_mem_queue_holds_collectors),
         cmocka_unit_test(test_queued_loads_leave_in_collector_order),
+        cmocka_unit_test(test_access_order),
         cmocka_unit_test(test_transpose_padding_avoids_conflicts),
         cmocka_unit_test(test_atomic_requests),
         cmocka_unit_test(test_atomic_wait_holds_the_warp),

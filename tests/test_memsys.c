@@ -1014,6 +1014,42 @@ static void test_icnt_reply_crossbar(void **state)
     }
 }
 
+/* icnt_reply_chain: SMs 0 and 1 read the same 32 bytes of line 0 at once from a cold L2. SM 1's
+ * request merges into SM 0's miss, so the fill makes both replies ready at slice 0 together,
+ * SM 0's first. Each takes 2 cycles on a 32-byte port (40 bytes). BookSim's one reply at a
+ * time: SM 1's crosses when SM 0's has left, 2 cycles later. The local crossbar's chaining:
+ * slice 0's next head goes to SM 1, after SM 0 in the same arbitration, in the same cycle. */
+static void test_icnt_reply_chain(void **state)
+{
+    (void)state;
+    uint64_t at[2][2] = {{0}};
+    for (int on = 0; on <= 1; on++) {
+        memsys_config c = tm_base_config();
+        c.num_sms = 2;
+        c.icnt_reply_crossbar = 1;
+        c.icnt_reply_chain = on;
+        memsys *m = tm_make(&c);
+        mem_packet a = tm_pkt(0, 32, MEM_READ, 0, 0), b = tm_pkt(0, 32, MEM_READ, 1, 1);
+        uint64_t now = 0;
+        assert_int_equal(memsys_send(m, &a, now), 0);
+        assert_int_equal(memsys_send(m, &b, now), 0);
+        for (int got = 0; got < 2; now++) {
+            assert_true(now < 100000);
+            memsys_tick(m, now);
+            mem_packet r;
+            for (int sm = 0; sm < 2; sm++)
+                while (memsys_pop_reply(m, sm, now, &r)) {
+                    at[on][r.token] = now;
+                    got++;
+                }
+        }
+        memsys_destroy(m);
+    }
+    assert_int_equal(at[1][0], at[0][0]);
+    assert_int_equal(at[0][1], at[0][0] + 2);
+    assert_int_equal(at[1][1], at[1][0]);
+}
+
 /* l2_map = 1: GPGPU-Sim's QV100 mapping (dramid@8, 32 channels of 2 slices, the slice bit 13,
  * IPOLY over 64 slices). 0x1000: channel 16, slice bit 0, nothing above bit 13: slice 32;
  * 0x1100: channel 17, slice 34; 0x3000: channel 16, slice bit 1: slice 33. 0x81e0: channel 1,
@@ -1119,6 +1155,7 @@ int main(void)
         cmocka_unit_test(test_l2_sector_cycles),
         cmocka_unit_test(test_icnt_crossbar),
         cmocka_unit_test(test_icnt_reply_crossbar),
+        cmocka_unit_test(test_icnt_reply_chain),
         cmocka_unit_test(test_gpgpusim_map),
         cmocka_unit_test(test_gpgpusim_linear_map),
         cmocka_unit_test(test_l2_set_ipoly),

@@ -85,6 +85,29 @@ awk -F, 'NR > 1 { k = $1 "," $2; ri[k, $3] = $6; wi[k, $3] = $7; if (!(k in seen
         printf " |\n" } }' "$CSV"
 cat <<'EOF'
 
+### How stable a switch is
+
+A scheduler's effect on a short kernel can hinge on a cycle or two in either simulator. On
+matmul (16 CTAs on 80 SMs, 6,000 cycles) the reference's two-level gain over LRR depends on the
+size of the active pool as follows (QV100, `two_level_active:N:0:1` against warptune's
+`two_level_active.warps=N`):
+
+| N | 4 | 6 | 7 | 8 | 9 | 10 | 12 |
+|---|---:|---:|---:|---:|---:|---:|---:|
+| reference | +5.0% | +4.9% | +4.1% | +5.3% | +1.7% | +1.8% | +5.2% |
+| warptune | +0.8% | +0.8% | +0.7% | +0.6% | +0.7% | +0.7% | +0.5% |
+
+The reference's gain starts with single cycles: in its two-level run SM 0's loads of B's first
+tile reach the crossbar a cycle later than under LRR (a warp promoted from the pending queue
+issues a cycle after its data returns) and then pass without waiting, where under LRR they wait
+their turn among the 16 SMs reading the same lines; the two runs' later phases differ from
+there on. warptune's SMs issue the same under LRR and two-level at every N. Before
+this preset's request-timestamp round (docs/presets.md) warptune had the reference's 5% at N
+of 4, 6 and 7 and not at 8 or 12. Likewise, making the L1D's miss queue (`icnt.sm_queue`) one
+entry shorter or longer moves the count of large switches within 1.5x by up to two either way
+(docs/presets.md): single cases near that bound are not stable in either simulator, and the
+mean gap over all 81 switches is the steadier measure.
+
 ## Running it
 
 The reference is built outside the project tree; `results/accelsim/` keeps its statistics

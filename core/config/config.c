@@ -29,6 +29,7 @@ static const char *const l2_map_names[] = {"interleave", "gpgpusim", "gpgpusim_l
 static const char *const l2_set_hash_names[] = {"linear", "ipoly", NULL};
 static const char *const shared_path_names[] = {"bypass", "ldst", NULL};
 static const char *const atomic_path_names[] = {"line", "serial", NULL};
+static const char *const access_order_names[] = {"lane", "descending", NULL};
 static const char *const recency_names[] = {"fill", "miss", NULL};
 static const char *const mem_queue_order_names[] = {"issue", "collector", NULL};
 static const char *const oc_dispatch_names[] = {"issue", "unit", NULL};
@@ -223,6 +224,12 @@ static const param_def core_defs[] = {
            "load's or store's accesses enter a queue of l1d.hit_latency stages per bank and do "
            "their tag lookup, allocation and miss request at its head; a reservation fail holds "
            "the head (false: the lookup when the access leaves the load/store unit)"),
+    P_CHOICE("l1d.access_order", 0, access_order_names,
+             "the order in which a memory instruction's accesses (lines, or sectors with "
+             "l1d.sector_accesses) leave the load/store unit: lane (by the lowest lane that "
+             "touches each line) or descending (highest address first: GPGPU-Sim's coalescer "
+             "queues them in address order and ldst_unit takes accessq_back, in both its L1D "
+             "and its bypass paths)"),
     P_BOOL("l1d.fill_drain", 0,
            "the loads waiting on a filled L1D line (the one that missed and those merged into "
            "its MSHR) write back one a cycle from the cycle after the fill, in a queue the SM's "
@@ -256,6 +263,12 @@ static const param_def core_defs_tail[] = {
            "a time, so a head whose SM is busy holds the replies behind it (GPGPU-Sim's "
            "BookSim with one virtual channel and no input speedup, config_fermi_islip.icnt); "
            "false: the ports only serialize"),
+    P_BOOL("icnt.reply_chain", 0,
+           "with icnt.reply_crossbar: a partition whose reply crosses offers its next reply to "
+           "the SMs after that one in the same icnt cycle, and its port does not serialize "
+           "(GPGPU-Sim's local crossbar, -network_mode 2: iSLIP_Advance grants the outputs in "
+           "increasing order and an input's next packet competes for the outputs still to "
+           "come); false: one reply per partition per serialization (BookSim)"),
     P_BOOL("icnt.crossbar", 0,
            "requests cross to the partitions through a crossbar: each icnt cycle every "
            "partition takes the head of one SM's input buffer, round robin, and a head whose "
@@ -490,6 +503,7 @@ static void read_sm(const param_set *p, gpu_config *c)
     c->l1d_unified_kb = ival(p, "l1d.unified_kb");
     c->l1d_kernel_flush = ival(p, "l1d.kernel_flush");
     c->l1d_tag_pipeline = ival(p, "l1d.tag_pipeline");
+    c->access_descending = ival(p, "l1d.access_order");
     c->l1d_banks = ival(p, "l1d.banks");
     c->l1d_fill_drain = ival(p, "l1d.fill_drain");
     c->sched_policy = param_get_choice(p, "sched.policy");
@@ -507,6 +521,7 @@ static void read_memsys(const param_set *p, const gpu_config *c, memsys_config *
     m->icnt_sm_queue = ival(p, "icnt.sm_queue");
     m->icnt_crossbar = ival(p, "icnt.crossbar");
     m->icnt_reply_crossbar = ival(p, "icnt.reply_crossbar");
+    m->icnt_reply_chain = ival(p, "icnt.reply_chain");
     m->partitions = ival(p, "l2.partitions");
     m->l2_sets = ival(p, "l2.sets");
     m->l2_ways = ival(p, "l2.ways");

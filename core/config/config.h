@@ -62,14 +62,15 @@ typedef struct gpu_config {
     int l1d_hash; /* 0 linear, 1 xor, 2 fermi */
     int l1d_mshrs, l1d_mshr_merge, l1d_hit_latency;
     int l1d_enabled;
-    int bypass_segment;   /* bytes fetched by a load that bypasses the L1D */
-    int l1d_sectored;     /* 32-byte sectors (l1d.sectored) */
-    int l1d_recency_miss; /* the policy's insertion at the miss (l1d.recency=miss) */
-    int l1d_unified_kb;   /* L1D + shared memory for the adaptive carveout, 0: off */
-    int l1d_kernel_flush; /* invalidate the L1D at each kernel's start */
-    int l1d_tag_pipeline; /* l1d.tag_pipeline: GPGPU-Sim's l1_latency_queue */
-    int l1d_fill_drain;   /* a fill's waiting loads write back one a cycle */
-    int l1d_banks;        /* its banks (l1d.banks) */
+    int bypass_segment;    /* bytes fetched by a load that bypasses the L1D */
+    int l1d_sectored;      /* 32-byte sectors (l1d.sectored) */
+    int l1d_recency_miss;  /* the policy's insertion at the miss (l1d.recency=miss) */
+    int l1d_unified_kb;    /* L1D + shared memory for the adaptive carveout, 0: off */
+    int l1d_kernel_flush;  /* invalidate the L1D at each kernel's start */
+    int l1d_tag_pipeline;  /* l1d.tag_pipeline: GPGPU-Sim's l1_latency_queue */
+    int access_descending; /* l1d.access_order=descending: highest address first */
+    int l1d_fill_drain;    /* a fill's waiting loads write back one a cycle */
+    int l1d_banks;         /* its banks (l1d.banks) */
     const char *sched_policy, *l1d_policy, *cta_policy;
     memsys_config mem;
     energy_config energy;

@@ -41,6 +41,12 @@ typedef struct memsys_config {
      * queue headed for it (round robin), and a partition sends one reply at a time, so a head
      * whose SM is busy holds the replies behind it (BookSim with one virtual channel). */
     int icnt_reply_crossbar;
+    /* 1 (with icnt_reply_crossbar): a partition whose head crosses offers its next reply to the
+     * SMs after it in the same icnt cycle, and its port does not serialize (GPGPU-Sim's local
+     * crossbar: iSLIP_Advance grants the outputs in increasing order, and an input's next
+     * packet competes for the outputs still to come). 0: one reply per partition per port
+     * serialization (BookSim). */
+    int icnt_reply_chain;
     /* L2: one slice per memory partition */
     int partitions;
     int l2_sets; /* per partition */

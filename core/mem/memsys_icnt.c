@@ -203,7 +203,9 @@ void ms_icnt_part_arrive(memsys *m, uint32_t r, uint64_t t)
  * round robin from the partition after the one it took last; the partition then sends nothing
  * else for the reply's serialization, and the SM receives nothing else. A head whose SM is
  * busy or taken holds the replies behind it. The reply is in at the SM icnt_latency cycles
- * after its last flit left. */
+ * after its last flit left. With icnt_reply_chain (GPGPU-Sim's local crossbar, QV100) a queue
+ * whose head crossed offers its next reply to the SMs still to come in the same cycle, as
+ * iSLIP_Advance's loop over the outputs does, and the partition's port does not serialize. */
 
 int ms_rxbar_init(memsys *m)
 {
@@ -245,7 +247,8 @@ static void rxbar_enter(memsys *m, uint32_t r, uint64_t t)
     if (p->rq_head == r) rxbar_schedule(m, max_u64(q->ready, p->out_free));
 }
 
-/* The icnt cycle partition p's head may cross (its queue is not empty). */
+/* The icnt cycle partition p's head may cross (its queue is not empty). With chaining the
+ * partition's port never holds it: out_free stays 0. */
 static uint64_t rx_head_at(const memsys *m, const ms_part *p)
 {
     return max_u64(m->reqs[p->rq_head].ready, p->out_free);
@@ -314,7 +317,7 @@ void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t)
             ms_req *q = &m->reqs[r];
             p->rq_head = q->next;
             if (p->rq_head == MS_NIL) p->rq_tail = MS_NIL;
-            p->out_free = c + q->ser;
+            if (!m->cfg.icnt_reply_chain) p->out_free = c + q->ser;
             s->ej_free = c + q->ser;
             m->rx_rr[sm] = (uint32_t)(pick + 1 == P ? 0 : pick + 1);
             q->ready = ms_core(&m->clk_icnt, c + q->ser + (uint64_t)m->cfg.icnt_latency);

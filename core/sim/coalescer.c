@@ -167,3 +167,22 @@ int coalesce_split_sectors(const uint32_t *addr, line_access *acc, int n, int se
     memcpy(acc, out, (size_t)k * sizeof *out);
     return k;
 }
+
+/* The sort key of an access: its line, then its lowest sector (sectors is never 0). */
+static inline uint64_t access_key(const line_access *a)
+{
+    return a->line + (uint64_t)__builtin_ctz(a->sectors);
+}
+
+void coalesce_sort(line_access *acc, int n)
+{
+    /* insertion sort: at most 32 accesses, usually already in order */
+    for (int i = 1; i < n; i++) {
+        line_access a = acc[i];
+        uint64_t k = access_key(&a);
+        int j = i;
+        for (; j > 0 && access_key(&acc[j - 1]) > k; j--)
+            acc[j] = acc[j - 1];
+        acc[j] = a;
+    }
+}

@@ -22,4 +22,8 @@ int coalesce(const uint32_t *addr, uint32_t mask, int line_bytes, int sector_byt
  * Returns the new count, or n unchanged when the pieces would be more than 32. */
 int coalesce_split_sectors(const uint32_t *addr, line_access *acc, int n, int sector_bytes);
 
+/* Sorts n accesses by address: by line, and a line's pieces (after coalesce_split_sectors) by
+ * their first sector. */
+void coalesce_sort(line_access *acc, int n);
+
 #endif

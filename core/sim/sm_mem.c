@@ -37,6 +37,7 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
     int lines = st->n;                                   /* its memory divergence */
     if (s->cfg->sector_accesses && in->cls != IC_ATOMIC) /* Volta's 32-byte transactions */
         st->n = coalesce_split_sectors(x->addr, st->acc, st->n, sector);
+    if (s->cfg->access_descending) coalesce_sort(st->acc, st->n); /* taken from the end */
     st->prio = s->l1_prio ? sm_warp_priority(s, wi) : 0;
     if (in->cls == IC_ST_GLOBAL) {
         s->st.global_stores++;
@@ -334,6 +335,14 @@ static int load_access(sm *s, const l1q_entry *x, uint64_t now, l1_fail *why)
     return 0;
 }
 
+/* The memory instruction's next access to leave the unit: in coalescing order, or, sorted by
+ * address at issue, from the end (l1d.access_order=descending, GPGPU-Sim's accessq_back). */
+static const line_access *next_access(const sm *s)
+{
+    const mem_stage *st = &s->stage;
+    return &st->acc[s->cfg->access_descending ? st->n - 1 - st->next : st->next];
+}
+
 /* The load's next access is tried next cycle. Unless a fill comes first (which wakes the SM
  * and, changing s->fills, lets it retry), that try sees the L1D as it is now and the injection
  * queue as it will be then (only this SM sends into it): if it can only fail for want of a
@@ -345,7 +354,7 @@ static void fail_ahead(sm *s, uint64_t now)
 {
     mem_stage *st = &s->stage;
     if (!s->cfg->l1d_enabled || s->l1_trace || s->l1_observer) return;
-    const line_access *a = &st->acc[st->next];
+    const line_access *a = next_access(s);
     if (s->cfg->l1d_sectored) {
         int slots = memsys_send_slots(s->mem, s->id, now + 1, s->cfg->l1d_line / L1D_SECTOR);
         if (!l1d_load_sectors_needs_fill(s->l1, a->line, a->sectors, slots)) return;
@@ -464,7 +473,7 @@ static void l1q_enter(sm *s, uint64_t now)
     mem_stage *st = &s->stage;
     st->blocked_on_queue = false;
     for (int k = 0; k < st->q_banks && st->next < st->n; k++) {
-        const line_access *a = &st->acc[st->next];
+        const line_access *a = next_access(s);
         l1q_bank *q = &st->q[l1q_bank_of(s, a)];
         if (q->count == st->q_depth) {
             st->blocked_on_queue = true; /* until its head leaves: the queue's wake */
@@ -523,7 +532,7 @@ void sm_mem_cycle(sm *s, uint64_t now)
         l1q_enter(s, now);
         return;
     }
-    const line_access *a = &st->acc[st->next];
+    const line_access *a = next_access(s);
     int done = 0;
     if (st->blocked_on_fill && st->fail_fills == s->fills) {
         /* Awake for another reason, but no fill has come: the replay would fail again. */
