@@ -95,7 +95,7 @@ size of the active pool as follows (QV100, `two_level_active:N:0:1` against warp
 | N | 4 | 6 | 7 | 8 | 9 | 10 | 12 |
 |---|---:|---:|---:|---:|---:|---:|---:|
 | reference | +5.0% | +4.9% | +4.1% | +5.3% | +1.7% | +1.8% | +5.2% |
-| warptune | +0.8% | +0.8% | +0.7% | +0.6% | +0.7% | +0.7% | +0.5% |
+| warptune | +1.6% | +2.0% | +1.8% | +1.9% | +1.7% | +1.6% | +1.6% |
 
 The reference's gain starts with single cycles: in its two-level run SM 0's loads of B's first
 tile reach the crossbar a cycle later than under LRR (a warp promoted from the pending queue
@@ -103,7 +103,8 @@ issues a cycle after its data returns) and then pass without waiting, where unde
 their turn among the 16 SMs reading the same lines; the two runs' later phases differ from
 there on. warptune's SMs issue the same under LRR and two-level at every N. Before
 this preset's request-timestamp round (docs/presets.md) warptune had the reference's 5% at N
-of 4, 6 and 7 and not at 8 or 12. Likewise, making the L1D's miss queue (`icnt.sm_queue`) one
+of 4, 6 and 7 and not at 8 or 12; now it has the reference's smaller gains (N of 9 and 10) at
+every N. Likewise, making the L1D's miss queue (`icnt.sm_queue`) one
 entry shorter or longer moves the count of large switches within 1.5x by up to two either way
 (docs/presets.md): single cases near that bound are not stable in either simulator, and the
 mean gap over all 81 switches is the steadier measure.
