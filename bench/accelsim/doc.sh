@@ -41,6 +41,7 @@ printf '| L1D load miss rate, mean absolute difference | at most 0.05 | %s | %s 
 printf '| warp instructions equal | all | %s | %s |\n' "$(val pair qv100 warp_insts_equal)" "$(val pair fermi warp_insts_equal)"
 printf '| scheduler switches, sign agrees | at least 90%% | %s of %s | %s of %s |\n' "$(val switch qv100 sign_agrees)" "$(val switch qv100 cases)" "$(val switch fermi sign_agrees)" "$(val switch fermi cases)"
 printf '| switches over 5%% in the reference: warptune within 1.5x | all | %s of %s | %s of %s |\n' "$(val switch qv100 within_1.5x)" "$(val switch qv100 over_5pct)" "$(val switch fermi within_1.5x)" "$(val switch fermi over_5pct)"
+printf '| switches, mean gap between the two changes (points) | | %s | %s |\n' "$(val switch qv100 mean_gap)" "$(val switch fermi mean_gap)"
 printf '| worst cycle ratios (warptune / reference) | | %s | %s |\n\n' "$(worst qv100)" "$(worst fermi)"
 cat <<'EOF'
 ![cycles of every workload, warptune against the reference, each pair on its own scheduler; the band is 15%](validation-cycles.svg)

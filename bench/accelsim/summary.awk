@@ -3,7 +3,9 @@
 #
 # Each pair is measured on its reference config's own scheduler (SM7_QV100: lrr; SM2_GTX480:
 # gto). A scheduler switch is the IPC change from lrr to gto, two_level or swl on one workload;
-# the two simulators agree on it when the signs match or both changes are under 1%.
+# the two simulators agree on it when the signs match or both changes are under 1%. mean_gap is
+# the mean absolute difference of the two changes, in percentage points: unlike the counts, it
+# does not jump when one case crosses a bound.
 function abs(x) { return x < 0 ? -x : x }
 function pearson(n, x, y,    i, mx, my, sxy, sxx, syy) {
     for (i = 1; i <= n; i++) { mx += x[i]; my += y[i] }
@@ -64,7 +66,7 @@ END {
         for (i = 1; i <= n; i++) { pts_pair[pair, i] = C1[i] SUBSEP C2[i]; }
         npts[pair] = n
         # scheduler switches against lrr
-        cases = 0; agree = 0; big = 0; nclose = 0
+        cases = 0; agree = 0; big = 0; nclose = 0; gap = 0
         for (i = 1; i <= nw[pair]; i++) {
             w = wl[pair, i]; k0 = pair SUBSEP w SUBSEP "lrr"
             if (!(k0 in rc)) continue
@@ -73,13 +75,14 @@ END {
                 if (!(k1 in rc)) continue
                 r = ri[k1] / ri[k0] - 1; t = wi[k1] / wi[k0] - 1
                 cases++
+                gap += abs(t - r)
                 ok = (r > 0 && t > 0) || (r < 0 && t < 0) || (r == 0 && t == 0) || (abs(r) < 0.01 && abs(t) < 0.01)
                 agree += ok
                 if (abs(r) > 0.05) { big++; if (t / r >= 1 / 1.5 && t / r <= 1.5) nclose++ }
             }
         }
-        printf "switch %s cases=%d sign_agrees=%d (%.0f%%) over_5pct=%d within_1.5x=%d\n",
-            pair, cases, agree, cases ? 100 * agree / cases : 0, big, nclose
+        printf "switch %s cases=%d sign_agrees=%d (%.0f%%) over_5pct=%d within_1.5x=%d mean_gap=%.2f\n",
+            pair, cases, agree, cases ? 100 * agree / cases : 0, big, nclose, cases ? 100 * gap / cases : 0
         all_cases += cases; all_agree += agree; all_big += big; all_close += nclose
     }
     printf "switch all cases=%d sign_agrees=%d (%.0f%%) over_5pct=%d within_1.5x=%d\n",
