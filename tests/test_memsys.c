@@ -745,6 +745,8 @@ static void test_bad_configs(void **state)
     (void)state;
     memsys_config c;
     c = tm_base_config(), c.partitions = 0, expect_bad(c, "partitions");
+    c = tm_base_config(), c.icnt_reply_crossbar = 1, c.partitions = 128,
+    expect_bad(c, "icnt_reply_crossbar");
     c = tm_base_config(), c.num_sms = 0, expect_bad(c, "num_sms");
     c = tm_base_config(), c.l2_sets = 48, expect_bad(c, "l2_sets");
     c = tm_base_config(), c.l2_line = 100, expect_bad(c, "l2_line");
@@ -910,6 +912,22 @@ static void test_l2_sector_cycles(void **state)
     }
 }
 
+/* Ticks from *now until n replies have reached SMs 0..sms-1 (within 1000 cycles of t0);
+ * at[token] gets each one's arrival cycle less t0. */
+static void collect_replies(memsys *m, int sms, uint64_t *now, uint64_t t0, int n, uint64_t *at)
+{
+    for (int got = 0; got < n; (*now)++) {
+        assert_true(*now < t0 + 1000);
+        memsys_tick(m, *now);
+        mem_packet r;
+        for (int sm = 0; sm < sms; sm++)
+            while (memsys_pop_reply(m, sm, *now, &r)) {
+                at[r.token] = *now - t0;
+                got++;
+            }
+    }
+}
+
 /* icnt_crossbar: three SMs, two partitions, one-cycle packets, icnt latency L = 10, all four
  * reads L2 hits (line 0, 3 and 4 map to partition 0, line 1 to partition 1). At 0, SM 0 sends
  * X (line 0), SM 1 W (line 3), SM 2 Y (line 4) and then Z (line 1): each is in its SM's
@@ -941,16 +959,7 @@ static void test_icnt_crossbar(void **state)
         assert_int_equal(memsys_send(m, &w, now), 0);
         assert_int_equal(memsys_send(m, &y, now), 0);
         assert_int_equal(memsys_send(m, &z, now), 0);
-        for (int got = 0; got < 4; now++) {
-            assert_true(now < t0 + 1000);
-            memsys_tick(m, now);
-            mem_packet r;
-            for (int sm = 0; sm < 3; sm++)
-                while (memsys_pop_reply(m, sm, now, &r)) {
-                    at[r.token] = now - t0;
-                    got++;
-                }
-        }
+        collect_replies(m, 3, &now, t0, 4, at);
         if (on) {
             assert_int_equal(at[1], 123);
             assert_int_equal(at[2], 124);
@@ -1033,16 +1042,7 @@ static void test_icnt_reply_chain(void **state)
         uint64_t now = 0;
         assert_int_equal(memsys_send(m, &a, now), 0);
         assert_int_equal(memsys_send(m, &b, now), 0);
-        for (int got = 0; got < 2; now++) {
-            assert_true(now < 100000);
-            memsys_tick(m, now);
-            mem_packet r;
-            for (int sm = 0; sm < 2; sm++)
-                while (memsys_pop_reply(m, sm, now, &r)) {
-                    at[on][r.token] = now;
-                    got++;
-                }
-        }
+        collect_replies(m, 2, &now, 0, 2, at[on]);
         memsys_destroy(m);
     }
     assert_int_equal(at[1][0], at[0][0]);

@@ -78,6 +78,8 @@ static int check_config(const memsys_config *c, char *err, size_t errlen)
     if (c->icnt_sm_queue < 1) BAD("memsys: icnt_sm_queue must be >= 1 (got %d)", c->icnt_sm_queue);
     if (c->partitions < 1 || c->partitions > 4096)
         BAD("memsys: partitions must be in 1..4096 (got %d)", c->partitions);
+    if (c->icnt_reply_crossbar && c->partitions > 64) /* its step keeps partition sets in words */
+        BAD("memsys: icnt_reply_crossbar takes at most 64 partitions (got %d)", c->partitions);
     if (!wt_is_pow2(c->l2_sets))
         BAD("memsys: l2_sets must be a power of two >= 1 (got %d)", c->l2_sets);
     if (c->l2_ways < 1 || c->l2_ways > 1024)
