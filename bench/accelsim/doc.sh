@@ -123,7 +123,10 @@ bench/accelsim/report --wt /tmp/val --doc docs/validation.md
 ```
 
 The report checks each trace's digest against the one the reference ran (`same trace` in
-`summary.txt`): a workload whose export changed needs its reference rerun. The whole reference
+`summary.txt`, and a warning naming each run that differs): a workload whose export changed
+needs its reference rerun. Traces are exported on `gtx480-cawa`, a preset that no longer
+changes: gc, iix and pvc compute with atomics whose order, and so whose recorded data, follow
+the timing of the preset they ran on. The whole reference
 (27 workloads, two pairs, four schedulers: 216 runs) takes about 8 minutes on 16 cores:
 
 ```
