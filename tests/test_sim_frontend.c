@@ -254,7 +254,9 @@ static void test_result_delay(void **state)
  * INT unit takes one every 2 cycles) and the exits fill the gaps (1, 3, 5); the last mov is
  * written at 4+4 = 8: 9 cycles. With it the exits need the unit too: movs and exits alternate
  * every 2 cycles (mov 0, exit 2, mov 4, exit 6, mov 8, exit 10; GTO keeps the oldest ready
- * warp), the last mov written at 12: 13 cycles. */
+ * warp), the last mov written at 12: 13 cycles. With sm.exit_ii=1 an exit holds the unit one
+ * cycle (GPGPU-Sim's EXIT_OPS): mov 0, exit 2, mov 3, exit 5, mov 6, exit 8, the last mov
+ * written at 10: 11 cycles. */
 static void test_exit_on_int(void **state)
 {
     (void)state;
@@ -265,8 +267,22 @@ static void test_exit_on_int(void **state)
                      "    launch k grid=1\n";
     const char *off[] = {HALF, "sched.policy=gto", NULL};
     const char *on[] = {HALF, "sched.policy=gto", "sm.exit_on_int=true", NULL};
+    const char *one[] = {HALF, "sched.policy=gto", "sm.exit_on_int=true", "sm.exit_ii=1", NULL};
     assert_int_equal((int)cycles_of(wl, off), 9);
     assert_int_equal((int)cycles_of(wl, on), 13);
+    assert_int_equal((int)cycles_of(wl, one), 11);
+    /* through the collector units, in their dispatch order: the exit's hold reaches the unit
+     * there too (2, the unit's own, is the default; 1 frees the unit sooner) */
+#define UNIT_ORDER                                                                                 \
+    HALF, "sched.policy=gto", "sm.exit_on_int=true", "sm.operand_collector=true",                  \
+        "sm.sub_core=true", "sm.oc_units_sfu=0", "sm.oc_dispatch=unit"
+    const char *oc0[] = {UNIT_ORDER, NULL};
+    const char *oc2[] = {UNIT_ORDER, "sm.exit_ii=2", NULL};
+    const char *oc1[] = {UNIT_ORDER, "sm.exit_ii=1", NULL};
+#undef UNIT_ORDER
+    uint64_t c0 = cycles_of(wl, oc0);
+    assert_int_equal((int)cycles_of(wl, oc2), (int)c0);
+    assert_true(cycles_of(wl, oc1) < c0);
 }
 
 /* sm.branch_unit_ii: two warps of `bra next; next: mov r0; exit`, full-width units, GTO.
@@ -361,12 +377,14 @@ static void test_frontend_skip_exact(void **state)
                            "sm.mem_queue_collectors=true",
                            "sm.oc_dispatch=unit",
                            "sm.exit_on_int=true",
+                           "sm.exit_ii=1",
                            "sm.branch_unit_ii=4",
                            NULL};
     const char *unoskip[] = {VOLTA,
                              "sm.mem_queue_collectors=true",
                              "sm.oc_dispatch=unit",
                              "sm.exit_on_int=true",
+                             "sm.exit_ii=1",
                              "sm.branch_unit_ii=4",
                              "sim.skip_idle=false",
                              NULL};

@@ -166,6 +166,11 @@ static const param_def core_defs[] = {
            "(GPGPU-Sim issues EXIT_OPS to the INT pipeline when there are INT units: "
            "scheduler_unit::cycle sends every op but SP_OP, SFU, tensor and the specialized "
            "units there); false: an exit takes no unit"),
+    P_INT("sm.exit_ii", 0, 0, 64, "cycles",
+          "with sm.exit_on_int, cycles an exit holds its INT unit (GPGPU-Sim trace mode gives "
+          "EXIT_OPS latency and initiation interval 1, trace_config::set_latency's default, where "
+          "INT opcodes take -trace_opcode_latency_initiation_int); 0: the INT unit's own, "
+          "32 / sm.simd_width"),
     P_CHOICE("sm.shared_path", 0, shared_path_names,
              "shared loads and stores: bypass (written back sm.shared_latency cycles after "
              "issue, beside the load/store unit) or ldst (through the load/store unit, which "
@@ -482,6 +487,7 @@ static void read_sm(const param_set *p, gpu_config *c)
     c->shared_latency = ival(p, "sm.shared_latency");
     c->branch_latency = ival(p, "sm.branch_latency");
     c->exit_on_int = ival(p, "sm.exit_on_int");
+    c->exit_ii = ival(p, "sm.exit_ii");
     c->branch_unit_ii = ival(p, "sm.branch_unit_ii");
     c->shared_path = ival(p, "sm.shared_path");
     c->shared_banks = ival(p, "sm.shared_banks");

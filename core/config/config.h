@@ -51,6 +51,7 @@ typedef struct gpu_config {
     int l1i_enabled, l1i_sets, l1i_ways, l1i_line, l1i_mshrs, l1i_inst_bytes; /* l1i.* */
     int int_latency, fp_latency, sfu_latency, shared_latency, branch_latency;
     int exit_on_int;     /* an exit takes its scheduler's INT unit (GPGPU-Sim's EXIT_OPS) */
+    int exit_ii;         /* cycles such an exit holds the INT unit (0: the unit's own) */
     int branch_unit_ii;  /* cycles a branch holds its scheduler's branch unit (0: none) */
     int shared_path;     /* 0 bypass, 1 ldst: shared accesses through the load/store unit */
     int shared_banks;    /* banks of 4-byte words, for shared_path ldst */

@@ -277,12 +277,15 @@ static void writeback_after(sm *s, int wi, const inst_info *in, uint64_t at, int
 }
 
 /* An INT, FP or SFU instruction of scheduler k: its unit, through the collector if there is
- * one, and its writeback the unit's latency after the unit starts it (with sm.oc_dispatch=unit
- * the collector queues the writeback when the instruction leaves it). */
-static void issue_alu(sm *s, int wi, int k, const inst_info *in, uint64_t now, uint32_t lanes)
+ * one, held for ii cycles (0: the unit's own initiation interval), and its writeback the unit's
+ * latency after the unit starts it (with sm.oc_dispatch=unit the collector queues the writeback
+ * when the instruction leaves it). */
+static void issue_alu(sm *s, int wi, int k, const inst_info *in, uint64_t now, uint32_t lanes,
+                      int ii)
 {
     const gpu_config *c = s->cfg;
     int cls = in->cls;
+    if (!ii) ii = cls == IC_SFU ? s->ii_sfu : s->ii_alu;
     int queue = cls == IC_INT ? EVQ_INT : cls == IC_FP ? EVQ_FP : EVQ_SFU;
     int lat = cls == IC_INT ? c->int_latency : cls == IC_FP ? c->fp_latency : c->sfu_latency;
     uint64_t delay = (uint64_t)c->result_delay + (uint64_t)lat;
@@ -293,16 +296,16 @@ static void issue_alu(sm *s, int wi, int k, const inst_info *in, uint64_t now, u
     else
         s->st.lanes_sfu += lanes;
     if (c->oc_unit_order) {
-        sm_oc_enqueue(s, wi, k, in, now, (uint32_t)delay, queue);
+        sm_oc_enqueue(s, wi, k, in, now, (uint32_t)delay, ii, queue);
         return;
     }
     uint64_t start = now; /* the cycle its unit starts it */
     if (c->operand_collector)
-        start = sm_oc_issue(s, wi, k, in, now);
+        start = sm_oc_issue(s, wi, k, in, now, ii);
     else if (cls == IC_SFU)
-        s->unit_free[c->sub_core ? k : 0][IC_SFU] = now + (uint64_t)s->ii_sfu;
+        s->unit_free[c->sub_core ? k : 0][IC_SFU] = now + (uint64_t)ii;
     else
-        s->unit_free[k][cls] = now + (uint64_t)s->ii_alu;
+        s->unit_free[k][cls] = now + (uint64_t)ii;
     writeback_after(s, wi, in, start + delay, queue);
 }
 
@@ -337,7 +340,7 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
     case IC_INT:
     case IC_FP:
     case IC_SFU:
-        issue_alu(s, wi, sk, &info, now, lanes);
+        issue_alu(s, wi, sk, &info, now, lanes, 0);
         break;
     case IC_BRANCH:
         w->ready_at = now + (uint64_t)s->cfg->branch_latency;
@@ -360,7 +363,7 @@ static int issue(sm *s, int wi, uint64_t now, char *err, size_t errlen)
         if (s->cfg->exit_on_int) { /* through the INT unit, as no lane's integer work */
             inst_info as_int = info;
             as_int.cls = IC_INT;
-            issue_alu(s, wi, sk, &as_int, now, 0);
+            issue_alu(s, wi, sk, &as_int, now, 0, s->cfg->exit_ii);
         }
         break;
     case IC_LD_SHARED:

@@ -146,6 +146,7 @@ typedef struct oc_inst {
     uint64_t m[2];    /* the scoreboard slots its writeback releases */
     uint32_t latency; /* cycles from its unit's start to that release */
     int8_t wi, k, cls, queue, nbanks;
+    uint8_t ii;      /* cycles it holds its unit */
     uint8_t bank[4]; /* the banks of its distinct source registers */
 } oc_inst;
 typedef struct opcoll {
@@ -381,12 +382,12 @@ bool sm_oc_unit_free(const sm *s, int k, int cls);
 int sm_oc_hold(sm *s, int k, uint64_t now, uint64_t *from);
 void sm_oc_release(sm *s, int cu, uint64_t now);
 int sm_oc_rr_start(const sm *s, uint64_t now);
-uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now);
+uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now, int ii);
 int sm_oc_banks(const sm *s, int k, int wi, const inst_info *in, uint8_t bank[4]);
 uint64_t sm_oc_read(sm *s, const uint8_t *bank, int n, uint64_t p);
 /* sm_ocunit.c */
 void sm_oc_enqueue(sm *s, int wi, int k, const inst_info *in, uint64_t now, uint32_t latency,
-                   int queue);
+                   int ii, int queue);
 void sm_oc_step(sm *s, uint64_t now);
 uint64_t sm_oc_wake(sm *s);
 uint64_t sm_oc_reads(sm *s, int k, int wi, const inst_info *in, uint64_t p);

@@ -37,7 +37,7 @@ uint64_t sm_oc_reads(sm *s, int k, int wi, const inst_info *in, uint64_t p)
  * now; their release, latency cycles after its unit starts it, is queued on event queue `queue`
  * when it leaves its collector unit (unit_dispatch). */
 void sm_oc_enqueue(sm *s, int wi, int k, const inst_info *in, uint64_t now, uint32_t latency,
-                   int queue)
+                   int ii, int queue)
 {
     opcoll *o = &s->oc;
     int cls = in->cls;
@@ -54,6 +54,7 @@ void sm_oc_enqueue(sm *s, int wi, int k, const inst_info *in, uint64_t now, uint
     s->warps[wi].pending[0] |= x->m[0];
     s->warps[wi].pending[1] |= x->m[1];
     x->latency = latency;
+    x->ii = (uint8_t)ii;
     x->wi = (int8_t)wi;
     x->k = (int8_t)k;
     x->cls = (int8_t)cls;
@@ -177,7 +178,7 @@ static void unit_dispatch(sm *s, int u, uint64_t p, uint64_t now)
     uint64_t *unit = &s->unit_free[x->k][x->cls];
     uint64_t start = sm_per_ports(p, ports) + 1;
     if (*unit > start) start = *unit;
-    *unit = start + (uint64_t)(x->cls == IC_SFU ? s->ii_sfu : s->ii_alu);
+    *unit = start + (uint64_t)x->ii;
     o->oc_ex[x->cls][ex] = start;
     o->cu_free[u] = p;
     o->cu_disp[u] = p;

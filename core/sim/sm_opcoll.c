@@ -146,7 +146,10 @@ uint64_t sm_oc_read(sm *s, const uint8_t *bank, int n, uint64_t p)
     return done;
 }
 
-uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
+/* An INT, FP or SFU instruction of warp wi issued at now by scheduler k: through a collector
+ * unit to its execution unit, which it holds for ii cycles. Returns the cycle the unit starts it.
+ */
+uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now, int ii)
 {
     const gpu_config *c = s->cfg;
     opcoll *o = &s->oc;
@@ -192,7 +195,7 @@ uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now)
         cls == IC_SFU ? &s->unit_free[c->sub_core ? k : 0][IC_SFU] : &s->unit_free[k][cls];
     uint64_t start = sm_per_ports(disp, ports) + 1;
     if (*unit > start) start = *unit;
-    *unit = start + (uint64_t)(cls == IC_SFU ? s->ii_sfu : s->ii_alu);
+    *unit = start + (uint64_t)ii;
     o->oc_ex[cls][ex] = start;
     return start;
 }
