@@ -110,6 +110,21 @@ entry shorter or longer moves the count of large switches within 1.5x by up to t
 (docs/presets.md): single cases near that bound are not stable in either simulator, and the
 mean gap over all 81 switches is the steadier measure.
 
+The L1D's miss queue moves single cases in the reference too. conv2d's gains over LRR with the
+queue's length changed on both sides (the reference's `-gpgpu_cache:dl1
+S:4:128:64,L:T:m:L:L,A:512:8,Q:0,32`, warptune's `icnt.sm_queue=Q`; 16 is the config's):
+
+| Q | 12 | 14 | 16 | 20 |
+|---|---:|---:|---:|---:|
+| reference, GTO | +8.0% | +7.6% | +7.9% | +6.5% |
+| warptune, GTO | +4.0% | +7.4% | +7.1% | +7.4% |
+| reference, two-level | +5.2% | +7.9% | +7.2% | +5.4% |
+| warptune, two-level | +2.4% | +6.2% | +3.9% | +5.6% |
+
+Two entries more or less move a gain by up to 2.7 points in the reference and 3.8 in warptune.
+warptune's two-level gain on this kernel is the smaller one at three of the four lengths (4.5%
+on average against 6.4%), a difference that the length alone does not explain.
+
 ## Running it
 
 The reference is built outside the project tree; `results/accelsim/` keeps its statistics
