@@ -52,6 +52,18 @@ static void test_fetch_buffer_timeline(void **state)
     assert_int_equal((int)cycles_of(two_movs, one), 9);
 }
 
+/* gpu.cta_dispatch_late: the CTA is handed out after the SMs ran the launch cycle, so it works
+ * from cycle 1 and every time of test_fetch_buffer_timeline moves one cycle later: 7 cycles
+ * without fetch, 9 with it. */
+static void test_cta_dispatch_late(void **state)
+{
+    (void)state;
+    const char *off[] = {TINY, "gpu.cta_dispatch_late=true", NULL};
+    const char *on[] = {TINY, "sm.fetch=true", "gpu.cta_dispatch_late=true", NULL};
+    assert_int_equal((int)cycles_of(two_movs, off), 7);
+    assert_int_equal((int)cycles_of(two_movs, on), 9);
+}
+
 /* Round robin from the warp after the last fetched, which starts as warp 0 (GPGPU-Sim's
  * m_last_warp_fetched): two warps start with empty buffers; one pass a cycle fetches warp 1 at
  * 0 and warp 0 at 1 (ready at 2 and 3). Warp 1 issues its movs at 2 and 3 (GTO keeps it) and is
@@ -379,6 +391,8 @@ static void test_frontend_skip_exact(void **state)
                            "sm.exit_on_int=true",
                            "sm.exit_ii=1",
                            "sm.branch_unit_ii=4",
+                           "gpu.cta_per_cycle=1",
+                           "gpu.cta_dispatch_late=true",
                            NULL};
     const char *unoskip[] = {VOLTA,
                              "sm.mem_queue_collectors=true",
@@ -386,6 +400,8 @@ static void test_frontend_skip_exact(void **state)
                              "sm.exit_on_int=true",
                              "sm.exit_ii=1",
                              "sm.branch_unit_ii=4",
+                             "gpu.cta_per_cycle=1",
+                             "gpu.cta_dispatch_late=true",
                              "sim.skip_idle=false",
                              NULL};
     const char *off[] = {"gpu.sms=2", "sm.schedulers=4", "sm.sub_core=true", NULL};
@@ -437,6 +453,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fetch_buffer_timeline),
+        cmocka_unit_test(test_cta_dispatch_late),
         cmocka_unit_test(test_fetch_round_robin),
         cmocka_unit_test(test_collector_bank_conflict),
         cmocka_unit_test(test_collector_unit_backpressure),

@@ -54,6 +54,11 @@ static const param_def core_defs[] = {
     P_INT("gpu.cta_per_cycle", 0, 0, 64, "CTAs",
           "CTAs an SM may receive per cycle (0: as many as fit at once; GPGPU-Sim's "
           "simt_core_cluster::issue_block2core starts at most one per SM per cycle)"),
+    P_BOOL("gpu.cta_dispatch_late", 0,
+           "CTAs are handed out after the SMs have run the cycle, so a kernel's first CTAs work "
+           "from the cycle after its launch and every later one from the cycle after it is "
+           "handed out (GPGPU-Sim's gpgpu_sim::cycle calls issue_block2core after the cores' "
+           "cycle); false: a kernel's first CTAs are handed out before its launch cycle runs"),
     P_REAL("gpu.clock_mhz", 1400, 100, 5000, "MHz",
            "core clock, for energy and time, and the reference of icnt.clock_mhz, "
            "l2.clock_mhz and dram.clock_mhz (GPGPU-Sim -gpgpu_clock_domains, 1st field)"),
@@ -446,6 +451,7 @@ static void read_sm(const param_set *p, gpu_config *c)
     c->skip_idle = ival(p, "sim.skip_idle");
     c->cta_rr_carry = ival(p, "gpu.cta_rr_carry");
     c->cta_per_cycle = ival(p, "gpu.cta_per_cycle");
+    c->cta_dispatch_late = ival(p, "gpu.cta_dispatch_late");
     c->num_sms = ival(p, "gpu.sms");
     c->max_warps = ival(p, "sm.max_warps");
     c->max_ctas = ival(p, "sm.max_ctas");

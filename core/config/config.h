@@ -35,6 +35,7 @@ typedef struct gpu_config {
     int num_sms;
     int cta_rr_carry;  /* a kernel's CTA dispatch starts after the SM of the last one's last CTA */
     int cta_per_cycle; /* CTAs an SM may receive per cycle; 0: no limit */
+    int cta_dispatch_late; /* the first CTAs are handed out after the launch cycle's SMs ran */
     int max_warps, max_ctas, max_threads, registers, shared_bytes;
     int schedulers;
     int simd_width, sfu_width;

@@ -259,7 +259,10 @@ static int kernel_start(gpu *g, uint64_t now, char *err, size_t errlen)
         apply_limit(g, i, now);
         trace_limit(g, i, now, 0, 0);
     }
-    dispatch(g, now);
+    if (c->cta_dispatch_late)
+        g->disp_held = true; /* handed out after the SMs run this cycle (the loop's dispatch) */
+    else
+        dispatch(g, now);
     g->last_issue = now;
     return 0;
 }
