@@ -146,9 +146,8 @@ uint64_t sm_oc_read(sm *s, const uint8_t *bank, int n, uint64_t p)
     return done;
 }
 
-/* An INT, FP or SFU instruction of warp wi issued at now by scheduler k: through a collector
- * unit to its execution unit, which it holds for ii cycles. Returns the cycle the unit starts it.
- */
+/* An INT, FP or SFU instruction of warp wi issued at now by scheduler k goes through a
+ * collector unit to its execution unit and holds that unit ii cycles. Returns its start cycle. */
 uint64_t sm_oc_issue(sm *s, int wi, int k, const inst_info *in, uint64_t now, int ii)
 {
     const gpu_config *c = s->cfg;
