@@ -59,6 +59,13 @@ typedef struct warp_stalls {
      * (and waits for its queued accesses or store acknowledgements), at a barrier, or a global
      * atomic of the warp in flight (m_n_atomic). NULL: nothing is known to wait. */
     bool (*waiting)(const void *ctx, int warp_slot);
+    /* long_wait with the scoreboard's long operations as GPGPU-Sim keeps them: a register a
+     * global load or atomic writes is marked at its issue and unmarked only when an instruction
+     * that writes it retires through the core's writeback (Scoreboard::releaseRegisters, which
+     * the ALU, SFU and branch paths call); the load/store unit's writeback releases the
+     * register but leaves the mark (releaseRegister), so the mark outlives the load, and the
+     * warp slot keeps it into its next CTA. NULL: use long_wait. */
+    bool (*long_marked)(const void *ctx, int warp_slot);
 } warp_stalls;
 
 typedef struct sched_env {

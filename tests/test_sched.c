@@ -336,7 +336,7 @@ static void test_swl_gpgpusim_reading(void **state)
 {
     (void)state;
     bool waiting[4] = {false, false, false, false};
-    warp_stalls ws = {waiting, mock_stalled, mock_stalled, mock_stalled};
+    warp_stalls ws = {waiting, mock_stalled, mock_stalled, mock_stalled, NULL};
     ph_sched s;
     ph_sched_make(&s, "swl", (sched_env){0, 0, 4, 1, NULL, NULL, NULL, &ws}, 9,
                   (const char *const[]){"swl.limit=2", "swl.reading=gpgpusim", NULL});
@@ -375,7 +375,7 @@ static void test_two_level_switches_when_stalled(void **state)
         char err[256];
         assert_int_equal(param_set_parse(p, "two_level.switch_on", modes[m], err, sizeof err), 0);
         bool stalled[4] = {false, false, false, false};
-        warp_stalls ws = {stalled, mock_stalled, NULL, NULL};
+        warp_stalls ws = {stalled, mock_stalled, NULL, NULL, NULL};
         wt_rng rng;
         wt_rng_seed(&rng, 1);
         sched_env env = {0, 0, 4, 1, &rng, NULL, NULL, &ws};
@@ -417,7 +417,7 @@ static void test_two_level_active_pools(void **state)
 {
     (void)state;
     bool waiting[4] = {false, false, false, false};
-    warp_stalls ws = {waiting, mock_stalled, mock_stalled, NULL};
+    warp_stalls ws = {waiting, mock_stalled, mock_stalled, NULL, NULL};
     ph_sched s;
     ph_sched_make(&s, "two_level_active", (sched_env){0, 0, 4, 1, NULL, NULL, NULL, &ws}, 9,
                   (const char *const[]){"two_level_active.warps=2", NULL});
@@ -432,6 +432,47 @@ static void test_two_level_active_pools(void **state)
     ph_sched_free(&s);
 }
 
+/* two_level_active.long_op picks which of the SM's answers demotes a warp: marked (the
+ * default, warp_stalls.long_marked: GPGPU-Sim's marks, which outlive the load) or inflight
+ * (long_wait). Warp 0 is marked but its load is back: the marked reading demotes it, so 1
+ * issues; the inflight reading keeps it. An SM without long_marked falls back to long_wait. */
+typedef struct long_marks_mock {
+    bool inflight[4], marked[4];
+} long_marks_mock;
+
+static bool mock_inflight(const void *ctx, int slot)
+{
+    return ((const long_marks_mock *)ctx)->inflight[slot];
+}
+
+static bool mock_marked(const void *ctx, int slot)
+{
+    return ((const long_marks_mock *)ctx)->marked[slot];
+}
+
+static void test_two_level_active_long_op(void **state)
+{
+    (void)state;
+    long_marks_mock mk = {{false, false, false, false}, {true, false, false, false}};
+    const char *const readings[] = {NULL, "two_level_active.long_op=marked",
+                                    "two_level_active.long_op=inflight"};
+    const int expect[] = {1, 1, 0};
+    for (int i = 0; i < 3; i++) {
+        warp_stalls ws = {&mk, mock_inflight, mock_inflight, NULL, mock_marked};
+        ph_sched s;
+        ph_sched_make(&s, "two_level_active", (sched_env){0, 0, 4, 1, NULL, NULL, NULL, &ws}, 9,
+                      (const char *const[]){"two_level_active.warps=2", readings[i], NULL});
+        assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 0), expect[i]);
+        ph_sched_free(&s);
+    }
+    warp_stalls without = {&mk, mock_inflight, mock_inflight, NULL, NULL};
+    ph_sched s;
+    ph_sched_make(&s, "two_level_active", (sched_env){0, 0, 4, 1, NULL, NULL, NULL, &without}, 9,
+                  (const char *const[]){"two_level_active.warps=2", NULL});
+    assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 0), 0);
+    ph_sched_free(&s);
+}
+
 /* The cycles the SM sleeps through are replayed in closed form once only waiting warps move:
  * an instance told of every cycle and one told of long spans pick the same warps. */
 static void test_two_level_active_sleep_exact(void **state)
@@ -439,7 +480,7 @@ static void test_two_level_active_sleep_exact(void **state)
     (void)state;
     for (uint64_t seed = 1; seed <= 40; seed++) {
         bool waiting[12] = {false};
-        warp_stalls ws = {waiting, mock_stalled, mock_stalled, NULL};
+        warp_stalls ws = {waiting, mock_stalled, mock_stalled, NULL, NULL};
         ph_sched a, b;
         sched_env env = {0, 1, 12, 2, NULL, NULL, NULL, &ws}; /* scheduler 1: odd slots */
         const char *const sets[] = {"two_level_active.warps=3", NULL};
@@ -875,6 +916,7 @@ int main(void)
         cmocka_unit_test(test_ccws_scores_are_per_sm),
         cmocka_unit_test(test_two_level_switches_when_stalled),
         cmocka_unit_test(test_two_level_active_pools),
+        cmocka_unit_test(test_two_level_active_long_op),
         cmocka_unit_test(test_two_level_active_sleep_exact),
         cmocka_unit_test(test_caws_blk),
         cmocka_unit_test(test_caws_counters_stop_at_zero),

@@ -209,6 +209,60 @@ static void test_caws_profiling_pass(void **state)
     free(wl);
 }
 
+/* two_level_active.long_op: one warp among 8 slots, a pool of 1. A global load writes r1, then
+ * 8 instructions read it. With the marked reading the mark outlives the load, so each reader
+ * finds the warp waiting whenever it sits in the pool: it issues only in a cycle it is promoted,
+ * once per turn of the 8 slots through the pool, 8 cycles a reader instead of 1. An ALU write
+ * of r1 unmarks it as it writes back; a shared load's write, through the load/store unit, does
+ * not. */
+static double marked_run(const char *overwrite, const char *reading)
+{
+    char wl[1024];
+    snprintf(wl, sizeof wl,
+             ".array a i32 [32] zero\n"
+             ".kernel k block=32 shared=128\n"
+             "    mov r0, %%laneid\n"
+             "    shl r9, r0, 2\n"
+             "    ld.i32 r1, [a + r9]\n"
+             "    %s\n"
+             "    add r2, r1, 1\n    add r3, r1, 2\n    add r4, r1, 3\n    add r5, r1, 4\n"
+             "    add r6, r1, 5\n    add r7, r1, 6\n    add r8, r1, 7\n    add r10, r1, 8\n"
+             "    exit\n"
+             ".host\n"
+             "    launch k grid=1\n",
+             overwrite);
+    char rd[64];
+    snprintf(rd, sizeof rd, "two_level_active.long_op=%s", reading);
+    const char *sets[] = {"gpu.sms=1",
+                          "sm.schedulers=1",
+                          "sm.max_warps=8",
+                          "sm.simd_width=32",
+                          "sched.policy=two_level_active",
+                          "two_level_active.warps=1",
+                          rd,
+                          NULL};
+    sim_metrics m;
+    test_sim_ok(wl, sets, NULL, &m);
+    assert_int_equal((int)m.warp_insts, 13);
+    return m.cycles;
+}
+
+static void test_two_level_active_marked_registers(void **state)
+{
+    (void)state;
+    /* the readers: 7 of the 8 take a whole turn (8 cycles) more, the first one up to one */
+    double gap = marked_run("mov r11, 0", "marked") - marked_run("mov r11, 0", "inflight");
+    assert_true(gap >= 7 * 7 && gap <= 8 * 7 + 7);
+    /* an ALU write of r1 after the load unmarks it as it writes back: until then the first
+     * reader waits marked (at most one turn more), then the readers run unmarked */
+    double alu = marked_run("mov r1, 9", "marked") - marked_run("mov r1, 9", "inflight");
+    assert_true(alu >= 0 && alu <= 8);
+    /* a shared load's write leaves the mark */
+    double shared = marked_run("ld.shared.i32 r1, [r9]", "marked") -
+                    marked_run("ld.shared.i32 r1, [r9]", "inflight");
+    assert_true(shared >= 7 * 7 && shared <= 8 * 7 + 7);
+}
+
 /* Every scheduler runs a small kernel to completion with the same result count. */
 static void test_every_policy_runs(void **state)
 {
@@ -232,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_compute_bound_within_3pct),
         cmocka_unit_test(test_caws_profiling_pass),
         cmocka_unit_test(test_every_policy_runs),
+        cmocka_unit_test(test_two_level_active_marked_registers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,16 +96,20 @@ size of the active pool as follows (QV100, `two_level_active:N:0:1` against warp
 | N | 4 | 6 | 7 | 8 | 9 | 10 | 12 |
 |---|---:|---:|---:|---:|---:|---:|---:|
 | reference | +5.0% | +4.9% | +4.1% | +5.3% | +1.7% | +1.8% | +5.2% |
-| warptune | +1.6% | +2.0% | +1.8% | +1.9% | +1.7% | +1.6% | +1.6% |
+| warptune | -8.0% | +1.8% | +1.7% | +1.8% | +1.7% | +1.2% | +1.8% |
 
-The reference's gain starts with single cycles: in its two-level run SM 0's loads of B's first
-tile reach the crossbar a cycle later than under LRR (a warp promoted from the pending queue
-issues a cycle after its data returns) and then pass without waiting, where under LRR they wait
-their turn among the 16 SMs reading the same lines; the two runs' later phases differ from
-there on. warptune's SMs issue the same under LRR and two-level at every N. Before
-this preset's request-timestamp round (docs/presets.md) warptune had the reference's 5% at N
-of 4, 6 and 7 and not at 8 or 12; now it has the reference's smaller gains (N of 9 and 10) at
-every N. Likewise, making the L1D's miss queue (`icnt.sm_queue`) one
+The reference's gain starts with single cycles: in its two-level run some of SM 0's loads of
+B's first tile reach the crossbar a cycle later than under LRR and then pass without waiting,
+where under LRR they wait their turn among the 16 SMs reading the same lines; the two runs'
+later phases differ from there on. The cycle comes from the pool: a warp whose loaded data are
+back still counts as waiting on them, because GPGPU-Sim keeps a loaded register's long-operation
+mark until an ALU instruction writes the register (docs/policies.md), so the warp is demoted
+whenever it sits in the pool and issues only in a cycle it is promoted. warptune reads the pool
+the same way (`two_level_active.long_op=marked`) and its SM 0 issues some of those loads a cycle
+later too, but its requests still meet the other SMs' at the partitions and wait their turn, so
+its gain stays under 2% for N from 6 to 12. At N of 4 it loses 8%: its B loads come back one
+warp every 32 cycles in every tile (under LRR only in the first), the reference's within about
+60 cycles of each other in every tile. Likewise, making the L1D's miss queue (`icnt.sm_queue`) one
 entry shorter or longer moves the count of large switches within 1.5x by up to two either way
 (docs/presets.md): single cases near that bound are not stable in either simulator, and the
 mean gap over all 81 switches is the steadier measure.
@@ -119,11 +123,11 @@ S:4:128:64,L:T:m:L:L,A:512:8,Q:0,32`, warptune's `icnt.sm_queue=Q`; 16 is the co
 | reference, GTO | +8.0% | +7.6% | +7.9% | +6.5% |
 | warptune, GTO | +4.0% | +7.4% | +7.1% | +7.4% |
 | reference, two-level | +5.2% | +7.9% | +7.2% | +5.4% |
-| warptune, two-level | +2.4% | +6.2% | +3.9% | +5.6% |
+| warptune, two-level | +2.0% | +2.0% | +4.3% | +4.0% |
 
-Two entries more or less move a gain by up to 2.7 points in the reference and 3.8 in warptune.
-warptune's two-level gain on this kernel is the smaller one at three of the four lengths (4.5%
-on average against 6.4%), a difference that the length alone does not explain.
+Two entries more or less move a gain by up to 2.7 points in the reference and 3.4 in warptune.
+warptune's two-level gain on this kernel is the smaller one at all four lengths (3.1% on
+average against 6.4%), a difference that the length alone does not explain.
 
 ## Running it
 

@@ -28,20 +28,34 @@ static bool warp_waiting(const void *ctx, int warp_slot)
     return !w->live || w->exit_pending || w->at_barrier || w->atomics > 0;
 }
 
-/* warp_stalls.long_wait: an empty slot, a finished warp or a barrier (waiting()), else the
- * registers the next instruction reads against those global loads and atomics in flight will
- * write. */
-static bool warp_long_wait(const void *ctx, int warp_slot)
+/* GPGPU-Sim's two-level demotion test with the long-operation marks `marks`: an empty slot, a
+ * finished warp or a barrier (waiting()), else the registers the next instruction reads, once
+ * decoded, against the marks. */
+static bool waits_on_marks(const sm *s, const warp *w, const uint64_t marks[2])
 {
-    const sm *s = ctx;
-    const warp *w = &s->warps[warp_slot];
     if (!w->live || w->exit_pending || w->at_barrier) return true;
     if ((s->cfg->fetch && w->ib_n == 0) || !w->next) return false; /* nothing decoded yet */
     for (int i = 0; i < w->next->nsrc; i++) {
         uint8_t r = w->next->src[i];
-        if ((w->pending_long[r >> 6] >> (r & 63)) & 1) return true;
+        if ((marks[r >> 6] >> (r & 63)) & 1) return true;
     }
     return false;
+}
+
+/* warp_stalls.long_wait: marked while the global loads and atomics that write them are in
+ * flight. */
+static bool warp_long_wait(const void *ctx, int warp_slot)
+{
+    const sm *s = ctx;
+    const warp *w = &s->warps[warp_slot];
+    return waits_on_marks(s, w, w->pending_long);
+}
+
+/* warp_stalls.long_marked: the marks that outlive the loads (s->long_marks). */
+static bool warp_long_marked(const void *ctx, int warp_slot)
+{
+    const sm *s = ctx;
+    return waits_on_marks(s, &s->warps[warp_slot], s->long_marks[warp_slot]);
 }
 
 int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
@@ -63,8 +77,9 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
     s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
     s->ctas = calloc((size_t)c->max_ctas, sizeof *s->ctas);
     s->views = calloc(2 * (size_t)c->max_warps, sizeof *s->views);
-    if (!s->warps || !s->ctas || !s->views || sm_recs_init(s, c->max_warps * 2) != 0 ||
-        sm_memq_init(s) != 0 || sm_l1i_init(s) != 0)
+    s->long_marks = calloc((size_t)c->max_warps, sizeof *s->long_marks);
+    if (!s->warps || !s->ctas || !s->views || !s->long_marks ||
+        sm_recs_init(s, c->max_warps * 2) != 0 || sm_memq_init(s) != 0 || sm_l1i_init(s) != 0)
         goto oom;
     s->ii_alu = sm_ceil_div(WT_WARP_SIZE, c->simd_width);
     for (int wi = 0; wi < c->max_warps; wi++)
@@ -76,7 +91,7 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
 
     if (cpl_create(&s->cpl, c->max_warps, env->params, err, errlen) != 0) goto fail;
     s->crit = cpl_as_criticality(s->cpl);
-    s->stalls = (warp_stalls){s, warp_stalled, warp_long_wait, warp_waiting};
+    s->stalls = (warp_stalls){s, warp_stalled, warp_long_wait, warp_waiting, warp_long_marked};
     s->sched = sched_policy_find(c->sched_policy);
     if (!s->sched) {
         snprintf(err, errlen, "sched.policy: unknown policy '%s'", c->sched_policy);
@@ -122,6 +137,7 @@ void sm_destroy(sm *s)
     free(s->warps);
     free(s->ctas);
     free(s->views);
+    free(s->long_marks);
     free(s->recs);
     for (int q = 0; q < EVQ_COUNT; q++)
         free(s->evq[q].buf);
@@ -265,7 +281,7 @@ static int classify(sm *s, int wi, int k, uint64_t now, uint64_t *wake)
 
 static void writeback_after(sm *s, int wi, const inst_info *in, uint64_t at, int queue)
 {
-    sm_event e = {.cycle = at, .kind = EV_REG, .a = wi};
+    sm_event e = {.cycle = at, .kind = queue == EVQ_SHARED ? EV_REG : EV_WB, .a = wi};
     sm_dst_slots(in, e.m);
     if (!(e.m[0] | e.m[1])) return;
     s->warps[wi].pending[0] |= e.m[0];
@@ -500,10 +516,15 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
     sm_catch_up(s, now);
     while (s->ev_next <= now) {
         sm_event e = sm_ev_pop(s);
-        if (e.kind == EV_REG)
-            sm_release(s, e.a, e.m);
-        else
+        if (e.kind == EV_ACCESS) {
             sm_access_done(s, e.a, now);
+            continue;
+        }
+        if (e.kind == EV_WB) {
+            s->long_marks[e.a][0] &= ~e.m[0];
+            s->long_marks[e.a][1] &= ~e.m[1];
+        }
+        sm_release(s, e.a, e.m);
     }
     sm_mem_cycle(s, now);
     if (s->mq_n) sm_memq_pop(s, now);

@@ -181,12 +181,14 @@ typedef struct opcoll {
     uint8_t held[5], k_share[4], cu_share[OC_MAX_UNITS];
 } opcoll;
 
-enum ev_kind { EV_REG, EV_ACCESS };
+/* EV_REG: the load/store unit writes registers back; EV_WB: the core's writeback (ALU, SFU),
+ * which also unmarks them (warp_stalls.long_marked); EV_ACCESS: an access of a load is done. */
+enum ev_kind { EV_REG, EV_WB, EV_ACCESS };
 typedef struct sm_event {
     uint64_t cycle, seq;
     int kind;
-    int a;         /* warp (EV_REG) or load record (EV_ACCESS) */
-    uint64_t m[2]; /* slots to release (EV_REG) */
+    int a;         /* warp (EV_REG, EV_WB) or load record (EV_ACCESS) */
+    uint64_t m[2]; /* slots to release (EV_REG, EV_WB) */
 } sm_event;
 
 /* The SM's events, in (cycle, seq) order. Every kind of event has a fixed latency and an
@@ -235,6 +237,7 @@ struct sm {
     bool l1_prio;         /* the L1D policy uses the warps' scheduling priority */
 
     warp *warps;
+    uint64_t (*long_marks)[2]; /* per warp slot: warp_stalls.long_marked's marked registers */
     cta *ctas;
     int live_warps;
     uint64_t next_age, next_order;

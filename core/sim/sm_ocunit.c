@@ -185,7 +185,7 @@ static void unit_dispatch(sm *s, int u, uint64_t p, uint64_t now)
     o->cu_alu[u >> 6] &= ~(1ull << (u & 63));
     o->inflight--;
     if (x->m[0] | x->m[1]) {
-        sm_event e = {.cycle = start + x->latency, .kind = EV_REG, .a = x->wi};
+        sm_event e = {.cycle = start + x->latency, .kind = EV_WB, .a = x->wi};
         e.m[0] = x->m[0];
         e.m[1] = x->m[1];
         sm_push_event_sorted(s, &e, x->queue);

@@ -1,9 +1,10 @@
 /* GPGPU-Sim's two-level active scheduler (shader.cc, two_level_active_scheduler; the active and
  * pending pools of Gebhart et al., ISCA 2011): of a scheduler's warp slots, at most
  * two_level_active.warps are active and the rest wait in a FIFO pending queue. Every cycle
- * (order_warps) each active warp that waits on a long operation (warp_stalls.long_wait: no
- * warp in the slot, a barrier, or its next instruction reads a register a global load in
- * flight will write) goes to the back of the pending queue, in active order, and the front of
+ * (order_warps) each active warp that waits on a long operation (no warp in the slot, a
+ * barrier, or its next instruction reads a register with a long-operation mark:
+ * two_level_active.long_op, GPGPU-Sim's marks that outlive the load by default, docs/policies.md)
+ * goes to the back of the pending queue, in active order, and the front of
  * the queue refills the active pool, appended in queue order. Only active warps may issue, the
  * first ready one in active order; the pool is then rotated so the issued warp comes last
  * (do_on_warp_issued, loose round-robin inside: GPGPU-Sim's only inner order with strict
@@ -20,13 +21,22 @@
 
 #include "core/policy.h"
 
+enum { LONG_MARKED, LONG_INFLIGHT };
+static const char *const long_op_names[] = {"marked", "inflight", NULL};
+
 static const param_def two_level_active_params[] = {
     {"two_level_active.warps", PT_INT, 8, 1, 64, NULL, "warps",
      "active warps per scheduler (GPGPU-Sim two_level_active:N; its tested configs use 8)"},
+    {"two_level_active.long_op", PT_CHOICE, LONG_MARKED, 0, 0, long_op_names, "",
+     "which registers make a warp wait on a long operation: marked: GPGPU-Sim's longopregs, "
+     "marked by a global load or atomic at its issue and unmarked only when an ALU or SFU "
+     "instruction writing the register retires (the load's own writeback leaves the mark); "
+     "inflight: while the global load or atomic that writes it is in flight"},
 };
 
 typedef struct tla {
     int cap;          /* active pool size */
+    int long_op;      /* two_level_active.long_op */
     int n;            /* warp slots this scheduler supervises */
     int *active;      /* na slots, in priority order */
     int na;           /* active pool members */
@@ -47,6 +57,7 @@ static int tla_create(void **self, const sched_env *env, const param_set *p, cha
     int nsched = env->num_schedulers > 0 ? env->num_schedulers : 1;
     s->n = (env->max_warps - env->scheduler + nsched - 1) / nsched;
     s->cap = (int)param_get_int(p, "two_level_active.warps");
+    s->long_op = (int)param_get_int(p, "two_level_active.long_op");
     s->active = malloc(((size_t)s->n + 1) * sizeof *s->active);
     s->pend = malloc(((size_t)s->n + 1) * sizeof *s->pend);
     s->tmp = malloc(((size_t)s->n + 1) * sizeof *s->tmp);
@@ -80,6 +91,7 @@ static bool waits(const tla *s, int slot)
 {
     const warp_stalls *w = s->stalls;
     if (!w) return false;
+    if (s->long_op == LONG_MARKED && w->long_marked) return w->long_marked(w->ctx, slot);
     return w->long_wait ? w->long_wait(w->ctx, slot) : w->stalled(w->ctx, slot);
 }
 
