@@ -238,6 +238,38 @@ static void test_issue_rotate(void **state)
     const char *rotate[] = {TWO_SCHED, "sm.issue_rotate=true", NULL};
     assert_int_equal((int)cycles_of(wl, fixed), 32);
     assert_int_equal((int)cycles_of(wl, rotate), 36);
+    /* counting only the cycles with a CTA changes nothing while the SM always has one */
+    const char *active[] = {TWO_SCHED, "sm.issue_rotate=true", "sm.issue_rotate_active=true", NULL};
+    assert_int_equal((int)cycles_of(wl, active), 36);
+}
+
+/* The kernel above launched twice (the second starts at the first's end, 32 or 36). Counting
+ * every cycle, the second kernel's contention at its cycle 3 is at 39 with sm.issue_rotate:
+ * scheduler 1 first again, 36 + 36 = 72. sm.issue_rotate_active (Issue_Prio advances only in
+ * cycles with a CTA): the CTA left at 32 (warp 0's exit after its add at 31), so cycles 33 to
+ * 35 do not count and 39 is the rotation's 36th step: scheduler 0 first, 36 + 32 = 68. */
+static void test_issue_rotate_active(void **state)
+{
+    (void)state;
+    const char *wl = ".kernel k block=64\n"
+                     "    mov r0, %warpid\n"
+                     "    mov r6, 7\n"
+                     "    mov r7, 7\n"
+                     "    fsqrt r1, r5\n"
+                     "    setp.ne p0, r0, 0\n"
+                     "    @p0 bra done\n"
+                     "    add r2, r1, r1\n"
+                     "done:\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n"
+                     "    launch k grid=1\n";
+    const char *fixed[] = {TWO_SCHED, NULL};
+    const char *every[] = {TWO_SCHED, "sm.issue_rotate=true", NULL};
+    const char *active[] = {TWO_SCHED, "sm.issue_rotate=true", "sm.issue_rotate_active=true", NULL};
+    assert_int_equal((int)cycles_of(wl, fixed), 64);
+    assert_int_equal((int)cycles_of(wl, every), 72);
+    assert_int_equal((int)cycles_of(wl, active), 68);
 }
 
 /* A dependent add after a mov, 4-cycle INT latency: mov at 0, written at 4, add at 4, written
@@ -461,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_collector_unit_order_needs_sub_core),
         cmocka_unit_test(test_sub_core_sfu),
         cmocka_unit_test(test_issue_rotate),
+        cmocka_unit_test(test_issue_rotate_active),
         cmocka_unit_test(test_result_delay),
         cmocka_unit_test(test_exit_on_int),
         cmocka_unit_test(test_branch_unit),

@@ -37,6 +37,7 @@ static void read_sm(const param_set *p, gpu_config *c)
     c->pipe_width_sfu = ival(p, "sm.pipe_width_sfu");
     c->sub_core = ival(p, "sm.sub_core");
     c->issue_rotate = ival(p, "sm.issue_rotate");
+    c->issue_rotate_active = ival(p, "sm.issue_rotate_active");
     c->result_delay = ival(p, "sm.result_delay");
     c->mem_queue = ival(p, "sm.mem_queue");
     c->l1i_enabled = ival(p, "l1i.enabled");

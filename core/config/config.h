@@ -45,7 +45,8 @@ typedef struct gpu_config {
     int sub_core;      /* per-scheduler SFU and collector shares */
     int oc_unit_order; /* sm.oc_dispatch=unit: a sub-core's lowest-numbered ready unit first */
     int issue_rotate;  /* the first scheduler of a cycle is cycle mod schedulers */
-    int result_delay;  /* extra cycles before an INT/FP/SFU result is visible */
+    int issue_rotate_active;        /* ... counting only the cycles the SM has a CTA */
+    int result_delay;               /* extra cycles before an INT/FP/SFU result is visible */
     int mem_queue, mem_queue_delay; /* memory instructions between issue and the LD/ST unit */
     int mem_queue_collectors;       /* each of them holds a generic collector unit */
     int mem_queue_rr; /* they leave their units in GPGPU-Sim's round robin (only with both) */

@@ -130,6 +130,12 @@ static const param_def core_defs[] = {
            "the scheduler that picks first, and so wins a unit or the load/store unit that "
            "two want, rotates every cycle (cycle mod sm.schedulers first: GPGPU-Sim's "
            "shader_core_ctx::issue, Issue_Prio); false: scheduler 0 first every cycle"),
+    P_BOOL("sm.issue_rotate_active", 0,
+           "with sm.issue_rotate, the rotation counts only the cycles the SM has a CTA: "
+           "GPGPU-Sim's Issue_Prio advances in shader_core_ctx::issue, which an SM without a "
+           "CTA does not reach (shader_core_ctx::cycle returns first), so SMs that ran out of "
+           "work at different times start the next kernel at different points of the "
+           "rotation; false: every cycle counts, and all SMs rotate in step"),
     P_INT("sm.result_delay", 0, 0, 16, "cycles",
           "cycles after an INT, FP or SFU unit's latency before a dependent instruction may "
           "issue: GPGPU-Sim's pipelined_simd_unit passes the result to the EX_WB register the "

@@ -431,7 +431,9 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
     int nsched = s->cfg->schedulers;
     /* GPGPU-Sim rotates which scheduler goes first each cycle (Issue_Prio); the cycle number
      * gives the same rotation without state, and through the cycles the SM sleeps. */
-    int first = s->cfg->issue_rotate ? (int)wt_mod(now, (uint64_t)nsched) : 0;
+    /* sm.issue_rotate_active: Issue_Prio advances only in the cycles the SM has a CTA */
+    uint64_t turn = s->cfg->issue_rotate_active ? now - s->rotate_off : now;
+    int first = s->cfg->issue_rotate ? (int)wt_mod(turn, (uint64_t)nsched) : 0;
     /* Warps of paused CTAs are picked only when no other warp is ready (DYNCTA IV). */
     const warp_view **ready = s->views, **paused = s->views + s->cfg->max_warps;
     for (int i = 0; i < nsched; i++) {

@@ -66,6 +66,7 @@ void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
     while (s->ctas[cs].used)
         cs++;
     cta *c = &s->ctas[cs];
+    if (s->resident == 0 && now > s->idle_from) s->rotate_off += now - s->idle_from;
     s->resident++;
     s->live_unpaused += s->warps_per_cta; /* a new CTA is not paused */
     *c = (cta){.used = true,
@@ -181,7 +182,7 @@ void sm_warp_exit(sm *s, int wi, uint64_t now)
         if (d > s->st.disparity_max) s->st.disparity_max = d;
         s->st.ctas_done++;
         c->used = false;
-        s->resident--;
+        if (--s->resident == 0) s->idle_from = now + 1; /* it had the CTA in this cycle */
         s->finished++;
     } else {
         sm_release_barrier(s, w->cta_slot);

@@ -280,6 +280,8 @@ struct sm {
     uint64_t stage_waiters;             /* warps waiting for the load/store unit to free */
     uint64_t sched_mask[4];             /* warp slots of each scheduler */
     int resident;                       /* CTAs resident */
+    uint64_t rotate_off;                /* sm.issue_rotate_active: cycles so far without a CTA */
+    uint64_t idle_from;                 /* the first cycle without one since the last CTA left */
     int live_unpaused;                  /* live warps of CTAs that are not paused */
     bool last_idle, last_mem, last_resident;
 
