@@ -211,6 +211,21 @@ static void test_sub_core_sfu(void **state)
     assert_int_equal((int)cycles_of(wl, sub), 21);
 }
 
+/* Two warps, one per scheduler: both take the SFU at cycle 3; warp 0 then adds the root. */
+#define ROTATE_KERNEL                                                                              \
+    ".kernel k block=64\n"                                                                         \
+    "    mov r0, %warpid\n"                                                                        \
+    "    mov r6, 7\n"                                                                              \
+    "    mov r7, 7\n"                                                                              \
+    "    fsqrt r1, r5\n"                                                                           \
+    "    setp.ne p0, r0, 0\n"                                                                      \
+    "    @p0 bra done\n"                                                                           \
+    "    add r2, r1, r1\n"                                                                         \
+    "done:\n"                                                                                      \
+    "    exit\n"                                                                                   \
+    ".host\n"                                                                                      \
+    "    launch k grid=1\n"
+
 /* Two warps on two schedulers contend for the shared SFU at cycle 3 (4 lanes: busy 8 cycles);
  * only warp 0 then adds the root (warp 1 branches past it). Scheduler 0 first every cycle:
  * warp 0's fsqrt at 3, written 23, add at 23, written 27; warp 1's at 11, written 31: 32
@@ -219,18 +234,7 @@ static void test_sub_core_sfu(void **state)
 static void test_issue_rotate(void **state)
 {
     (void)state;
-    const char *wl = ".kernel k block=64\n"
-                     "    mov r0, %warpid\n"
-                     "    mov r6, 7\n"
-                     "    mov r7, 7\n"
-                     "    fsqrt r1, r5\n"
-                     "    setp.ne p0, r0, 0\n"
-                     "    @p0 bra done\n"
-                     "    add r2, r1, r1\n"
-                     "done:\n"
-                     "    exit\n"
-                     ".host\n"
-                     "    launch k grid=1\n";
+    const char *wl = ROTATE_KERNEL;
 #define TWO_SCHED                                                                                  \
     "gpu.sms=1", "sm.schedulers=2", "sm.simd_width=32", "sm.int_latency=4", "sm.sfu_width=4",      \
         "sm.sfu_latency=20", "sm.branch_latency=2"
@@ -251,19 +255,7 @@ static void test_issue_rotate(void **state)
 static void test_issue_rotate_active(void **state)
 {
     (void)state;
-    const char *wl = ".kernel k block=64\n"
-                     "    mov r0, %warpid\n"
-                     "    mov r6, 7\n"
-                     "    mov r7, 7\n"
-                     "    fsqrt r1, r5\n"
-                     "    setp.ne p0, r0, 0\n"
-                     "    @p0 bra done\n"
-                     "    add r2, r1, r1\n"
-                     "done:\n"
-                     "    exit\n"
-                     ".host\n"
-                     "    launch k grid=1\n"
-                     "    launch k grid=1\n";
+    const char *wl = ROTATE_KERNEL "    launch k grid=1\n";
     const char *fixed[] = {TWO_SCHED, NULL};
     const char *every[] = {TWO_SCHED, "sm.issue_rotate=true", NULL};
     const char *active[] = {TWO_SCHED, "sm.issue_rotate=true", "sm.issue_rotate_active=true", NULL};

@@ -11,53 +11,6 @@
 #include "core/sim/warp_profile.h"
 #include "policies/registry.h"
 
-/* warp_stalls.stalled: the classification of the warp's last scan holds until its next one,
- * and a scheduler's warps were all classified (or kept their class) before its pick. */
-static bool warp_stalled(const void *ctx, int warp_slot)
-{
-    const warp *w = &((const sm *)ctx)->warps[warp_slot];
-    return !w->live || w->stall == ST_MEM || w->stall == ST_SYNC;
-}
-
-/* warp_stalls.waiting: GPGPU-Sim's shd_warp_t::waiting(), a warp that may not issue whatever
- * its next instruction: no warp in the slot, done (functional_done: it issued its exit and
- * waits for its queued accesses or acknowledgements), at a barrier, or an atomic in flight. */
-static bool warp_waiting(const void *ctx, int warp_slot)
-{
-    const warp *w = &((const sm *)ctx)->warps[warp_slot];
-    return !w->live || w->exit_pending || w->at_barrier || w->atomics > 0;
-}
-
-/* GPGPU-Sim's two-level demotion test with the long-operation marks `marks`: an empty slot, a
- * finished warp or a barrier (waiting()), else the registers the next instruction reads, once
- * decoded, against the marks. */
-static bool waits_on_marks(const sm *s, const warp *w, const uint64_t marks[2])
-{
-    if (!w->live || w->exit_pending || w->at_barrier) return true;
-    if ((s->cfg->fetch && w->ib_n == 0) || !w->next) return false; /* nothing decoded yet */
-    for (int i = 0; i < w->next->nsrc; i++) {
-        uint8_t r = w->next->src[i];
-        if ((marks[r >> 6] >> (r & 63)) & 1) return true;
-    }
-    return false;
-}
-
-/* warp_stalls.long_wait: marked while the global loads and atomics that write them are in
- * flight. */
-static bool warp_long_wait(const void *ctx, int warp_slot)
-{
-    const sm *s = ctx;
-    const warp *w = &s->warps[warp_slot];
-    return waits_on_marks(s, w, w->pending_long);
-}
-
-/* warp_stalls.long_marked: the marks that outlive the loads (s->long_marks). */
-static bool warp_long_marked(const void *ctx, int warp_slot)
-{
-    const sm *s = ctx;
-    return waits_on_marks(s, &s->warps[warp_slot], s->long_marks[warp_slot]);
-}
-
 int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
 {
     const gpu_config *c = env->cfg;
@@ -91,7 +44,7 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
 
     if (cpl_create(&s->cpl, c->max_warps, env->params, err, errlen) != 0) goto fail;
     s->crit = cpl_as_criticality(s->cpl);
-    s->stalls = (warp_stalls){s, warp_stalled, warp_long_wait, warp_waiting, warp_long_marked};
+    s->stalls = sm_warp_stalls(s);
     s->sched = sched_policy_find(c->sched_policy);
     if (!s->sched) {
         snprintf(err, errlen, "sched.policy: unknown policy '%s'", c->sched_policy);
@@ -429,9 +382,9 @@ static int scan_and_issue(sm *s, uint64_t now, uint64_t *wake, char *err, size_t
     int issued = 0;
     uint32_t *counts = s->stall_count;
     int nsched = s->cfg->schedulers;
-    /* GPGPU-Sim rotates which scheduler goes first each cycle (Issue_Prio); the cycle number
+    /* GPGPU-Sim rotates which scheduler goes first each cycle (Issue_Prio); the cycle number,
+     * less the cycles without a CTA when Issue_Prio counts only those (sm.issue_rotate_active),
      * gives the same rotation without state, and through the cycles the SM sleeps. */
-    /* sm.issue_rotate_active: Issue_Prio advances only in the cycles the SM has a CTA */
     uint64_t turn = s->cfg->issue_rotate_active ? now - s->rotate_off : now;
     int first = s->cfg->issue_rotate ? (int)wt_mod(turn, (uint64_t)nsched) : 0;
     /* Warps of paused CTAs are picked only when no other warp is ready (DYNCTA IV). */

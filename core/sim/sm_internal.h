@@ -319,6 +319,16 @@ void sm_fetch_next(sm *s, int wi);
 const warp_view *sm_view_of(const sm *s, int wi);
 void sm_refresh_view(sm *s, int wi);
 void sm_release(sm *s, int w, const uint64_t m[2]);
+/* sm_stalls.c: the warp_stalls the schedulers get */
+warp_stalls sm_warp_stalls(const sm *s);
+/* A global load or atomic of warp wi will write `bits` of scoreboard word `word`: they wait on
+ * a long operation until it is back, and stay marked (warp_stalls.long_marked) until an ALU or
+ * SFU instruction writes them. */
+static inline void sm_mark_long(sm *s, int wi, int word, uint64_t bits)
+{
+    s->warps[wi].pending_long[word] |= bits;
+    s->long_marks[wi][word] |= bits;
+}
 /* The schedulers' time passes up to now (sched_ops.on_cycles) before the SM is touched. */
 void sm_catch_up(sm *s, uint64_t now);
 int sm_warp_priority(const sm *s, int w);

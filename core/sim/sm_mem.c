@@ -58,10 +58,8 @@ int sm_mem_issue(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64_
     warp *w = &s->warps[wi];
     w->pending[0] |= r->dst[0];
     w->pending[1] |= r->dst[1];
-    w->pending_long[0] |= r->dst[0];
-    w->pending_long[1] |= r->dst[1];
-    s->long_marks[wi][0] |= r->dst[0];
-    s->long_marks[wi][1] |= r->dst[1];
+    sm_mark_long(s, wi, 0, r->dst[0]);
+    sm_mark_long(s, wi, 1, r->dst[1]);
     st->rec = id;
     if (in->cls != IC_ATOMIC) { /* an atomic counts from its issue (sm.c) */
         s->st.global_loads++;

@@ -78,10 +78,8 @@ void sm_memq_push(sm *s, int wi, const inst_info *in, const inst_exec *x, uint64
     for (int i = 0; i < in->ndst && writes; i++) {
         uint64_t bit = (uint64_t)1 << (in->dst[i] & 63);
         w->pending[in->dst[i] >> 6] |= bit;
-        if (in->cls == IC_LD_GLOBAL || in->cls == IC_ATOMIC) {
-            w->pending_long[in->dst[i] >> 6] |= bit;
-            s->long_marks[wi][in->dst[i] >> 6] |= bit;
-        }
+        if (in->cls == IC_LD_GLOBAL || in->cls == IC_ATOMIC)
+            sm_mark_long(s, wi, in->dst[i] >> 6, bit);
     }
 }
 
