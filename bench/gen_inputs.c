@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/workload/wl_inspect.h"
-#include "core/workload.h"
+#include "core/workload/workload.h"
 
 static workload *gen(const char *text)
 {

@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "core/catalog.h"
-#include "core/preset.h"
-#include "core/sim.h"
+#include "core/config/preset.h"
+#include "core/sim/sim.h"
 
 static double clock_seconds(clockid_t clock)
 {

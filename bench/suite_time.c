@@ -8,8 +8,8 @@
 #include <time.h>
 
 #include "core/catalog.h"
-#include "core/preset.h"
-#include "core/sim.h"
+#include "core/config/preset.h"
+#include "core/sim/sim.h"
 
 static double now(void)
 {

@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "core/catalog.h"
-#include "core/preset.h"
-#include "core/sim.h"
-#include "core/trace.h"
+#include "core/config/preset.h"
+#include "core/sim/sim.h"
+#include "core/trace/trace.h"
 
 static double now_s(void)
 {

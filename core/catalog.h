@@ -5,15 +5,15 @@
  * configuration hash walks it in order, so the order is fixed: reordering it would change
  * every configuration's hash and orphan every journal.
  *
- * Metrics: core/metrics.h's list with, where it marks each kind of policy, the metrics the
+ * Metrics: core/config/metrics.h's list with, where it marks each kind of policy, the metrics the
  * policies of that kind declare, in registry order, each name once (core/sim/metric_catalog.c).
  * Metric indices are positions in it and every output (the table, JSON, CSV columns, journal
  * headers) follows it. */
 #ifndef WT_CATALOG_H
 #define WT_CATALOG_H
 
-#include "core/metrics.h"
-#include "core/params.h"
+#include "core/config/metrics.h"
+#include "core/config/params.h"
 
 extern const param_catalog sim_catalog;
 

@@ -6,7 +6,7 @@
  * internals. Hooks left NULL are no-ops. Any randomness a policy needs comes from the wt_rng
  * its environment hands it. A policy brings its parameters (param_def) and its metrics
  * (metric_def) with it: its statistics are collected into one sum per metric it declares,
- * reported among the metrics where core/metrics.h places its kind's. */
+ * reported among the metrics where core/config/metrics.h places its kind's. */
 #ifndef WT_POLICY_H
 #define WT_POLICY_H
 
@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/metrics.h"
-#include "core/params.h"
-#include "core/rng.h"
+#include "core/config/metrics.h"
+#include "core/config/params.h"
+#include "core/util/rng.h"
 
 /* ---------------------------------------------------------------- warp schedulers ---- */
 

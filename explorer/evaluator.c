@@ -13,7 +13,7 @@
 
 #include "core/util/hash.h"
 #include "core/util/textfile.h"
-#include "core/trace.h"
+#include "core/trace/trace.h"
 #include "explorer/journal.h"
 #include "explorer/progress.h"
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/trace.h"
+#include "core/trace/trace.h"
 #include "explorer/evaluator.h"
 #include "explorer/journal.h"
 #include "explorer/progress.h"

@@ -16,7 +16,7 @@
 #include <omp.h>
 #endif
 
-#include "core/preset.h"
+#include "core/config/preset.h"
 #include "core/util/hash.h"
 #include "core/util/kv.h"
 #include "core/util/textfile.h"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "core/catalog.h"
-#include "core/sim.h"
+#include "core/sim/sim.h"
 #include "core/util/textfile.h"
 
 #define HEADER_PREFIX "# warptune journal 1\t"

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/metrics.h"
+#include "core/config/metrics.h"
 
 typedef struct journal journal;
 

@@ -8,7 +8,7 @@
 #ifdef WT_MPI
 #include <mpi.h>
 
-#include "core/params.h"
+#include "core/config/params.h"
 
 enum { TAG_TASK = 1, TAG_RESULT = 2, TAG_STOP = 3 };
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/catalog.h"
-#include "core/rng.h"
+#include "core/util/rng.h"
 
 void proposal_list_free(proposal_list *l)
 {

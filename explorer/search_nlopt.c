@@ -9,7 +9,7 @@
 #include <omp.h>
 #endif
 
-#include "core/rng.h"
+#include "core/util/rng.h"
 #include "explorer/search.h"
 
 #define RHO            0.05 /* augmentation of the Chebyshev scalarisation */

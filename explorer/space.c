@@ -13,7 +13,7 @@
 
 #include "core/catalog.h"
 #include "core/util/embedded.h"
-#include "core/preset.h"
+#include "core/config/preset.h"
 #include "core/util/kv.h"
 #include "core/util/textfile.h"
 

@@ -15,8 +15,8 @@
 #include <stdint.h>
 
 #include "core/catalog.h"
-#include "core/params.h"
-#include "core/workload.h"
+#include "core/config/params.h"
+#include "core/workload/workload.h"
 
 typedef enum dim_kind {
     DIM_INT,    /* integers lo, lo+step, ... <= hi; with log: lo, lo*step, lo*step^2, ... */

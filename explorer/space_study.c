@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "core/catalog.h"
-#include "core/metrics.h"
-#include "core/trace.h"
+#include "core/config/metrics.h"
+#include "core/trace/trace.h"
 
 int space_parse_workloads(space_ctx *c, space *s, const cJSON *wls)
 {

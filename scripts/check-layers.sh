@@ -25,13 +25,13 @@ sources() {
 # The layer of a path, bottom first; "" for paths outside the layers.
 layer_of() {
     case $1 in
-    core/util/* | core/rng.h) echo "0 util" ;;
+    core/util/*) echo "0 util" ;;
     core/mem/*) echo "1 mem" ;;
-    core/config/* | core/params.h | core/metrics.h | core/preset.h) echo "2 config" ;;
+    core/config/*) echo "2 config" ;;
     core/policy.h | core/isource.h) echo "3 seam" ;;
     policies/*) echo "4 policies" ;;
-    core/workload/* | core/trace/* | core/workload.h | core/trace.h) echo "5 workload" ;;
-    core/sim/* | core/sim.h | core/catalog.h) echo "6 sim" ;;
+    core/workload/* | core/trace/*) echo "5 workload" ;;
+    core/sim/* | core/catalog.h) echo "6 sim" ;;
     core/analysis/*) echo "7 analysis" ;;
     explorer/cli/*) echo "9 cli" ;;
     explorer/*) echo "8 explorer" ;;

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "core/catalog.h"
-#include "core/preset.h"
+#include "core/config/preset.h"
 #include "policies/registry.h"
 #include "tests/support/support.h"
 

@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "core/catalog.h"
-#include "core/params.h"
+#include "core/config/params.h"
 #include "core/policy.h"
-#include "core/rng.h"
+#include "core/util/rng.h"
 #include "policies/registry.h"
 #include "tests/support/policy_harness.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/sim/coalescer.h"
-#include "core/rng.h"
+#include "core/util/rng.h"
 
 #define ALL 0xffffffffu
 

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "core/catalog.h"
-#include "core/params.h"
+#include "core/config/params.h"
 #include "core/policy.h"
 #include "tests/support/policy_harness.h"
 

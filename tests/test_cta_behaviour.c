@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "core/catalog.h"
-#include "core/params.h"
+#include "core/config/params.h"
 #include "core/policy.h"
-#include "core/preset.h"
+#include "core/config/preset.h"
 #include "policies/registry.h"
 #include "tests/support/support.h"
 

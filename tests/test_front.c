@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/rng.h"
+#include "core/util/rng.h"
 #include "explorer/front.h"
 
 /* cmocka before 1.1.6 has no assert_double_equal */

@@ -17,8 +17,8 @@
 
 #include "core/catalog.h"
 #include "core/sim/l1d.h"
-#include "core/params.h"
-#include "core/rng.h"
+#include "core/config/params.h"
+#include "core/util/rng.h"
 #include "policies/registry.h"
 #include "tests/support/policy_harness.h"
 

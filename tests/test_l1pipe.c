@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "core/metrics.h"
-#include "core/preset.h"
-#include "core/sim.h"
+#include "core/config/metrics.h"
+#include "core/config/preset.h"
+#include "core/sim/sim.h"
 #include "tests/support/support.h"
 
 /* One SM, one scheduler, full-width units, int latency 4, an L1D hit latency (the queue's

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "core/mem/memsys.h"
-#include "core/rng.h"
+#include "core/util/rng.h"
 #include "tests/support/memsys_support.h"
 
 /* GTX480-like: 15 SMs, 6 partitions of 64 x 16 x 128 B. */

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "core/workload/wl_inspect.h"
-#include "core/workload.h"
+#include "core/workload/workload.h"
 #include "tests/support/support.h"
 
 #define TAIL ".kernel k block=32\n exit\n.host\n launch k grid=1\n"

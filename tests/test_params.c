@@ -14,9 +14,9 @@
 
 #include "core/catalog.h"
 #include "core/config/config.h"
-#include "core/params.h"
-#include "core/preset.h"
-#include "core/rng.h"
+#include "core/config/params.h"
+#include "core/config/preset.h"
+#include "core/util/rng.h"
 #include "policies/registry.h"
 
 static size_t n_choices(const param_def *d)

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/rng.h"
+#include "core/util/rng.h"
 #include "explorer/front.h"
 #include "explorer/plot.h"
 #include "explorer/progress.h"

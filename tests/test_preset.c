@@ -14,8 +14,8 @@
 
 #include "core/catalog.h"
 #include "core/config/config.h"
-#include "core/params.h"
-#include "core/preset.h"
+#include "core/config/params.h"
+#include "core/config/preset.h"
 #include "tests/support/support.h"
 
 static void assert_contains(const char *haystack, const char *needle)

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "core/catalog.h"
-#include "core/preset.h"
-#include "core/sim.h"
+#include "core/config/preset.h"
+#include "core/sim/sim.h"
 #include "core/sim/warp_profile.h"
 #include "tests/support/support.h"
 

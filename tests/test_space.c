@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/metrics.h"
+#include "core/config/metrics.h"
 #include "explorer/space.h"
 
 static void assert_contains(const char *haystack, const char *needle)

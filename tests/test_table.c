@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/rng.h"
+#include "core/util/rng.h"
 #include "explorer/table.h"
 #include "tests/support/support.h"
 

@@ -14,9 +14,9 @@
 #include <cmocka.h>
 
 #include "core/catalog.h"
-#include "core/preset.h"
-#include "core/sim.h"
-#include "core/trace.h"
+#include "core/config/preset.h"
+#include "core/sim/sim.h"
+#include "core/trace/trace.h"
 #include "tests/support/support.h"
 
 static char dir[256];

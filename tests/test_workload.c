@@ -10,7 +10,7 @@
 
 #include "core/workload/wl_cfg.h"
 #include "core/workload/wl_inspect.h"
-#include "core/workload.h"
+#include "core/workload/workload.h"
 
 typedef struct step {
     uint32_t pc, mask;

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "core/workload/wl_inspect.h"
-#include "core/workload.h"
+#include "core/workload/workload.h"
 
 #define NSM    2
 #define NWARPS 24

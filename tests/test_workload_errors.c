@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "core/workload/wl_inspect.h"
-#include "core/workload.h"
+#include "core/workload/workload.h"
 #include "tests/support/support.h"
 
 #define KERNEL_OK ".kernel k block=32\n exit\n"

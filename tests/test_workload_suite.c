@@ -23,8 +23,8 @@
 #include <cmocka.h>
 
 #include "core/catalog.h"
-#include "core/preset.h"
-#include "core/workload.h"
+#include "core/config/preset.h"
+#include "core/workload/workload.h"
 #include "tests/support/support.h"
 
 typedef struct suite_case {

@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/metrics.h"
-#include "core/params.h"
-#include "core/sim.h"
+#include "core/config/metrics.h"
+#include "core/config/params.h"
+#include "core/sim/sim.h"
 
 typedef struct belady_geometry {
     int sets, ways, line_bytes;

@@ -9,8 +9,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "core/sim.h"
-#include "core/trace.h"
+#include "core/sim/sim.h"
+#include "core/trace/trace.h"
 #include "core/workload/wl_inspect.h"
 
 #define EXPORT_VERSION 70 /* binary version of the opcode names written */

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "core/mem/memsys.h"
-#include "core/params.h"
+#include "core/config/params.h"
 
 typedef struct energy_config {
     double clock_mhz; /* core clock, to turn cycles into seconds */

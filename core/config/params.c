@@ -1,4 +1,4 @@
-#include "core/params.h"
+#include "core/config/params.h"
 
 #include <assert.h>
 #include <ctype.h>

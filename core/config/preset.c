@@ -1,4 +1,4 @@
-#include "core/preset.h"
+#include "core/config/preset.h"
 
 #include <errno.h>
 #include <cjson/cJSON.h>

@@ -24,8 +24,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/metrics.h"
-#include "core/params.h"
+#include "core/config/metrics.h"
+#include "core/config/params.h"
 #include "core/policy.h"
 
 typedef struct cpl cpl;

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "core/config/config.h"
-#include "core/rng.h"
+#include "core/util/rng.h"
 #include "core/catalog.h"
-#include "core/sim.h"
+#include "core/sim/sim.h"
 #include "core/sim/sm.h"
 #include "core/sim/stats.h"
 #include "core/sim/warp_profile.h"

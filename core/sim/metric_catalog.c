@@ -1,4 +1,4 @@
-/* The simulator's metric catalogue (core/catalog.h): core/metrics.h's list, the policies'
+/* The simulator's metric catalogue (core/catalog.h): core/config/metrics.h's list, the policies'
  * metrics spliced in where it marks their kind. The policies' tables live in other translation
  * units, so the catalogue is walked rather than stored: it is read when outputs are written,
  * never per simulated cycle. */

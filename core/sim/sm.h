@@ -13,7 +13,7 @@
 
 #include "core/config/config.h"
 #include "core/isource.h"
-#include "core/metrics.h"
+#include "core/config/metrics.h"
 #include "core/mem/memsys.h"
 #include "core/policy.h"
 

@@ -8,7 +8,7 @@
 #include "core/sim/coalescer.h"
 #include "core/util/bits.h"
 #include "core/sim/l1d.h"
-#include "core/sim.h"
+#include "core/sim/sim.h"
 #include "core/sim/sm.h"
 
 /* A warp waiting for the busy load/store unit: structural in the stall breakdown, waiting for

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "core/config/config.h"
-#include "core/metrics.h"
+#include "core/config/metrics.h"
 #include "core/sim/sm.h"
 
 /* Writes one CSV row per SM (with a header): cycles, instructions, IPC, C_idle, C_mem, RACT,

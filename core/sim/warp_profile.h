@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/sim.h"
+#include "core/sim/sim.h"
 
 typedef struct warp_profile warp_profile;
 

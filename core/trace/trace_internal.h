@@ -1,7 +1,7 @@
 /* Internals of the trace reader shared by its files: core/trace/trace_file.c (a text file, plain or
  * xz), core/trace/trace_read.c (the kernelslist), core/trace/trace_kernel.c (a kernel file's header
  * and thread blocks), core/trace/trace_decode.c (instruction lines) and core/trace/trace_source.c
- * (the instruction source). Not a public interface: see core/trace.h and docs/traces.md. */
+ * (the instruction source). Not a public interface: see core/trace/trace.h and docs/traces.md. */
 #ifndef WT_TRACE_INTERNAL_H
 #define WT_TRACE_INTERNAL_H
 
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/trace.h"
+#include "core/trace/trace.h"
 
 #define TRACE_LINE_MAX  (1u << 20) /* longest line accepted, bytes */
 #define TRACE_MAX_INSTS (1u << 30) /* largest `insts =` of one warp */

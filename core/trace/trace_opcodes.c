@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/util/embedded.h"
-#include "core/trace.h"
+#include "core/trace/trace.h"
 
 #define OP_NAME_MAX  24
 #define MAX_VERSIONS 8

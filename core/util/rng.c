@@ -1,4 +1,4 @@
-#include "core/rng.h"
+#include "core/util/rng.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/util/hash.h"
-#include "core/rng.h"
+#include "core/util/rng.h"
 #include "core/util/textfile.h"
 
 const wl_array *wl_array_by_name(const workload *w, const char *name)

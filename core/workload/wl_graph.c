@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/rng.h"
+#include "core/util/rng.h"
 
 typedef struct edges {
     uint32_t *src, *dst;

@@ -3,7 +3,7 @@
 #define WT_WL_INSPECT_H
 
 #include <stdint.h>
-#include "core/workload.h"
+#include "core/workload/workload.h"
 
 /* The initial contents of array `name` (count elements of 4 bytes), or NULL. */
 const uint32_t *wl_workload_array(const workload *w, const char *name, uint32_t *count);

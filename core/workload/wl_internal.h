@@ -1,6 +1,6 @@
 /* Internals of the workload language: the parsed program and the helpers the parser files
  * share (lexing cursor, constant expressions, data generators). Not part of the public
- * interface; see core/workload.h and docs/workload-language.md. */
+ * interface; see core/workload/workload.h and docs/workload-language.md. */
 #ifndef WT_WL_INTERNAL_H
 #define WT_WL_INTERNAL_H
 
@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "core/workload.h"
+#include "core/workload/workload.h"
 
 #define WL_MEM_BASE   0x1000u    /* byte address of the first array; 0 is never valid */
 #define WL_ALIGN      256u       /* arrays start at 256-byte aligned addresses */

@@ -1,5 +1,6 @@
 /* Finding a workload: the built-in ones by name (embedded at build time from workloads/, one
- * per .wl file) and files by path, read and parsed with their overrides (core/workload.h). */
+ * per .wl file) and files by path, read and parsed with their overrides (core/workload/workload.h).
+ */
 #include "core/workload/wl_internal.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/rng.h"
+#include "core/util/rng.h"
 
 typedef struct triplets {
     uint32_t *row, *col;

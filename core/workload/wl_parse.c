@@ -1,6 +1,6 @@
 /* Workload language: the file structure (directives, sections, host sequence) and the public
- * entry points of core/workload.h that build and free programs (finding one by name or path:
- * wl_load.c). */
+ * entry points of core/workload/workload.h that build and free programs (finding one by name or
+ * path: wl_load.c). */
 #include "core/workload/wl_internal.h"
 
 #include <stdio.h>

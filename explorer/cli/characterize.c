@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/preset.h"
-#include "core/sim.h"
+#include "core/config/preset.h"
+#include "core/sim/sim.h"
 #include "core/util/textfile.h"
 #include "explorer/cli/cli.h"
 #include "explorer/cli/commands.h"

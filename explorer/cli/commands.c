@@ -5,7 +5,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "core/preset.h"
+#include "core/config/preset.h"
 #include "explorer/cli/cli.h"
 #include "explorer/version.h"
 

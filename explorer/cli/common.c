@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "core/catalog.h"
-#include "core/preset.h"
+#include "core/config/preset.h"
 #include "core/util/kv.h"
 
 int cli_apply_config(param_set *p, const char *preset, const char *const *sets, int nsets,

@@ -5,9 +5,9 @@
 
 #include <stddef.h>
 
-#include "core/params.h"
+#include "core/config/params.h"
 #include "core/util/outfile.h"
-#include "core/workload.h"
+#include "core/workload/workload.h"
 
 /* Applies the preset, then each "name=value" of sets in order. Returns 0, or -1 with a
  * message in err ("--set X: expected name=value", "--set: <what the parameter expects>", or

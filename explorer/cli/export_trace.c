@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "core/catalog.h"
-#include "core/preset.h"
-#include "core/trace.h"
+#include "core/config/preset.h"
+#include "core/trace/trace.h"
 #include "explorer/cli/cli.h"
 #include "explorer/cli/commands.h"
 #include "explorer/cli/common.h"

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "core/catalog.h"
-#include "core/preset.h"
-#include "core/workload.h"
+#include "core/config/preset.h"
+#include "core/workload/workload.h"
 #include "explorer/cli/cli.h"
 #include "policies/registry.h"
 

@@ -8,9 +8,9 @@
 
 #include "core/catalog.h"
 #include "core/analysis/belady.h"
-#include "core/preset.h"
-#include "core/sim.h"
-#include "core/trace.h"
+#include "core/config/preset.h"
+#include "core/sim/sim.h"
+#include "core/trace/trace.h"
 #include "explorer/cli/cli.h"
 #include "explorer/cli/common.h"
 

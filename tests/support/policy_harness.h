@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/params.h"
+#include "core/config/params.h"
 #include "core/policy.h"
-#include "core/rng.h"
+#include "core/util/rng.h"
 #include "core/sim/l1d.h"
 
 /* ------------------------------------------------------------- warp schedulers ---- */

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "core/catalog.h"
-#include "core/preset.h"
+#include "core/config/preset.h"
 #include "core/util/kv.h"
 #include "core/util/textfile.h"
 

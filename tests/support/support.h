@@ -5,9 +5,9 @@
 
 #include <stddef.h>
 
-#include "core/params.h"
-#include "core/sim.h"
-#include "core/workload.h"
+#include "core/config/params.h"
+#include "core/sim/sim.h"
+#include "core/workload/workload.h"
 
 /* Reads a whole file into a NUL-terminated heap buffer, or returns NULL. */
 char *test_read_file(const char *path, size_t *len);

@@ -7,10 +7,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/metrics.h"
+#include "core/config/metrics.h"
 #include "core/catalog.h"
-#include "core/params.h"
-#include "core/workload.h"
+#include "core/config/params.h"
+#include "core/workload/workload.h"
 
 typedef enum sim_status {
     SIM_OK = 0,

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "core/params.h"
+#include "core/config/params.h"
 
 #define WT_DEFAULT_PRESET "fermi-gtx480"
 

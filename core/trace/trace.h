@@ -12,9 +12,9 @@
 #include <stdint.h>
 
 #include "core/isource.h"
-#include "core/metrics.h"
-#include "core/params.h"
-#include "core/workload.h"
+#include "core/config/metrics.h"
+#include "core/config/params.h"
+#include "core/workload/workload.h"
 
 /* ---- opcode tables (the text files in core/trace/opcodes) ---- */
 
@@ -63,7 +63,7 @@ int trace_content_hash(const trace_app *t, uint64_t *out, char *err, size_t errl
  * "file:line: message". Returns 0, or -1 with err. */
 int trace_instance(const trace_app *t, int num_sms, int max_warps, int max_ctas, isource *out,
                    char *err, size_t errlen);
-/* trace_instance as an isource_factory (core/sim.h); arg is the trace_app. */
+/* trace_instance as an isource_factory (core/sim/sim.h); arg is the trace_app. */
 int trace_isource_factory(void *arg, int num_sms, int max_warps, int max_ctas, isource *out,
                           char *err, size_t errlen);
 
