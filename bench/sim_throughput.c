@@ -20,9 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/preset.h"
-#include "core/sim/sim.h"
+#include "explorer/simulate.h"
 
 static double clock_seconds(clockid_t clock)
 {

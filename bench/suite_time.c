@@ -7,9 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/preset.h"
-#include "core/sim/sim.h"
+#include "explorer/simulate.h"
 
 static double now(void)
 {

@@ -18,9 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/preset.h"
-#include "core/sim/sim.h"
+#include "explorer/simulate.h"
+#include "core/analysis/trace_export.h"
 #include "core/trace/trace.h"
 
 static double now_s(void)
@@ -154,7 +155,7 @@ int main(int argc, char **argv)
     double direct = now_s() - t0;
     trace_export_stats st;
     t0 = now_s();
-    if (trace_export(p, w, dir, &st, NULL, err, sizeof err)) {
+    if (trace_export(p, sim_run_source, w, dir, &st, NULL, err, sizeof err)) {
         fprintf(stderr, "trace_rate: %s\n", err);
         return 1;
     }

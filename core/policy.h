@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/config/metrics.h"
 #include "core/config/params.h"
@@ -198,6 +199,26 @@ typedef struct l1_set_view {
      * before it starts (false: not known, search) */
     bool full;
 } l1_set_view;
+
+/* The first way that is neither valid nor reserved, or -1: most policies fill those first. */
+static inline int l1_first_free_way(const l1_set_view *s)
+{
+    /* eight ways per word: the flags are 0 or 1, so a way is used when bit 0 of either is set;
+     * the product gathers bit 0 of each byte into the top byte (byte i to bit i) */
+    const uint64_t ones = 0x0101010101010101ull;
+    if (s->full) return -1; /* a warm cache: no scan of its (up to 256) ways */
+    int w = 0;
+    for (; w + 8 <= s->ways; w += 8) {
+        uint64_t v, r;
+        memcpy(&v, s->valid + w, 8);
+        memcpy(&r, s->reserved + w, 8);
+        uint64_t free8 = ((((v | r) & ones) ^ ones) * 0x0102040810204080ull) >> 56;
+        if (free8) return w + __builtin_ctzll(free8);
+    }
+    for (; w < s->ways; w++)
+        if (!s->valid[w] && !s->reserved[w]) return w;
+    return -1;
+}
 
 typedef struct l1_policy_ops {
     const char *name;

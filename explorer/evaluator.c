@@ -15,6 +15,7 @@
 #include "core/util/textfile.h"
 #include "core/trace/trace.h"
 #include "explorer/journal.h"
+#include "explorer/simulate.h"
 #include "explorer/progress.h"
 
 volatile sig_atomic_t wt_stop_requested;

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/sim/sim.h"
+#include "explorer/simulate.h"
 #include "explorer/space.h"
 
 /* Set by the SIGINT handler: no new simulation starts once it is set. The only mutable

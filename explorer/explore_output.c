@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "explorer/plot.h"
 #include "explorer/table.h"
 #include "explorer/version.h"

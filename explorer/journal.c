@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/catalog.h"
-#include "core/sim/sim.h"
+#include "explorer/catalog.h"
+#include "explorer/simulate.h"
 #include "core/util/textfile.h"
 
 #define HEADER_PREFIX "# warptune journal 1\t"

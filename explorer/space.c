@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/util/embedded.h"
 #include "core/config/preset.h"
 #include "core/util/kv.h"

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/params.h"
 #include "core/workload/workload.h"
 

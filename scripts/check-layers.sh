@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# check-layers.sh: includes and calls point only down the layers of docs/architecture.md.
+# check-layers.sh: includes and calls point only down the layers of docs/architecture.md, a
+# policy sees the core only through its seam headers, and the core names no policy.
 #
 #   scripts/check-layers.sh                 check every #include in the tree
 #   scripts/check-layers.sh LIB.a ...       also check the libraries' symbols, given bottom
 #                                           layer first: no library may use a symbol that
 #                                           only a library above it defines
 #
-# A file may include a header of its own layer or of any layer below. A header named
-# *_internal.h belongs to its folder: only files in that folder may include it.
+# A file may include a header of its own layer or of any layer below; a file under policies/
+# includes of core/ only the seam headers (core/*.h). A header named *_internal.h belongs to its
+# folder: only files in that folder may include it. No file of core/ holds the name of a
+# registered policy as a string.
 # WT_LAYERS_ROOT names another tree to check (the test of this script uses it).
 set -euo pipefail
 libs=()
@@ -22,22 +25,36 @@ sources() {
     fi
 }
 
-# The layer of a path, bottom first; "" for paths outside the layers.
+# The layers, bottom first: the top-level folders, with core's and explorer's inner folders in
+# their order ("core" itself holds the seam headers, policy.h and isource.h). Folders on one
+# line are one layer. A file belongs to the nearest folder above it that is listed.
+LAYERS=(
+    "core/util"
+    "core/mem"
+    "core/config"
+    "core"
+    "core/workload core/trace"
+    "core/sim"
+    "core/analysis"
+    "policies"
+    "explorer"
+    "explorer/cli"
+    "tests bench"
+)
+declare -A rank=() name=()
+for i in "${!LAYERS[@]}"; do
+    for dir in ${LAYERS[$i]}; do
+        rank[$dir]=$i
+        name[$dir]=$dir
+    done
+done
+
+# "RANK NAME" of a path's layer; "" for paths outside the layers.
 layer_of() {
-    case $1 in
-    core/util/*) echo "0 util" ;;
-    core/mem/*) echo "1 mem" ;;
-    core/config/*) echo "2 config" ;;
-    core/policy.h | core/isource.h) echo "3 seam" ;;
-    policies/*) echo "4 policies" ;;
-    core/workload/* | core/trace/*) echo "5 workload" ;;
-    core/sim/* | core/catalog.h) echo "6 sim" ;;
-    core/analysis/*) echo "7 analysis" ;;
-    explorer/cli/*) echo "9 cli" ;;
-    explorer/*) echo "8 explorer" ;;
-    tests/* | bench/*) echo "10 tools" ;;
-    *) echo "" ;;
-    esac
+    local d
+    d=$(dirname "$1")
+    while [ "$d" != . ] && [ -z "${rank[$d]+x}" ]; do d=$(dirname "$d"); done
+    [ "$d" != . ] && echo "${rank[$d]} ${name[$d]}"
 }
 
 bad=0
@@ -55,6 +72,13 @@ while IFS= read -r file; do
             echo "$file:$line: includes $inc: layer '${from#* }' must not include layer '${to#* }'" >&2
             bad=1
         fi
+        # a plug-in sees the core through its seam headers only (core/*.h)
+        case $file:$inc in
+        policies/*:core/*/*)
+            echo "$file:$line: includes $inc: a policy includes only the seam headers core/*.h" >&2
+            bad=1
+            ;;
+        esac
         case $inc in
         *_internal.h)
             if [ "$(dirname "$inc")" != "$(dirname "$file")" ]; then
@@ -66,6 +90,18 @@ while IFS= read -r file; do
     done < <(awk '/^[[:space:]]*#[[:space:]]*include[[:space:]]*"/ {
         sub(/^[^"]*"/, ""); sub(/".*/, ""); print FNR ":" $0 }' "$file")
 done < <(sources)
+
+# The core names no policy: no string in it is the name of a registered one (the composition
+# above it picks the policies; policies/list.h names them).
+if [ -f policies/list.h ]; then
+    names=$(sed -n 's/^WT_\(SCHED\|L1\|CTA\)(\([a-z0-9_]*\))$/\2/p' policies/list.h | paste -sd'|')
+    if [ -n "$names" ]; then
+        while IFS= read -r hit; do
+            echo "$hit: the core names a policy (the composition above it picks policies)" >&2
+            bad=1
+        done < <(sources | grep '^core/' | xargs grep -nE "\"($names)\"" 2>/dev/null || true)
+    fi
+fi
 
 if [ ${#libs[@]} -gt 0 ]; then
     declare -A owner=()

@@ -14,7 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
+#include "explorer/simulate.h"
 #include "core/config/preset.h"
 #include "policies/registry.h"
 #include "tests/support/support.h"

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/params.h"
 #include "core/policy.h"
 #include "core/util/rng.h"

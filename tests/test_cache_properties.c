@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
+#include "explorer/simulate.h"
 #include "core/analysis/belady.h"
 #include "core/sim/l1d.h"
 #include "core/config/params.h"
@@ -74,7 +75,8 @@ static counts replay(const char *policy, const char *const *kv, int sets, int wa
     double sums[WT_POLICY_METRICS_MAX] = {0};
     l1d_collect(l, sums);
     const l1_policy_ops *ops = l1_policy_find(param_get_choice(f.p, "l1d.policy"));
-    metric_store_policy(&c.m, ops->metrics, ops->nmetrics, sums);
+    for (size_t k = 0; k < ops->nmetrics; k++)
+        c.m.policy[metric_policy_slot(ops->metrics[k].name)] = sums[k];
     ph_l1d_free(&f);
     return c;
 }

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/params.h"
 #include "core/policy.h"
 #include "tests/support/policy_harness.h"

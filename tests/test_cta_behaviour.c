@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/params.h"
 #include "core/policy.h"
 #include "core/config/preset.h"

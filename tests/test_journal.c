@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/sim/sim.h"
+#include "explorer/simulate.h"
 #include "explorer/journal.h"
 #include "tests/support/support.h"
 

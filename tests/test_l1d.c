@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/sim/l1d.h"
 #include "core/config/params.h"
 #include "core/util/rng.h"

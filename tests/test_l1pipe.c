@@ -12,7 +12,7 @@
 
 #include "core/config/metrics.h"
 #include "core/config/preset.h"
-#include "core/sim/sim.h"
+#include "explorer/simulate.h"
 #include "tests/support/support.h"
 
 /* One SM, one scheduler, full-width units, int latency 4, an L1D hit latency (the queue's

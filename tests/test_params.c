@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/config.h"
 #include "core/config/params.h"
 #include "core/config/preset.h"
 #include "core/util/rng.h"
 #include "policies/registry.h"
+#include "explorer/simulate.h"
 
 static size_t n_choices(const param_def *d)
 {
@@ -554,9 +555,12 @@ static void test_default_config(void **state)
     assert_int_equal(gpu_config_from_params(p, &c, err, sizeof err), 0);
     assert_int_equal(c.num_sms, 15);
     assert_int_equal(c.l1d_sets * c.l1d_ways * c.l1d_line, 16384);
-    assert_string_equal(c.sched_policy, "gto");
-    assert_string_equal(c.l1d_policy, "lru");
-    assert_string_equal(c.cta_policy, "max_tlp");
+    /* the policies are the composition's, not the core's */
+    sim_plugins pl;
+    assert_int_equal(sim_plugins_for(p, &pl, err, sizeof err), 0);
+    assert_string_equal(pl.sched->name, "gto");
+    assert_string_equal(pl.l1->name, "lru");
+    assert_string_equal(pl.cta->name, "max_tlp");
     /* inconsistent settings are caught */
     assert_int_equal(param_set_parse(p, "l1d.line", "96", err, sizeof err), 0);
     assert_int_equal(gpu_config_from_params(p, &c, err, sizeof err), -1);

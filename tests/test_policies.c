@@ -14,11 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/params.h"
 #include "core/policy.h"
 #include "core/util/rng.h"
 #include "policies/registry.h"
+#include "explorer/simulate.h"
 #include "tests/support/policy_harness.h"
 
 /* ---------------------------------------------------------------- registry ---- */
@@ -334,6 +335,16 @@ static void test_policy_metrics_declared(void **state)
                 fail_msg("metric %s reported twice", metric_at(i).name);
 }
 
+/* A policy's values of the metrics it declares, stored where the catalogue puts them. */
+static void store_policy_metrics(sim_metrics *m, const metric_def *defs, size_t n, const double *v)
+{
+    for (size_t k = 0; k < n; k++) {
+        int slot = metric_policy_slot(defs[k].name);
+        assert_true(slot >= 0);
+        m->policy[slot] = v[k];
+    }
+}
+
 /* The policies' metrics sit where they always have in every output: the L1D policies' after
  * the load statistics, in registry order, the schedulers' after the scheduling ones. */
 static void test_policy_metrics_order(void **state)
@@ -360,7 +371,7 @@ static void test_policy_metrics_order(void **state)
     const l1_policy_ops *dac = l1_policy_find("dacache");
     assert_int_equal(dac->nmetrics, 3);
     const double v[] = {4, 5, 6};
-    metric_store_policy(&m, dac->metrics, dac->nmetrics, v);
+    store_policy_metrics(&m, dac->metrics, dac->nmetrics, v);
     assert_true(metric_get(&m, "dacache_fcw_increases") == 4);
     assert_true(metric_get(&m, "dacache_fcw_decreases") == 5);
     assert_true(metric_value(&m, (size_t)metric_lookup("dacache_constrained")) == 6);
@@ -369,10 +380,21 @@ static void test_policy_metrics_order(void **state)
     assert_true(isnan(metric_get(&m, "nope")));
     const l1_policy_ops *dip = l1_policy_find("dip");
     const double w[] = {7, 8};
-    metric_store_policy(&m, dip->metrics, dip->nmetrics, w); /* shared with rrip */
+    store_policy_metrics(&m, dip->metrics, dip->nmetrics, w); /* shared with rrip */
     assert_true(metric_get(&m, "duel_follower_fills") == 7);
     assert_true(metric_get(&m, "duel_bimodal_fills") == 8);
     assert_true(metric_get(&m, "dacache_fcw_increases") == 4);
+
+    /* the composition hands the simulator the same slots */
+    param_set *p = param_set_new();
+    char err[256];
+    assert_int_equal(param_set_parse(p, "l1d.policy", "dacache", err, sizeof err), 0);
+    sim_plugins pl;
+    assert_int_equal(sim_plugins_for(p, &pl, err, sizeof err), 0);
+    assert_ptr_equal(pl.l1, dac);
+    for (size_t k = 0; k < dac->nmetrics; k++)
+        assert_int_equal(pl.l1_slot[k], metric_policy_slot(dac->metrics[k].name));
+    param_set_free(p);
 }
 
 /* Every policy can be created with default parameters and destroyed. */

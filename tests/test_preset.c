@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/config.h"
 #include "core/config/params.h"
 #include "core/config/preset.h"

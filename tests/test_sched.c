@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/sim/cpl.h"
 #include "core/isource.h"
 #include "core/config/params.h"

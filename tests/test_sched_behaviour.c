@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/preset.h"
-#include "core/sim/sim.h"
+#include "explorer/simulate.h"
 #include "core/sim/warp_profile.h"
 #include "tests/support/support.h"
 

@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/preset.h"
-#include "core/sim/sim.h"
+#include "explorer/simulate.h"
 #include "core/trace/trace.h"
 #include "tests/support/support.h"
 

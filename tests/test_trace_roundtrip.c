@@ -11,9 +11,10 @@
 
 #include <cmocka.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/preset.h"
-#include "core/sim/sim.h"
+#include "explorer/simulate.h"
+#include "core/analysis/trace_export.h"
 #include "core/trace/trace.h"
 #include "tests/support/support.h"
 
@@ -168,7 +169,8 @@ static void round_trip(const char *name, const char *const *sets, const char *co
     char dir[256];
     snprintf(dir, sizeof dir, "/tmp/wt_trace_rt_%ld_%s", (long)getpid(), name);
     trace_export_stats st;
-    if (trace_export(p, w, dir, &st, &m1, err, sizeof err)) fail_msg("%s: export: %s", name, err);
+    if (trace_export(p, sim_run_source, w, dir, &st, &m1, err, sizeof err))
+        fail_msg("%s: export: %s", name, err);
     /* the recorder does not change the run */
     assert_true(m1.cycles == m0.cycles);
     assert_true(st.warp_insts == d0.n);

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/preset.h"
 #include "core/workload/workload.h"
 #include "tests/support/support.h"

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "core/sim/l1d.h"
-#include "policies/cache/set_util.h"
 
 #define NEVER SIZE_MAX
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "core/sim/sim.h"
+#include "core/analysis/trace_export.h"
 #include "core/trace/trace.h"
 #include "core/workload/wl_inspect.h"
 
@@ -338,8 +338,9 @@ static int rec_factory(void *arg, int num_sms, int max_warps, int max_ctas, isou
     return 0;
 }
 
-int trace_export(const param_set *config, const workload *w, const char *outdir,
-                 trace_export_stats *st, sim_metrics *m, char *err, size_t errlen)
+int trace_export(const param_set *config, sim_source_runner run, const workload *w,
+                 const char *outdir, trace_export_stats *st, sim_metrics *m, char *err,
+                 size_t errlen)
 {
     xrec X;
     memset(&X, 0, sizeof X);
@@ -351,7 +352,7 @@ int trace_export(const param_set *config, const workload *w, const char *outdir,
     }
     if (trace_opcodes_load(&X.ops, err, errlen) != 0) return -1;
     sim_metrics local;
-    sim_status s = sim_run_source(config, rec_factory, &X, NULL, m ? m : &local, err, errlen);
+    sim_status s = run(config, rec_factory, &X, NULL, m ? m : &local, err, errlen);
     int rc = s == SIM_OK ? 0 : -1;
     if (X.f) { /* the run stopped inside a kernel */
         fclose(X.f);

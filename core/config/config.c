@@ -84,9 +84,6 @@ static void read_sm(const param_set *p, gpu_config *c)
     c->access_descending = ival(p, "l1d.access_order");
     c->l1d_banks = ival(p, "l1d.banks");
     c->l1d_fill_drain = ival(p, "l1d.fill_drain");
-    c->sched_policy = param_get_choice(p, "sched.policy");
-    c->l1d_policy = param_get_choice(p, "l1d.policy");
-    c->cta_policy = param_get_choice(p, "cta.policy");
     if (c->max_warps * 32 < c->max_threads) c->max_threads = c->max_warps * 32;
 }
 

@@ -74,12 +74,11 @@ typedef struct gpu_config {
     int access_descending; /* l1d.access_order=descending: highest address first */
     int l1d_fill_drain;    /* a fill's waiting loads write back one a cycle */
     int l1d_banks;         /* its banks (l1d.banks) */
-    const char *sched_policy, *l1d_policy, *cta_policy;
     memsys_config mem;
     energy_config energy;
 } gpu_config;
 
-/* The core's parameters, in two parts: the catalogue (core/catalog.h) puts the policy
+/* The core's parameters, in two parts: the catalogue (explorer/catalog.h) puts the policy
  * registry's choices between them. */
 extern const param_group core_param_group;
 extern const param_group core_param_group_tail;

@@ -4,7 +4,7 @@
  * The list holds the core's metrics and marks where the metrics the policies declare
  * (metric_def in their ops, core/policy.h) go: the L1D policies' after the L1D's load
  * statistics, the warp schedulers' after the scheduling ones, the CTA schedulers' after the
- * CTA limit. The full order, in every output, is the catalogue's (core/catalog.h). */
+ * CTA limit. The full order, in every output, is the catalogue's (explorer/catalog.h). */
 #ifndef WT_METRICS_H
 #define WT_METRICS_H
 
@@ -115,7 +115,7 @@ typedef struct metric_def {
     const char *doc;
 } metric_def;
 
-/* A metric of the catalogue (core/catalog.h). */
+/* A metric of the catalogue (explorer/catalog.h). */
 typedef struct metric_info {
     const char *name;
     const char *doc;

@@ -4,7 +4,7 @@
  * range or list of choices, a unit and a one-line doc. Parameters come in groups: the core's
  * own, the policy registry's choices, CPL's and one group per policy (a policy brings its
  * parameters with it). A catalogue is a constant sequence of groups; the simulator's
- * catalogue, with every group, is core/catalog.h's. A param_set holds one value for every
+ * catalogue, with every group, is explorer/catalog.h's. A param_set holds one value for every
  * parameter of its catalogue; it is what a preset, a space file and `--set name=value` write
  * into, and what the simulator reads. This layer knows no group: it works on any catalogue. */
 #ifndef WT_PARAMS_H
@@ -26,25 +26,25 @@ typedef struct param_def {
 } param_def;
 
 typedef struct param_group {
-    const char *name; /* "core", "gto", "ccws", ... */
+    const char *name; /* "core", "cpl", or the name of the policy that brings it */
     const param_def *defs;
     size_t count;
 } param_group;
 
 /* Another name of a choice: `param=name` stands for `param=choice` together with
  * `implied=value`. Choices that became one choice with a parameter of its own keep their old
- * names this way (l1d.policy=dacache_stall is l1d.policy=dacache with dacache.variant=stall).
+ * names this way (l1d.policy=OLD stands for l1d.policy=NEW with NEW.variant=V: policies/list.h).
  * A configuration that is what an alias stands for shows as the alias (param_format,
  * param_get_shown), and the implied parameter is left out of the configuration's text (the
  * hash, a listing of every parameter) when an alias shows it or it is at its default
  * (param_folded): configurations written before the parameter existed keep their text and
  * their hash. */
 typedef struct param_alias {
-    const char *param;   /* the choice parameter, "l1d.policy" */
-    const char *name;    /* the alias, "dacache_stall" */
-    const char *choice;  /* one of param's choices, "dacache" */
-    const char *implied; /* another choice parameter, "dacache.variant" */
-    const char *value;   /* one of its choices, "stall" */
+    const char *param;   /* the choice parameter, l1d.policy */
+    const char *name;    /* the alias, OLD */
+    const char *choice;  /* one of param's choices, NEW */
+    const char *implied; /* another choice parameter, NEW.variant */
+    const char *value;   /* one of its choices, V */
 } param_alias;
 
 /* A sequence of groups, read through functions because the groups of plug-ins live in other
@@ -74,7 +74,7 @@ int param_choice_index(const param_catalog *c, size_t id, const char *name);
 typedef struct param_set param_set;
 
 /* Every parameter of the catalogue at its default (the simulator's: param_set_new in
- * core/catalog.h). */
+ * explorer/catalog.h). */
 param_set *param_set_new_in(const param_catalog *c);
 /* The catalogue p holds values for. */
 const param_catalog *param_set_catalog(const param_set *p);
@@ -101,7 +101,7 @@ int param_folded(const param_set *p, int id);
 int64_t param_get_int(const param_set *p, const char *name);
 double param_get_real(const param_set *p, const char *name);
 const char *param_get_choice(const param_set *p, const char *name);
-/* Formats the value of parameter id as text ("32", "0.5", "true", "gto") into buf; a choice
+/* Formats the value of parameter id as text ("32", "0.5", "true", "xor") into buf; a choice
  * as shown (an alias where one stands for the configuration). */
 void param_format(const param_set *p, int id, char *buf, size_t buflen);
 /* 64-bit FNV-1a hash over every parameter's name and formatted value, the folded ones left

@@ -5,12 +5,9 @@
 
 #include "core/config/config.h"
 #include "core/util/rng.h"
-#include "core/catalog.h"
 #include "core/sim/sim.h"
 #include "core/sim/sm.h"
 #include "core/sim/stats.h"
-#include "core/sim/warp_profile.h"
-#include "policies/registry.h"
 
 typedef struct gpu {
     gpu_config cfg;
@@ -18,6 +15,7 @@ typedef struct gpu {
     sm **sms;
     isource src;
     wt_rng rng;
+    const sim_plugins *plugins;
     const cta_ops *cta;
     void *cta_self;
     uint32_t cta_period;
@@ -92,9 +90,14 @@ static void gpu_free(gpu *g)
     memsys_destroy(g->mem);
 }
 
-static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
-                    const sim_options *opt, char *err, size_t errlen)
+static int gpu_init(gpu *g, const param_set *p, const sim_plugins *plugins, isource_factory make,
+                    void *arg, const sim_options *opt, char *err, size_t errlen)
 {
+    if (!plugins || !plugins->sched || !plugins->l1 || !plugins->cta) {
+        snprintf(err, errlen, "no warp scheduler, L1D policy or CTA scheduler to run");
+        return -1;
+    }
+    g->plugins = plugins;
     if (gpu_config_from_params(p, &g->cfg, err, errlen) != 0) return -1;
     const gpu_config *c = &g->cfg;
     wt_rng_seed(&g->rng, c->seed);
@@ -103,11 +106,7 @@ static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
         g->src.ops = NULL;
         return -1;
     }
-    g->cta = cta_policy_find(c->cta_policy);
-    if (!g->cta) {
-        snprintf(err, errlen, "cta.policy: unknown policy '%s'", c->cta_policy);
-        return -1;
-    }
+    g->cta = plugins->cta;
     cta_env ce = {c->num_sms, &g->rng};
     if (g->cta->create(&g->cta_self, &ce, p, err, errlen) != 0) {
         g->cta_self = NULL;
@@ -131,7 +130,7 @@ static int gpu_init(gpu *g, const param_set *p, isource_factory make, void *arg,
         return -1;
     }
     for (int i = 0; i < c->num_sms; i++) {
-        sm_env se = {i, c, p, g->mem, &g->src, &g->rng, opt};
+        sm_env se = {i, c, p, plugins->sched, plugins->l1, g->mem, &g->src, &g->rng, opt};
         if (sm_create(&g->sms[i], &se, err, errlen) != 0) return -1;
         wake_changed(g, i);
     }
@@ -422,55 +421,39 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     return 0;
 }
 
-/* arg points at sim_run's workload pointer: the workload is const, the factory's argument not */
-static int make_workload_instance(void *arg, int num_sms, int max_warps, int max_ctas, isource *out,
-                                  char *err, size_t errlen)
+/* Stores a policy's values of the n metrics it declares into their slots. */
+static void store_policy(sim_metrics *m, const uint8_t *slot, size_t n, const double *values)
 {
-    const workload *const *w = arg;
-    return workload_instance(*w, num_sms, max_warps, max_ctas, out, err, errlen);
+    for (size_t k = 0; k < n; k++)
+        m->policy[slot[k]] = values[k];
 }
 
 /* Policy statistics: every instance adds into its policy's sums (one per metric it declares),
- * each policy turns them into the reported values once, and they go to their metrics. */
+ * each policy turns them into the reported values once, and they go to their slots. */
 static void collect_policies(const gpu *g, sim_metrics *out)
 {
+    const sim_plugins *pl = g->plugins;
     double sched_sums[WT_POLICY_METRICS_MAX] = {0}, l1_sums[WT_POLICY_METRICS_MAX] = {0},
            cta_sums[WT_POLICY_METRICS_MAX] = {0};
     for (int i = 0; i < g->cfg.num_sms; i++)
         sm_collect_policies(g->sms[i], sched_sums, l1_sums, out);
     if (g->cta->collect) g->cta->collect(g->cta_self, cta_sums);
-    const sched_ops *so = sched_policy_find(g->cfg.sched_policy);
-    const l1_policy_ops *lo = l1_policy_find(g->cfg.l1d_policy);
-    if (so) {
-        if (so->finish) so->finish(sched_sums);
-        metric_store_policy(out, so->metrics, so->nmetrics, sched_sums);
-    }
-    if (lo) {
-        if (lo->finish) lo->finish(l1_sums);
-        metric_store_policy(out, lo->metrics, lo->nmetrics, l1_sums);
-    }
+    if (pl->sched->finish) pl->sched->finish(sched_sums);
+    store_policy(out, pl->sched_slot, pl->sched->nmetrics, sched_sums);
+    if (pl->l1->finish) pl->l1->finish(l1_sums);
+    store_policy(out, pl->l1_slot, pl->l1->nmetrics, l1_sums);
     if (g->cta->finish) g->cta->finish(cta_sums);
-    metric_store_policy(out, g->cta->metrics, g->cta->nmetrics, cta_sums);
+    store_policy(out, pl->cta_slot, g->cta->nmetrics, cta_sums);
 }
 
-sim_status sim_run(const param_set *config, const workload *w, const sim_options *opt,
-                   sim_metrics *out, char *err, size_t errlen)
+sim_status sim_run_plugins(const param_set *config, const sim_plugins *plugins,
+                           isource_factory make, void *arg, const sim_options *opt,
+                           sim_metrics *out, char *err, size_t errlen)
 {
-    return sim_run_source(config, make_workload_instance, &w, opt, out, err, errlen);
-}
-
-sim_status sim_run_source(const param_set *config, isource_factory make, void *arg,
-                          const sim_options *opt, sim_metrics *out, char *err, size_t errlen)
-{
-    /* A scheduler with oracle knowledge (CAWS) gets its profile from a first run. */
-    const sched_ops *wants = sched_policy_find(param_get_choice(config, "sched.policy"));
-    if (wants && wants->profile_policy && !(opt && opt->warp_profile))
-        return warp_profile_run(config, make, arg, opt, wants->profile_policy(config), out, err,
-                                errlen);
     gpu g;
     memset(&g, 0, sizeof g);
     memset(out, 0, sizeof *out);
-    if (gpu_init(&g, config, make, arg, opt, err, errlen) != 0) {
+    if (gpu_init(&g, config, plugins, make, arg, opt, err, errlen) != 0) {
         gpu_free(&g);
         return SIM_BAD_CONFIG;
     }

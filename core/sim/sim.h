@@ -1,6 +1,7 @@
-/* The one call the rest of warptune uses to simulate: a configuration (every registered
- * parameter), a workload, and the metrics it produced. One simulation is single-threaded and
- * owns all its state, so any number run side by side. */
+/* The simulator's entry point: a configuration, the policies to run (injected by the caller),
+ * an instruction source, and the metrics the run produced. One simulation is single-threaded
+ * and owns all its state, so any number run side by side. The rest of warptune simulates
+ * through explorer/simulate.h, which picks the policies the configuration names. */
 #ifndef WT_SIM_H
 #define WT_SIM_H
 
@@ -8,9 +9,9 @@
 #include <stdio.h>
 
 #include "core/config/metrics.h"
-#include "core/catalog.h"
 #include "core/config/params.h"
-#include "core/workload/workload.h"
+#include "core/isource.h"
+#include "core/policy.h"
 
 typedef enum sim_status {
     SIM_OK = 0,
@@ -46,17 +47,12 @@ typedef struct sim_options {
      * C_idle, C_mem, RACT, util and lat_rt per core */
     FILE *per_sm;
     /* Oracle per-warp execution times for a scheduler that uses them (CAWS), handed to it as
-     * warp_view.oracle_cycles. NULL: sim_run makes one with a profiling pass when the
-     * scheduler asks for it (core/sim/warp_profile.h). */
+     * warp_view.oracle_cycles. NULL: none (explorer/simulate.h's sim_run makes one with a
+     * profiling pass when the scheduler asks for it; core/sim/warp_profile.h). */
     const struct warp_profile *warp_profile;
     /* if set, every warp's execution time (its CTA's start to its exit) is recorded in it */
     struct warp_profile *warp_profile_out;
 } sim_options;
-
-/* Runs `w` on the GPU `config` describes. On SIM_FAILED the metrics describe the run up to the
- * failure. `opt` may be NULL. */
-sim_status sim_run(const param_set *config, const workload *w, const sim_options *opt,
-                   sim_metrics *out, char *err, size_t errlen);
 
 /* Makes the instruction source of one simulation (a workload instance, a trace reader) for a
  * GPU of num_sms SMs with max_warps warp and max_ctas CTA slots each. Returns 0, or -1 with
@@ -64,8 +60,32 @@ sim_status sim_run(const param_set *config, const workload *w, const sim_options
 typedef int (*isource_factory)(void *arg, int num_sms, int max_warps, int max_ctas, isource *out,
                                char *err, size_t errlen);
 
-/* sim_run for any instruction source. */
-sim_status sim_run_source(const param_set *config, isource_factory make, void *arg,
-                          const sim_options *opt, sim_metrics *out, char *err, size_t errlen);
+/* The policies a simulation runs, chosen by its caller: the simulator knows a policy only by
+ * its operations (core/policy.h), never by name. A policy's statistics (one sum per metric it
+ * declares) go to the sim_metrics.policy slots its caller assigns: its k-th declared metric to
+ * policy[*_slot[k]]. */
+typedef struct sim_plugins {
+    const sched_ops *sched;
+    const l1_policy_ops *l1;
+    const cta_ops *cta;
+    uint8_t sched_slot[WT_POLICY_METRICS_MAX];
+    uint8_t l1_slot[WT_POLICY_METRICS_MAX];
+    uint8_t cta_slot[WT_POLICY_METRICS_MAX];
+} sim_plugins;
+
+/* Runs the instruction source `make` gives on the GPU `config` describes (every parameter of
+ * the core's groups and of the plug-ins' is read from it), with the policies of `plugins`. On
+ * SIM_FAILED the metrics describe the run up to the failure. `opt` may be NULL. A scheduler
+ * that wants an oracle profile (sched_ops.profile_policy) gets the one in opt->warp_profile,
+ * or none: making it is the caller's. */
+sim_status sim_run_plugins(const param_set *config, const sim_plugins *plugins,
+                           isource_factory make, void *arg, const sim_options *opt,
+                           sim_metrics *out, char *err, size_t errlen);
+
+/* A way to run a simulation by its configuration alone, as the composition above the core
+ * offers it (sim_run_source): analyses that run simulations (core/analysis) are handed one. */
+typedef sim_status (*sim_source_runner)(const param_set *config, isource_factory make, void *arg,
+                                        const sim_options *opt, sim_metrics *out, char *err,
+                                        size_t errlen);
 
 #endif

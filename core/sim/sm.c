@@ -9,7 +9,6 @@
 #include "core/sim/cpl.h"
 #include "core/sim/sm_internal.h"
 #include "core/sim/warp_profile.h"
-#include "policies/registry.h"
 
 int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
 {
@@ -45,11 +44,8 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
     if (cpl_create(&s->cpl, c->max_warps, env->params, err, errlen) != 0) goto fail;
     s->crit = cpl_as_criticality(s->cpl);
     s->stalls = sm_warp_stalls(s);
-    s->sched = sched_policy_find(c->sched_policy);
-    if (!s->sched) {
-        snprintf(err, errlen, "sched.policy: unknown policy '%s'", c->sched_policy);
-        goto fail;
-    }
+    s->sched = env->sched;
+    s->l1_ops = env->l1;
     if (s->sched->create_shared) {
         sched_env se = {s->id,    0,        c->max_warps, c->schedulers,
                         env->rng, &s->crit, NULL,         &s->stalls};

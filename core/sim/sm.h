@@ -44,6 +44,8 @@ typedef struct sm_env {
     int id;
     const gpu_config *cfg;
     const param_set *params;
+    const sched_ops *sched;  /* the warp scheduler, one instance per scheduler of the SM */
+    const l1_policy_ops *l1; /* the L1D's policy */
     memsys *mem;
     isource *src;
     wt_rng *rng;

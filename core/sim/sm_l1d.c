@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "core/sim/sm_internal.h"
-#include "policies/registry.h"
 
 /* --------------------------------------------------------------------- L1D ---- */
 
@@ -13,11 +12,7 @@
 int sm_l1d_make(sm *s, int sets, int ways, char *err, size_t errlen)
 {
     const gpu_config *c = s->cfg;
-    const l1_policy_ops *lp = l1_policy_find(c->l1d_policy);
-    if (!lp) {
-        snprintf(err, errlen, "l1d.policy: unknown policy '%s'", c->l1d_policy);
-        return -1;
-    }
+    const l1_policy_ops *lp = s->l1_ops;
     l1d_config lc = {sets,
                      ways,
                      c->l1d_line,
@@ -56,7 +51,6 @@ int sm_l1d_make(sm *s, int sets, int ways, char *err, size_t errlen)
         st->q_depth = depth;
     }
     s->l1 = n;
-    s->l1_ops = lp;
     s->l1_sets = sets;
     s->l1_ways = ways;
     s->l1_crit = lp->uses_criticality;

@@ -6,7 +6,6 @@
 
 #include "core/sim/cpl.h"
 #include "core/sim/sm_internal.h"
-#include "policies/registry.h"
 
 /* -------------------------------------------------------------------- issue ---- */
 

@@ -74,20 +74,6 @@ typedef struct trace_scan_stats {
 } trace_scan_stats;
 int trace_scan(const trace_app *t, trace_scan_stats *st, char *err, size_t errlen);
 
-/* ---- exporting ---- */
-
-typedef struct trace_export_stats {
-    uint64_t kernels, blocks, warp_insts;
-    uint64_t bytes; /* of the kernel files written */
-} trace_export_stats;
-
-/* Simulates `w` under `config` and writes every warp instruction the interpreter executes to
- * outdir/kernelslist.g and outdir/kernel-N.traceg (binary version 70, tracer version 5),
- * grouped by thread block and warp. The recording does not change the simulation: *m gets
- * the metrics of the run (m may be NULL). Returns 0, or -1 with err. */
-int trace_export(const param_set *config, const workload *w, const char *outdir,
-                 trace_export_stats *st, sim_metrics *m, char *err, size_t errlen);
-
 /* Scoreboard slot of SASS register Rn (-1 for RZ, R255), and the register the exporter
  * writes for a slot: R0-R63 are slots 0-63, R240-R247 the predicate slots 64-71 (the exporter
  * writes predicates there), and the other registers fold onto slots 72-127. */

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "core/config/preset.h"
-#include "core/sim/sim.h"
+#include "explorer/simulate.h"
 #include "core/util/textfile.h"
 #include "explorer/cli/cli.h"
 #include "explorer/cli/commands.h"

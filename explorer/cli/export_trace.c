@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
+#include "explorer/simulate.h"
 #include "core/config/preset.h"
+#include "core/analysis/trace_export.h"
 #include "core/trace/trace.h"
 #include "explorer/cli/cli.h"
 #include "explorer/cli/commands.h"
@@ -52,7 +54,7 @@ int cli_export_trace(int argc, char **argv)
     if (cli_apply_config(p, preset, sets, nsets, err, sizeof err) != 0) goto bad;
     if (workload_load(wl, wp.items, (size_t)wp.n, &w, err, sizeof err) != 0) goto bad;
     trace_export_stats st;
-    if (trace_export(p, w, out, &st, NULL, err, sizeof err) != 0) {
+    if (trace_export(p, sim_run_source, w, out, &st, NULL, err, sizeof err) != 0) {
         rc = WT_EXIT_INTERNAL;
         goto bad;
     }

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/config/preset.h"
 #include "core/workload/workload.h"
 #include "explorer/cli/cli.h"

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/analysis/belady.h"
 #include "core/config/preset.h"
-#include "core/sim/sim.h"
+#include "explorer/simulate.h"
 #include "core/trace/trace.h"
 #include "explorer/cli/cli.h"
 #include "explorer/cli/common.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "core/policy.h"
-#include "policies/cache/set_util.h"
+
 #include "policies/cache/rrip_util.h"
 
 static const char *const insertion_names[] = {"dip", "lru", "bip", NULL};

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "core/policy.h"
-#include "policies/cache/set_util.h"
 
 #define LRU_NONE 0xffff /* no way */
 

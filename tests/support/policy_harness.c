@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
 #include "core/isource.h"
 #include "policies/registry.h"
 #include "tests/support/support.h"

@@ -11,7 +11,8 @@
 
 #include <cmocka.h>
 
-#include "core/catalog.h"
+#include "explorer/catalog.h"
+#include "explorer/simulate.h"
 #include "core/config/preset.h"
 #include "core/util/kv.h"
 #include "core/util/textfile.h"

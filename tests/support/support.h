@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "core/config/params.h"
-#include "core/sim/sim.h"
+#include "explorer/simulate.h"
 #include "core/workload/workload.h"
 
 /* Reads a whole file into a NUL-terminated heap buffer, or returns NULL. */

@@ -1,8 +1,8 @@
-/* The simulator's metric catalogue (core/catalog.h): core/config/metrics.h's list, the policies'
- * metrics spliced in where it marks their kind. The policies' tables live in other translation
- * units, so the catalogue is walked rather than stored: it is read when outputs are written,
- * never per simulated cycle. */
-#include "core/catalog.h"
+/* The simulator's metric catalogue (explorer/catalog.h): core/config/metrics.h's list, the
+ * policies' metrics spliced in where it marks their kind. The policies' tables live in other
+ * translation units, so the catalogue is walked rather than stored: it is read when outputs are
+ * written, never per simulated cycle. */
+#include "explorer/catalog.h"
 
 #include <assert.h>
 #include <math.h>
@@ -166,12 +166,11 @@ double metric_get(const sim_metrics *m, const char *name)
     return i < 0 ? NAN : metric_value(m, (size_t)i);
 }
 
-void metric_store_policy(sim_metrics *m, const metric_def *defs, size_t n, const double *values)
+int metric_policy_slot(const char *name)
 {
     policy_list l;
     policy_list_build(&l);
-    for (size_t k = 0; k < n; k++)
-        for (size_t slot = 0; slot < l.n; slot++)
-            if (strcmp(l.def[slot]->name, defs[k].name) == 0)
-                memcpy((char *)m + slot_offset(slot), &values[k], sizeof values[k]);
+    for (size_t slot = 0; slot < l.n; slot++)
+        if (strcmp(l.def[slot]->name, name) == 0) return (int)slot;
+    return -1;
 }

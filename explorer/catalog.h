@@ -1,12 +1,14 @@
-/* The simulator's catalogues.
+/* The simulator's catalogues: the core's parameters and metrics joined with those of every
+ * registered policy (policies/list.h). The core knows no policy, so the join is made here,
+ * above both.
  *
- * Parameters: the core group, the policy registry's choices, CPL's group and every policy's
- * group, in that order (core/sim/catalog.c). Parameter ids are positions in it, and the
- * configuration hash walks it in order, so the order is fixed: reordering it would change
- * every configuration's hash and orphan every journal.
+ * Parameters: the core group, the policy registry's choices, the core's tail, CPL's group and
+ * every policy's group, in that order (explorer/catalog.c). Parameter ids are positions in it, and
+ * the configuration hash walks it in order, so the order is fixed: reordering it would change every
+ * configuration's hash and orphan every journal.
  *
  * Metrics: core/config/metrics.h's list with, where it marks each kind of policy, the metrics the
- * policies of that kind declare, in registry order, each name once (core/sim/metric_catalog.c).
+ * policies of that kind declare, in registry order, each name once (explorer/metric_catalog.c).
  * Metric indices are positions in it and every output (the table, JSON, CSV columns, journal
  * headers) follows it. */
 #ifndef WT_CATALOG_H
@@ -34,7 +36,7 @@ double metric_value(const sim_metrics *m, size_t i);
 double metric_read(const sim_metrics *m, const metric_info *info);
 /* The value of the metric called name, NaN when there is none. */
 double metric_get(const sim_metrics *m, const char *name);
-/* Stores a policy's values[0..n) of the metrics it declares (defs) into m. */
-void metric_store_policy(sim_metrics *m, const metric_def *defs, size_t n, const double *values);
+/* The slot of sim_metrics.policy that holds the policy metric called name, or -1. */
+int metric_policy_slot(const char *name);
 
 #endif

@@ -1,6 +1,6 @@
-/* The simulator's parameter catalogue (core/catalog.h): the one place that knows every group,
- * so it sits above the policies and the predictor whose groups it lists. */
-#include "core/catalog.h"
+/* The simulator's parameter catalogue (explorer/catalog.h): the one place that knows every
+ * group, so it sits above the core and the policies whose groups it lists. */
+#include "explorer/catalog.h"
 
 #include "core/config/config.h"
 #include "core/sim/cpl.h"
