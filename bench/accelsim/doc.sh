@@ -197,5 +197,5 @@ cycle), `sm.oc_units=16 sm.oc_units_sfu=0` (the generic collectors), `sm.mem_que
 sm.mem_queue_collectors=true` (memory instructions wait for the LD/ST unit in ID_OC_MEM, a
 generic collector and OC_EX_MEM, holding the collector; `fermi-gtx480`'s own 2 memory
 collectors are `sm.mem_queue=4`), `sm.mem_queue_order=collector` (they leave the generic
-collectors in the dispatch unit's round robin, not in issue order; docs/architecture.md).
+collectors in the dispatch unit's round robin, not in issue order; docs/fidelity.md).
 EOF

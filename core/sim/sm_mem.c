@@ -1,6 +1,6 @@
 /* The SM's load/store unit: one memory instruction at a time, one line access per cycle
- * through the L1D (DESIGN section 4); misses go to the memory system through MSHRs, and the
- * replies (sm_recs.c) release the waiting registers. */
+ * through the L1D (docs/fidelity.md, "The load/store unit"); misses go to the memory system
+ * through MSHRs, and the replies (sm_recs.c) release the waiting registers. */
 #include <stdlib.h>
 #include <string.h>
 
