@@ -7,7 +7,8 @@
 # Covers every built-in workload on the default preset, ten workloads on every preset, every
 # warp scheduler, L1D and CTA policy on memory-bound and criticality workloads, stepping every
 # cycle (sim.skip_idle=false), the Belady bound, the --l1-trace/--cta-trace/--per-sm files and
-# a workload replayed from its exported Accel-Sim trace. Runs two simulations at a time.
+# a workload replayed from its exported Accel-Sim trace, and every mode of the timing model on
+# the two calibrated presets (modes_list). Runs two simulations at a time.
 # --quick keeps one workload per group (a smoke check, about a tenth of the time).
 # --small runs each kind of run above on inputs shrunk to at most twenty thousand warp
 # instructions (55 runs, 380 KB, seconds even in a sanitizer build): the set committed in
@@ -61,6 +62,36 @@ jobs_list() {
     echo "files_kmeans --workload kmeans --set gpu.sms=2 --set l1d.policy=dacache --l1-trace @l1"
     echo "corner_sms1 --workload bfs --set gpu.sms=1 --set l1d.ways=1"
     echo "corner_l1off --workload kmeans --set l1d.enabled=false"
+    [ "$QUICK" = "--quick" ] || modes_list
+}
+
+# The timing model's modes on the two calibrated presets, each switched away from the preset's
+# setting, and every scheduler and the criticality- and priority-reading L1D policies on them:
+# shared memory and barriers (matmul), atomics (gc), several kernels (hotspot).
+MODES=(
+    "sm.mem_queue_order=collector sm.mem_queue_collectors=true" "l1d.fill_drain=true"
+    "sm.issue_rotate_active=true" "gpu.cta_dispatch_late=true gpu.cta_per_cycle=1"
+    "gpu.cta_rr_carry=false" "sm.oc_dispatch=issue" "l1d.tag_pipeline=false" "l1d.banks=2"
+    "l1d.access_order=lane" "sm.fetch=false" "l1i.enabled=false" "sm.fetch_throughput=2"
+    "sm.mem_queue=0" "sm.mem_queue=2" "sm.operand_collector=false" "sm.sub_core=false"
+    "sm.shared_path=bypass" "sm.atomic_path=line sm.atomic_wait=false" "sm.store_acks=false"
+    "l1d.sectored=false l1d.sector_accesses=false" "sm.exit_on_int=false" "sm.result_delay=0"
+    "sm.branch_unit_ii=2" "sim.skip_idle=false" "l1d.unified_kb=0" "l1d.kernel_flush=false"
+    "l1d.recency=fill" "sm.schedulers=2"
+    "sched.policy=lrr" "sched.policy=gto" "sched.policy=two_level"
+    "sched.policy=two_level_active" "sched.policy=swl" "sched.policy=ccws" "sched.policy=caws"
+    "sched.policy=gcaws" "l1d.policy=dacache" "l1d.policy=cacp" "cta.policy=dyncta")
+modes_list() {
+    local wl=("matmul --wparam n=64" "gc --wparam nobj=1024" "hotspot --wparam rows=64 --wparam cols=64")
+    for preset in fermi-gtx480 qv100-accelsim; do
+        for mode in "${MODES[@]}"; do
+            local name=${mode//[. =]/_} sets=""
+            for kv in $mode; do sets+=" --set $kv"; done
+            for w in "${wl[@]}"; do
+                echo "mode_${preset}_${w%% *}_$name --workload $w --preset $preset --set gpu.sms=4$sets"
+            done
+        done
+    done
 }
 
 # --small: the same kinds of run, shrunk.
