@@ -5,7 +5,9 @@
 #   scripts/check-layers.sh                 check every #include in the tree
 #   scripts/check-layers.sh LIB.a ...       also check the libraries' symbols, given bottom
 #                                           layer first: no library may use a symbol that
-#                                           only a library above it defines
+#                                           only a library above it defines, and no two
+#                                           files of libwtsim.a (the simulator) call each
+#                                           other
 #
 # A file may include a header of its own layer or of any layer below; a file under policies/
 # includes of core/ only the seam headers (core/*.h). A header named *_internal.h belongs to its
@@ -121,8 +123,26 @@ if [ ${#libs[@]} -gt 0 ]; then
     done
 fi
 
+# The simulator's files are components: no two of them call each other (a circle of calls is
+# one responsibility cut in two). In libwtsim.a, no two members each use a symbol the other
+# defines.
+for lib in "${libs[@]}"; do
+    [ "$(basename "$lib")" = libwtsim.a ] || continue
+    while IFS= read -r pair; do
+        echo "$(basename "$lib"): $pair call each other (one responsibility in two files?)" >&2
+        bad=1
+    done < <(nm -A "$lib" 2>/dev/null | awk '
+        { n = split($0, f, ":"); member = f[2]; rest = f[n]; m = split(rest, w, " ")
+          if (m == 3 && w[2] ~ /^[TDBR]$/) def[w[3]] = member
+          else if (m == 2 && w[1] == "U") use[member, w[2]] = 1 }
+        END { for (k in use) { split(k, p, SUBSEP); d = def[p[2]]
+                  if (d != "" && d != p[1]) calls[p[1], d] = 1 }
+              for (k in calls) { split(k, p, SUBSEP)
+                  if (p[1] < p[2] && ((p[2], p[1]) in calls)) print p[1] " and " p[2] } }')
+done
+
 if [ $bad -ne 0 ]; then
-    echo "check-layers: includes or calls point up (docs/architecture.md, Layers)" >&2
+    echo "check-layers: includes or calls point up or in a circle (docs/architecture.md, Layers)" >&2
     exit 1
 fi
 echo "check-layers: every include${1:+ and call} points down"

@@ -1,5 +1,6 @@
 /* The coalescer: turns the per-lane addresses of one warp memory instruction into the list of
- * line-sized accesses it needs (their number is the instruction's memory divergence). */
+ * line-sized accesses it needs (their number is the instruction's memory divergence), an
+ * atomic's into its serial requests, and a shared access's into its bank-conflict degree. */
 #ifndef WT_COALESCER_H
 #define WT_COALESCER_H
 
@@ -25,5 +26,20 @@ int coalesce_split_sectors(const uint32_t *addr, line_access *acc, int n, int se
 /* Sorts n accesses by address: by line, and a line's pieces (after coalesce_split_sectors) by
  * their first sector. */
 void coalesce_sort(line_access *acc, int n);
+
+/* The bank-conflict degree of a shared access, as GPGPU-Sim's
+ * warp_inst_t::generate_mem_accesses computes it for shared space with
+ * -gpgpu_shmem_limited_broadcast 0 and -gpgpu_shmem_warp_parts 1: the largest number of
+ * distinct 4-byte words the active lanes address in one bank (word w lies in bank w mod
+ * banks); lanes of one word share its read (broadcast). At least 1, even with no lane. */
+int coalesce_shared_degree(const uint32_t *addr, uint32_t mask, int banks);
+
+/* The requests of a global atomic as GPGPU-Sim makes them (sm.atomic_path=serial;
+ * warp_inst_t::memory_coalescing_arch_atomic): lanes grouped by `segment`-byte segment, a lane
+ * joining the first request of its segment that does not already hold its address, so k lanes
+ * on one address make k requests. Each access's `line` is its segment's address, `sectors`
+ * that segment within its line. In the order they are made (by lowest lane). Returns their
+ * number (at most 32). */
+int coalesce_atomic(const uint32_t *addr, uint32_t mask, int segment, line_access *out);
 
 #endif

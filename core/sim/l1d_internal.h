@@ -1,6 +1,4 @@
-/* The L1D's private state and the helpers its two files share: l1d.c (creation, the
- * non-sectored cache, stores, fills) and l1d_sectored.c (the sectored cache's loads and
- * fills). Nothing else includes it. */
+/* The L1D's private state and its inline helpers (l1d.c). Nothing else includes it. */
 #ifndef WT_L1D_INTERNAL_H
 #define WT_L1D_INTERNAL_H
 
@@ -195,8 +193,5 @@ static inline int copy_waiters(const l1d *c, int m, uint32_t *waiters)
         memcpy(waiters, w, (size_t)n * sizeof *waiters);
     return n;
 }
-
-/* l1d_sectored.c: the fill of a sectored MSHR (l1d_fill's sectored case). */
-int l1d_fill_sector(l1d *c, int m, uint32_t *waiters, uint64_t *line_addr);
 
 #endif

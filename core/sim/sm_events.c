@@ -1,16 +1,27 @@
-/* The SM's events, one FIFO per kind (sm_internal.h: sm_push_event): growing a FIFO, popping
- * the earliest head, and the sorted push of results whose delay varies. */
-#include <stdlib.h>
+/* The SM's timed events (a FIFO per kind) and its reports (core/sim/sm_events.h). */
+#include "core/sim/sm_events.h"
 
-#include "core/sim/sm_internal.h"
+#include <stdlib.h>
+#include <string.h>
+
+void sm_evq_init(sm_evq *e)
+{
+    memset(e, 0, sizeof *e);
+    e->next = UINT64_MAX;
+}
+
+void sm_evq_free(sm_evq *e)
+{
+    for (int q = 0; q < EVQ_COUNT; q++)
+        free(e->q[q].buf);
+}
 
 static int ev_before(const sm_event *a, const sm_event *b)
 {
     return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
 }
 
-/* Doubles FIFO f's ring (sm_push_event found it full). */
-void sm_ev_grow(ev_fifo *f)
+void sm_evq_grow(ev_fifo *f)
 {
     uint32_t cap = f->cap ? f->cap * 2 : 64;
     sm_event *b = malloc((size_t)cap * sizeof *b);
@@ -23,14 +34,14 @@ void sm_ev_grow(ev_fifo *f)
     f->cap = cap;
 }
 
-/* Removes and returns the earliest event (there is one). One scan finds it and the earliest
- * head of the other FIFOs, which with the popped FIFO's new head gives the next event. */
-sm_event sm_ev_pop(sm *s)
+/* One scan finds the earliest head and the earliest head of the other FIFOs, which with the
+ * popped FIFO's new head gives the next event. */
+sm_event sm_evq_pop(sm_evq *e)
 {
     ev_fifo *best = NULL;
     uint64_t others = UINT64_MAX; /* earliest head of the FIFOs other than best */
-    for (uint32_t qs = s->evq_busy; qs; qs &= qs - 1) {
-        ev_fifo *f = &s->evq[__builtin_ctz(qs)];
+    for (uint32_t qs = e->busy; qs; qs &= qs - 1) {
+        ev_fifo *f = &e->q[__builtin_ctz(qs)];
         if (!best || ev_before(&f->buf[f->head], &best->buf[best->head])) {
             if (best && best->buf[best->head].cycle < others) others = best->buf[best->head].cycle;
             best = f;
@@ -41,20 +52,17 @@ sm_event sm_ev_pop(sm *s)
     sm_event top = best->buf[best->head];
     best->head = (best->head + 1) & (best->cap - 1);
     best->n--;
-    s->ev_n--;
-    if (!best->n) s->evq_busy &= ~(1u << (best - s->evq));
+    e->n--;
+    if (!best->n) e->busy &= ~(1u << (best - e->q));
     if (best->n && best->buf[best->head].cycle < others) others = best->buf[best->head].cycle;
-    s->ev_next = others;
+    e->next = others;
     return top;
 }
 
-/* Queues e on a FIFO whose events may come before the last one pushed (the collector delays
- * each instruction differently): it goes after every event of its cycle or earlier, so the
- * FIFO stays in (cycle, seq) order. */
-void sm_push_event_sorted(sm *s, const sm_event *e, int queue)
+void sm_evq_push_sorted(sm_evq *e, const sm_event *ev, int queue)
 {
-    sm_push_event(s, e, queue);
-    ev_fifo *f = &s->evq[queue];
+    sm_evq_push(e, ev, queue);
+    ev_fifo *f = &e->q[queue];
     uint32_t mask = f->cap - 1;
     for (uint32_t i = f->n - 1; i > 0; i--) {
         sm_event *cur = &f->buf[(f->head + i) & mask];
@@ -64,4 +72,23 @@ void sm_push_event_sorted(sm *s, const sm_event *e, int queue)
         *cur = *prev;
         *prev = t;
     }
+}
+
+void sm_reports_free(sm_reports *r)
+{
+    free(r->r);
+    r->r = NULL;
+    r->n = r->cap = 0;
+}
+
+void sm_report_add(sm_reports *r, const sm_report *x)
+{
+    if (r->n == r->cap) {
+        int cap = r->cap ? r->cap * 2 : 64;
+        sm_report *b = realloc(r->r, (size_t)cap * sizeof *b);
+        if (!b) abort(); /* bounded by an SM's accesses in one cycle */
+        r->r = b;
+        r->cap = cap;
+    }
+    r->r[r->n++] = *x;
 }

@@ -21,9 +21,10 @@
  * cache takes it and the warps that missed on it get their fetch in a later pass, one a pass,
  * in the order they missed, before any new lookup (m_L1I->access_ready). The L1I keeps its
  * lines across kernels. */
-#include <stdlib.h>
+#include "core/sim/sm_fetch.h"
 
-#include "core/sim/sm_internal.h"
+#include <assert.h>
+#include <stdlib.h>
 
 #define L1I_PROGRAM_BASE 0xF0000000ull /* GPGPU-Sim's PROGRAM_MEM_START */
 #define L1I_MAX_MSHRS    8
@@ -45,12 +46,25 @@ typedef struct l1i {
     uint64_t imiss; /* warps waiting for a line (mshr or ready) */
 } l1i;
 
-int sm_l1i_init(sm *s)
+struct sm_frontend {
+    const gpu_config *cfg;
+    int sm;
+    memsys *mem;
+    const sm_warps *wp;
+    sm_wakes *wakes;
+    uint8_t *ib_n;      /* per warp: instructions left in its buffer */
+    uint64_t *ib_ready; /* per warp: its buffer's instructions can issue from this cycle */
+    uint64_t ib_empty;  /* live warps whose buffer is empty, waiting for a fetch */
+    int fetch_last;     /* the warp fetched last (round robin) */
+    l1i *ic;            /* l1i.enabled: the instruction cache, else NULL */
+};
+
+static int l1i_init(sm_frontend *fe)
 {
-    const gpu_config *c = s->cfg;
-    if (!c->l1i_enabled) return 0;
+    const gpu_config *c = fe->cfg;
     l1i *ic = calloc(1, sizeof *ic);
     if (!ic) return -1;
+    fe->ic = ic;
     ic->sets = c->l1i_sets;
     ic->ways = c->l1i_ways;
     while ((1 << ic->line_shift) < c->l1i_line)
@@ -59,41 +73,81 @@ int sm_l1i_init(sm *s)
     ic->nmshrs = c->l1i_mshrs;
     ic->tag = calloc((size_t)(ic->sets * ic->ways), sizeof *ic->tag);
     ic->used = calloc((size_t)(ic->sets * ic->ways), sizeof *ic->used);
-    s->l1i = ic;
     return ic->tag && ic->used ? 0 : -1;
 }
 
-void sm_l1i_free(sm *s)
+int fe_create(sm_frontend **out, const gpu_config *cfg, int sm_id, memsys *mem, const sm_warps *wp,
+              sm_wakes *wakes)
 {
-    if (!s->l1i) return;
-    free(s->l1i->tag);
-    free(s->l1i->used);
-    free(s->l1i);
-    s->l1i = NULL;
+    sm_frontend *fe = calloc(1, sizeof *fe);
+    if (!fe) return -1;
+    fe->cfg = cfg;
+    fe->sm = sm_id;
+    fe->mem = mem;
+    fe->wp = wp;
+    fe->wakes = wakes;
+    fe->ib_n = calloc((size_t)cfg->max_warps, sizeof *fe->ib_n);
+    fe->ib_ready = calloc((size_t)cfg->max_warps, sizeof *fe->ib_ready);
+    if (!fe->ib_n || !fe->ib_ready || (cfg->l1i_enabled && l1i_init(fe) != 0)) {
+        fe_destroy(fe);
+        return -1;
+    }
+    *out = fe;
+    return 0;
 }
 
-void sm_fetch_warp_start(sm *s, int wi)
+void fe_destroy(sm_frontend *fe)
 {
-    if (s->cfg->fetch) s->ib_empty |= (uint64_t)1 << wi;
+    if (!fe) return;
+    if (fe->ic) {
+        free(fe->ic->tag);
+        free(fe->ic->used);
+        free(fe->ic);
+    }
+    free(fe->ib_n);
+    free(fe->ib_ready);
+    free(fe);
+}
+
+void fe_warp_start(sm_frontend *fe, int wi)
+{
+    fe->ib_n[wi] = 0;
+    fe->ib_ready[wi] = 0;
+    if (fe->cfg->fetch) fe->ib_empty |= (uint64_t)1 << wi;
+}
+
+void fe_consume(sm_frontend *fe, int wi)
+{
+    assert(fe->ib_n[wi] > 0);
+    if (--fe->ib_n[wi] == 0) fe->ib_empty |= (uint64_t)1 << wi;
+}
+
+int fe_buffered(const sm_frontend *fe, int wi)
+{
+    return fe->ib_n[wi];
+}
+
+uint64_t fe_ready_at(const sm_frontend *fe, int wi)
+{
+    return fe->ib_ready[wi];
 }
 
 /* The warp's buffer fills from this pass: ready next cycle, or the one after from the last. */
-static void fill_buffer(sm *s, int wi, int pass, int passes, uint64_t now)
+static void fill_buffer(sm_frontend *fe, int wi, int pass, int passes, uint64_t now)
 {
-    warp *w = &s->warps[wi];
-    s->ib_empty &= ~((uint64_t)1 << wi);
-    w->ib_n = (uint8_t)s->cfg->ibuffer;
-    w->ib_ready = now + (pass < passes - 1 ? 1 : 2);
-    s->recheck |= (uint64_t)1 << wi;
-    if (w->ib_ready < s->scan_at) s->scan_at = w->ib_ready;
+    fe->ib_empty &= ~((uint64_t)1 << wi);
+    fe->ib_n[wi] = (uint8_t)fe->cfg->ibuffer;
+    fe->ib_ready[wi] = now + (pass < passes - 1 ? 1 : 2);
+    sm_wake_warps_at(fe->wakes, (uint64_t)1 << wi, fe->ib_ready[wi]);
 }
 
 /* The L1I lookup of warp wi's next instruction. Returns 1 for a hit; 0 when the warp now waits
  * for its line or could not even miss (RESERVATION_FAIL). */
-static int l1i_lookup(sm *s, int wi, uint64_t now)
+static int l1i_lookup(sm_frontend *fe, int wi, uint64_t now)
 {
-    l1i *ic = s->l1i;
-    uint64_t addr = L1I_PROGRAM_BASE + (uint64_t)s->warps[wi].next->pc * (uint64_t)ic->inst_bytes;
+    l1i *ic = fe->ic;
+    uint64_t addr =
+        L1I_PROGRAM_BASE + (uint64_t)warps_get(fe->wp, wi)->next->pc * (uint64_t)ic->inst_bytes;
     uint64_t line = addr >> ic->line_shift;
     int set = (int)(line % (uint64_t)ic->sets);
     uint64_t *tag = ic->tag + set * ic->ways, *used = ic->used + set * ic->ways;
@@ -112,14 +166,14 @@ static int l1i_lookup(sm *s, int wi, uint64_t now)
         }
         if (!ic->mshr[m].busy && free_m < 0) free_m = m;
     }
-    if (free_m < 0 || !memsys_can_send(s->mem, s->id, now)) return 0;
+    if (free_m < 0 || !memsys_can_send(fe->mem, fe->sm, now)) return 0;
     mem_packet p = {.addr = line << ic->line_shift,
                     .bytes = 1u << ic->line_shift,
                     .kind = MEM_READ,
-                    .sm = (uint16_t)s->id,
+                    .sm = (uint16_t)fe->sm,
                     .token = TOK_IFETCH | (uint32_t)free_m,
                     .sent_cycle = now};
-    if (memsys_send(s->mem, &p, now) != 0) return 0;
+    if (memsys_send(fe->mem, &p, now) != 0) return 0;
     ic->mshr[free_m].busy = true;
     ic->mshr[free_m].line = line;
     ic->mshr[free_m].warps = (uint64_t)1 << wi;
@@ -129,9 +183,9 @@ static int l1i_lookup(sm *s, int wi, uint64_t now)
     return 0;
 }
 
-void sm_l1i_fill(sm *s, int m)
+void fe_l1i_fill(sm_frontend *fe, int m)
 {
-    l1i *ic = s->l1i;
+    l1i *ic = fe->ic;
     uint64_t line = ic->mshr[m].line;
     int set = (int)(line % (uint64_t)ic->sets), victim = 0;
     uint64_t *tag = ic->tag + set * ic->ways, *used = ic->used + set * ic->ways;
@@ -148,37 +202,37 @@ void sm_l1i_fill(sm *s, int m)
     ic->mshr[m].warps = 0;
 }
 
-bool sm_fetch_pending(const sm *s)
+bool fe_pending(const sm_frontend *fe)
 {
-    if (!s->l1i) return s->ib_empty != 0;
-    return (s->ib_empty & ~s->l1i->imiss) != 0 || s->l1i->ready_n > 0;
+    if (!fe->ic) return fe->ib_empty != 0;
+    return (fe->ib_empty & ~fe->ic->imiss) != 0 || fe->ic->ready_n > 0;
 }
 
-void sm_fetch_cycle(sm *s, uint64_t now)
+void fe_cycle(sm_frontend *fe, uint64_t now)
 {
-    int passes = s->cfg->fetch_throughput, n = s->cfg->max_warps;
-    l1i *ic = s->l1i;
+    int passes = fe->cfg->fetch_throughput, n = fe->cfg->max_warps;
+    l1i *ic = fe->ic;
     for (int i = 0; i < passes; i++) {
         if (ic && ic->ready_n) { /* a line came back: its warp's fetch takes this pass */
             int wi = ic->ready[ic->ready_head & 63];
             ic->ready_head = (ic->ready_head + 1) & 63;
             ic->ready_n--;
             ic->imiss &= ~((uint64_t)1 << wi);
-            if (s->warps[wi].live) fill_buffer(s, wi, i, passes, now);
+            if (warps_get(fe->wp, wi)->live) fill_buffer(fe, wi, i, passes, now);
             continue;
         }
-        uint64_t want = s->ib_empty & ~(ic ? ic->imiss : 0);
+        uint64_t want = fe->ib_empty & ~(ic ? ic->imiss : 0);
         if (!want) break;
-        int from = s->fetch_last + 1 == n ? 0 : s->fetch_last + 1; /* fetch_last < n */
+        int from = fe->fetch_last + 1 == n ? 0 : fe->fetch_last + 1; /* fetch_last < n */
         uint64_t after = want & (~(uint64_t)0 << from);
         int wi = __builtin_ctzll(after ? after : want);
-        if (!s->warps[wi].live) { /* not a candidate: GPGPU-Sim skips finished warps */
-            s->ib_empty &= ~((uint64_t)1 << wi);
+        if (!warps_get(fe->wp, wi)->live) { /* not a candidate: GPGPU-Sim skips finished warps */
+            fe->ib_empty &= ~((uint64_t)1 << wi);
             i--;
             continue;
         }
-        s->fetch_last = wi;
-        if (ic && !l1i_lookup(s, wi, now)) continue;
-        fill_buffer(s, wi, i, passes, now);
+        fe->fetch_last = wi;
+        if (ic && !l1i_lookup(fe, wi, now)) continue;
+        fill_buffer(fe, wi, i, passes, now);
     }
 }

@@ -36,4 +36,11 @@ expect 0 "points down" -- env WT_LAYERS_ROOT="$tmp/down" scripts/check-layers.sh
 # a call upward: the sim library given below the config library it calls is flagged
 expect 1 "libwtsim.a uses param_[a-z_]*, defined above it in libwtconfig.a" \
     -- env WT_LAYERS_ROOT="$tmp/down" scripts/check-layers.sh "$B/libwtsim.a" "$B/libwtconfig.a"
+# two files of the simulator that call each other: a circle, one responsibility in two files
+mkdir -p "$tmp/circle"
+printf 'int pong(int);\nint ping(int n) { return n ? pong(n - 1) : 0; }\n' >"$tmp/circle/ping.c"
+printf 'int ping(int);\nint pong(int n) { return n ? ping(n - 1) : 1; }\n' >"$tmp/circle/pong.c"
+(cd "$tmp/circle" && cc -c ping.c pong.c && ar qc libwtsim.a ping.o pong.o)
+expect 1 "libwtsim.a: ping.o and pong.o call each other" \
+    -- env WT_LAYERS_ROOT="$tmp/down" scripts/check-layers.sh "$tmp/circle/libwtsim.a"
 finish
