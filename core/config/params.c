@@ -380,6 +380,16 @@ const char *param_get_choice(const param_set *p, const char *name)
     return param_catalog_def(p->cat, (size_t)id)->choices[(size_t)p->v[id]];
 }
 
+int param_get_choice_index(const param_set *p, const char *name)
+{
+    int id = must_lookup(p, name);
+    if (param_catalog_def(p->cat, (size_t)id)->type != PT_CHOICE) {
+        fprintf(stderr, "internal error: parameter '%s' is not a choice\n", name);
+        abort();
+    }
+    return (int)p->v[id];
+}
+
 void param_format(const param_set *p, int id, char *buf, size_t buflen)
 {
     const param_def *d = param_catalog_def(p->cat, (size_t)id);
