@@ -125,8 +125,15 @@ int param_get_choice_index(const param_set *p, const char *name);
 /* Formats the value of parameter id as text ("32", "0.5", "true", "gto") into buf; a choice
  * as shown (an alias where one stands for the configuration). */
 void param_format(const param_set *p, int id, char *buf, size_t buflen);
-/* 64-bit FNV-1a hash over every parameter's name and formatted value, the folded ones left
- * out: the canonical hash of a configuration. */
+/* The canonical hash of a configuration: 64-bit FNV-1a over the lines "name=value\n" (the
+ * value as param_format writes it), in catalogue order, of the parameters whose value as
+ * shown differs from the catalogue default, the folded ones left out. The defaults hash
+ * nothing (FNV-1a's offset basis), and a parameter added at its default leaves every
+ * configuration's hash as it was: studies key their simulations by it (journal version 2). */
 uint64_t param_set_hash(const param_set *p);
+/* The hash of journal version 1: the same lines for every parameter, at its default or not
+ * (the folded ones left out), from the start value version 1 had (params.c). Journals written
+ * before version 2 are keyed by it. */
+uint64_t param_set_hash_all(const param_set *p);
 
 #endif
