@@ -62,10 +62,23 @@ uint64_t ev_u64_bytes(uint64_t h, uint64_t v)
     return wt_fnv1a(h, b, 8);
 }
 
+/* The configuration hash of journal version v's keys (journal.h). */
+static uint64_t config_hash(int version, const param_set *cfg)
+{
+    return version == 1 ? param_set_hash_all(cfg) : param_set_hash(cfg);
+}
+
+void ev_config_keys(const evaluator *e, const param_set *cfg, uint64_t keys[2])
+{
+    keys[0] = ev_u64_bytes(WT_FNV_INIT, config_hash(e->key_version, cfg));
+    keys[1] = e->alt_version ? ev_u64_bytes(WT_FNV_INIT, config_hash(e->alt_version, cfg)) : 0;
+}
+
 uint64_t evaluator_key(const evaluator *e, const param_set *cfg, size_t w)
 {
-    uint64_t h = ev_u64_bytes(WT_FNV_INIT, param_set_hash(cfg));
-    return ev_u64_bytes(h, e->wid[w]);
+    uint64_t keys[2];
+    ev_config_keys(e, cfg, keys);
+    return ev_u64_bytes(keys[0], e->wid[w]);
 }
 
 static int cmp_override(const void *a, const void *b)
@@ -249,11 +262,14 @@ evaluator *evaluator_new(const space *s, const char *journal_path, int threads, 
         snprintf(err, errlen, "out of memory");
         goto bad;
     }
+    e->key_version = JOURNAL_VERSION;
     if (journal_path) {
         journal_stats st;
         e->j = journal_open(journal_path, replay_record, e, &st, err, errlen);
         if (!e->j) goto bad;
         e->counts.torn = st.skipped + (size_t)st.truncated;
+        /* a study resumed on an older journal goes on with its keys */
+        e->key_version = journal_version(e->j);
     }
     return e;
 bad:
@@ -268,6 +284,7 @@ int evaluator_replay(evaluator *e, const char *path, char *err, size_t errlen)
     if (!j) return -1;
     journal_close(j);
     e->counts.torn += st.skipped + (size_t)st.truncated;
+    if (st.replayed && st.version != e->key_version) e->alt_version = st.version;
     return 0;
 }
 
@@ -393,11 +410,12 @@ void evaluator_set_runner(evaluator *e, eval_runner_fn fn, void *ctx)
     e->runner_ctx = ctx;
 }
 
-/* Finds the entry of key or claims it (returns 1 in *claimed: the caller simulates it). */
-eval_entry *ev_lookup_or_claim(evaluator *e, uint64_t key, int *claimed)
+eval_entry *ev_lookup_or_claim(evaluator *e, const uint64_t keys[2], size_t w, int *claimed)
 {
+    uint64_t key = ev_u64_bytes(keys[0], e->wid[w]);
     ev_lock(e);
     eval_entry *en = memo_find(e, key);
+    if (!en && keys[1]) en = memo_find(e, ev_u64_bytes(keys[1], e->wid[w]));
     *claimed = 0;
     if (!en) {
         en = memo_insert(e, key);
@@ -433,10 +451,11 @@ int evaluator_point(evaluator *e, const param_set *cfg, const eval_entry **out)
     eval_entry *claimed[64]; /* the entries this call simulates; NULL for the others */
     eval_entry **cl = e->nw <= 64 ? claimed : malloc(e->nw * sizeof *cl);
     if (!cl) return 1;
-    uint64_t h = ev_u64_bytes(WT_FNV_INIT, param_set_hash(cfg));
+    uint64_t keys[2];
+    ev_config_keys(e, cfg, keys);
     for (size_t w = 0; w < e->nw; w++) {
         int c;
-        eval_entry *en = ev_lookup_or_claim(e, ev_u64_bytes(h, e->wid[w]), &c);
+        eval_entry *en = ev_lookup_or_claim(e, keys, w, &c);
         if (!en) {
             if (cl != claimed) free(cl);
             return 1;
@@ -473,9 +492,11 @@ int evaluator_point(evaluator *e, const param_set *cfg, const eval_entry **out)
 
 const eval_entry *evaluator_peek(evaluator *e, const param_set *cfg, size_t w)
 {
-    uint64_t key = evaluator_key(e, cfg, w);
+    uint64_t keys[2];
+    ev_config_keys(e, cfg, keys);
     ev_lock(e);
-    eval_entry *en = memo_find(e, key);
+    eval_entry *en = memo_find(e, ev_u64_bytes(keys[0], e->wid[w]));
+    if (!en && keys[1]) en = memo_find(e, ev_u64_bytes(keys[1], e->wid[w]));
     if (en && en->state != EV_DONE) en = NULL;
     ev_unlock(e);
     return en;

@@ -1,7 +1,9 @@
 /* The evaluator: runs the simulations a search asks for, in parallel with OpenMP, each at most
- * once. A simulation is identified by its memo key: the canonical hash of the full
- * configuration (param_set_hash) combined with the workload's identity (its name, the hash of
- * its text and its `.param` overrides). Results live in a memo shared by every thread and are
+ * once. A simulation is identified by its memo key: the canonical hash of the configuration
+ * (param_set_hash, over the parameters that differ from their defaults; param_set_hash_all,
+ * over every parameter, when the journal it appends to is one of version 1, journal.h)
+ * combined with the workload's identity (its name, the hash of its text and its `.param`
+ * overrides). Results live in a memo shared by every thread and are
  * appended to the journal as they finish; a journal from an earlier run is replayed into the
  * memo first, so a rerun or a resumed run simulates nothing twice.
  *

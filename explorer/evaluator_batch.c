@@ -112,10 +112,11 @@ size_t evaluator_batch(evaluator *e, param_set *const *cfgs, size_t n, const eva
     }
     size_t nt = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t h = ev_u64_bytes(WT_FNV_INIT, param_set_hash(cfgs[i]));
+        uint64_t keys[2];
+        ev_config_keys(e, cfgs[i], keys);
         for (size_t w = 0; w < e->nw; w++) {
             int c;
-            eval_entry *en = ev_lookup_or_claim(e, ev_u64_bytes(h, e->wid[w]), &c);
+            eval_entry *en = ev_lookup_or_claim(e, keys, w, &c);
             out[i * e->nw + w] = en;
             if (c) tasks[nt++] = (batch_task){en, i, w, i * e->nw + w, 0};
         }

@@ -23,6 +23,11 @@ struct evaluator {
     int threads;
     double deadline;
     journal *j;
+    /* The memo's keys are made with the configuration hash of the journal version key_version:
+     * its journal's (JOURNAL_VERSION without one). alt_version: the other version, once a
+     * journal of it was replayed too (a shard's, evaluator_replay), whose records are found
+     * by their own keys; 0 while there is none. */
+    int key_version, alt_version;
     progress *prog;
     size_t progress_done;
     eval_counts counts;
@@ -52,8 +57,12 @@ void ev_unlock(evaluator *e);
 double ev_sim_cost(const sim_metrics *m);
 /* h extended by the 8 bytes of v (FNV-1a): the memo keys. */
 uint64_t ev_u64_bytes(uint64_t h, uint64_t v);
-/* Finds the entry of key or claims it (returns 1 in *claimed: the caller simulates it). */
-eval_entry *ev_lookup_or_claim(evaluator *e, uint64_t key, int *claimed);
+/* The configuration part of cfg's memo keys (ev_lookup_or_claim): the hash of key_version in
+ * keys[0], of alt_version in keys[1] (0 without one). */
+void ev_config_keys(const evaluator *e, const param_set *cfg, uint64_t keys[2]);
+/* Finds the entry of cfg (ev_config_keys) on workload w or claims it (returns 1 in *claimed:
+ * the caller simulates it). */
+eval_entry *ev_lookup_or_claim(evaluator *e, const uint64_t keys[2], size_t w, int *claimed);
 /* Simulates the claimed entry en (or skips it once the run is stopped). */
 void ev_simulate(evaluator *e, eval_entry *en, const param_set *cfg, size_t w);
 /* Waits (asleep) until en is no longer pending; returns its state. */

@@ -13,12 +13,13 @@
 #include "explorer/simulate.h"
 #include "core/util/textfile.h"
 
-#define HEADER_PREFIX "# warptune journal 1\t"
-#define NO_METRIC     ((size_t)-1) /* a header's metric this build does not have */
+#define HEADER_START "# warptune journal " /* then the version and a tab */
+#define NO_METRIC    ((size_t)-1)          /* a header's metric this build does not have */
 
 struct journal {
     FILE *f;
-    char *buf; /* line buffer for appends */
+    int version; /* of its keys: JOURNAL_VERSION, or 1 for a journal written before */
+    char *buf;   /* line buffer for appends */
     size_t cap;
 };
 
@@ -34,11 +35,27 @@ static uint32_t fnv32(const char *s, size_t n)
 
 static void header_text(char *out, size_t n)
 {
-    size_t used = (size_t)snprintf(out, n, "%s", HEADER_PREFIX);
+    size_t used = (size_t)snprintf(out, n, "%s%d\t", HEADER_START, JOURNAL_VERSION);
     size_t nm = metric_count();
     for (size_t i = 0; i < nm && used < n; i++)
         used += (size_t)snprintf(out + used, n - used, "%s%s", i ? "," : "", metric_at(i).name);
     if (used < n) snprintf(out + used, n - used, "\n");
+}
+
+/* The version the header at text names, 1 or JOURNAL_VERSION: the first whose header line
+ * begins as text does, as far as text goes (a torn header names one too); 0 for none. The
+ * length of its "# warptune journal V\t" in *start. */
+static int header_version(const char *text, size_t len, size_t *start)
+{
+    for (int v = 1; v <= JOURNAL_VERSION; v++) {
+        char head[64];
+        int hl = snprintf(head, sizeof head, "%s%d\t", HEADER_START, v);
+        if (strncmp(text, head, len < (size_t)hl ? len : (size_t)hl) == 0) {
+            *start = (size_t)hl;
+            return v;
+        }
+    }
+    return 0;
 }
 
 /* Parses one record line (without its newline). map[k]: the offset in sim_metrics of the
@@ -118,12 +135,16 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
     size_t *map = NULL;
     size_t nmap = 0;
     size_t keep = 0; /* bytes of the file to keep: everything up to the last complete line */
+    size_t start = 0;
+    int version = JOURNAL_VERSION;
     if (text && len > 0) {
         char *nl = memchr(text, '\n', len);
-        size_t pl = strlen(HEADER_PREFIX);
-        if (strncmp(text, HEADER_PREFIX, len < pl ? len : pl) != 0) {
-            snprintf(err, errlen, "%s: not a warptune journal (expected a first line '%s...')",
-                     path, "# warptune journal 1");
+        version = header_version(text, len, &start);
+        if (!version) {
+            snprintf(err, errlen,
+                     "%s: not a warptune journal (expected a first line '%s%d...' or, written "
+                     "before, '%s1...')",
+                     path, HEADER_START, JOURNAL_VERSION, HEADER_START);
             free(text);
             return NULL;
         }
@@ -131,15 +152,15 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
             /* not a torn write (the header ends with its newline): a damaged file, which is
              * left as it is rather than cut off with every record after the header */
             snprintf(err, errlen,
-                     "%s:1: NUL byte in the header (expected '%s' and the metric names)", path,
-                     "# warptune journal 1");
+                     "%s:1: NUL byte in the header (expected '%s%d' and the metric names)", path,
+                     HEADER_START, version);
             free(text);
             return NULL;
         }
         if (nl) {
             /* header: the metric names */
             *nl = '\0';
-            char *names = text + strlen(HEADER_PREFIX);
+            char *names = text + start;
             nmap = 1;
             for (char *c = names; *c; c++)
                 nmap += *c == ',';
@@ -186,11 +207,14 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
         snprintf(err, errlen, "%s: cannot cut off a torn last line: %s", path, strerror(errno));
         return NULL;
     }
+    if (keep == 0) version = JOURNAL_VERSION; /* nothing kept: a new journal */
+    st->version = version;
     journal *j = calloc(1, sizeof *j);
     if (!j) {
         snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
+    j->version = version;
     j->f = fopen(path, "ab");
     if (!j->f) {
         snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(errno));
@@ -255,6 +279,11 @@ int journal_append(journal *j, const journal_record *r)
     if (append(j, &used, "\t%08x\n", check)) return -1;
     if (fwrite(j->buf, 1, used, j->f) != used) return -1;
     return fflush(j->f) == 0 ? 0 : -1;
+}
+
+int journal_version(const journal *j)
+{
+    return j->version;
 }
 
 void journal_close(journal *j)

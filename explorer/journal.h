@@ -7,9 +7,13 @@
  * "failed" or "bad", LABEL the workload's label (for people), METRICS every metric as
  * %.17g separated by commas in the order of the header, ERROR the message (tabs and
  * newlines replaced by spaces), CHECK an 8-hex-digit FNV-1a hash of everything before it.
- * The first line is a header naming the metrics, so a journal written before a metric was
- * added still replays (the new metric reads as NaN). A line without its newline or with a
- * wrong check (a write torn by a kill) is ignored, and a torn last line is cut off before
+ * The first line is a header, "# warptune journal V" and a tab, then the metrics' names, so a
+ * journal written before a metric was added still replays (the new metric reads as NaN). V is
+ * the version of the keys: 2, the configuration hash of param_set_hash (the parameters that
+ * differ from their defaults), for every journal this build starts; 1 for one written before,
+ * keyed by param_set_hash_all (every parameter). A journal keeps its version as it grows: the
+ * evaluator keys its records as the journal it appends to does. A line without its newline or with
+ * a wrong check (a write torn by a kill) is ignored, and a torn last line is cut off before
  * anything new is appended. */
 #ifndef WT_JOURNAL_H
 #define WT_JOURNAL_H
@@ -18,6 +22,9 @@
 #include <stdint.h>
 
 #include "core/config/metrics.h"
+
+/* The version of the journals this build starts. */
+#define JOURNAL_VERSION 2
 
 typedef struct journal journal;
 
@@ -35,6 +42,7 @@ typedef struct journal_stats {
     size_t replayed; /* records read back */
     size_t skipped;  /* lines ignored: torn, garbled or from another format */
     int truncated;   /* a torn last line was cut off */
+    int version;     /* of the journal's keys (journal_version) */
 } journal_stats;
 
 /* Opens (creating if needed) the journal at path, calls replay for every complete record
@@ -44,6 +52,8 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
 /* Appends one record and flushes it to the operating system. Not thread-safe: the caller
  * serialises appends. Returns 0 or -1. */
 int journal_append(journal *j, const journal_record *r);
+/* The version of the journal's keys: its header's, JOURNAL_VERSION for a journal just started. */
+int journal_version(const journal *j);
 void journal_close(journal *j);
 
 #endif

@@ -1,6 +1,7 @@
 /* Tests of the journal: records read back exactly (NaN included), a torn last line ignored and
  * cut off before the next append, a garbled line skipped, an older metric list mapped by name,
- * and a file that is not a journal refused. */
+ * a file that is not a journal refused, and a journal of version 1 (keys over every parameter)
+ * replayed by a study resumed on it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,8 +15,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/util/hash.h"
+#include "core/workload/workload.h"
+#include "explorer/evaluator.h"
 #include "explorer/simulate.h"
 #include "explorer/journal.h"
+#include "explorer/space.h"
 #include "tests/support/support.h"
 
 typedef struct seen {
@@ -162,7 +167,7 @@ static void test_garbled_and_torn_header(void **state)
     assert_int_equal(st.replayed, 0);
     assert_true(st.truncated);
     char *again = test_read_file(path, &len);
-    assert_true(strncmp(again, "# warptune journal 1\tcycles,kernels,", 36) == 0);
+    assert_true(strncmp(again, "# warptune journal 2\tcycles,kernels,", 36) == 0);
     free(again);
     free(text);
     unlink(path);
@@ -253,6 +258,109 @@ static void test_not_a_regular_file(void **state)
     rmdir(dir);
 }
 
+/* h extended by the 8 bytes of v, least significant first: how a memo key is built. */
+static uint64_t fnv_u64(uint64_t h, uint64_t v)
+{
+    unsigned char b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+    return wt_fnv1a(h, b, 8);
+}
+
+/* The memo key of a configuration whose hash is config_hash on the built-in workload stream with
+ * n=256, built by hand as explorer/evaluator.c documents it: FNV-1a over the hash's 8 bytes,
+ * then over the 8 bytes of the workload's identity (its name, its text, its overrides sorted
+ * by name, each with its NUL; no data files). */
+static uint64_t stream_key(uint64_t config_hash)
+{
+    const char *text = NULL;
+    for (size_t i = 0; i < workload_builtin_count(); i++)
+        if (!strcmp(workload_builtin_name(i), "stream")) text = workload_builtin_text(i);
+    assert_non_null(text);
+    uint64_t wid = wt_fnv1a(WT_FNV_INIT, "stream", 7);
+    wid = wt_fnv1a(wid, text, strlen(text) + 1);
+    wid = wt_fnv1a(wid, "n", 2);
+    wid = wt_fnv1a(wid, "256", 4);
+    return fnv_u64(fnv_u64(WT_FNV_INIT, config_hash), wid);
+}
+
+/* A version-1 journal holding one record of the space's base configuration, keyed as builds
+ * before version 2 keyed it: by param_set_hash_all. */
+static void write_version1(const char *path, uint64_t key)
+{
+    char body[256], line[512];
+    snprintf(body, sizeof body, "%016llx\tok\tstream\t12345,0.5\t", (unsigned long long)key);
+    uint32_t h = 2166136261u;
+    for (const char *c = body; *c; c++) {
+        h ^= (unsigned char)*c;
+        h *= 16777619u;
+    }
+    snprintf(line, sizeof line, "# warptune journal 1\tcycles,ipc\n%s\t%08x\n", body, h);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(line, f);
+    fclose(f);
+}
+
+static void test_version1_resumed(void **state)
+{
+    (void)state;
+    char err[1024] = "";
+    space *s = space_parse("{\"settings\": {\"gpu.sms\": 2},\n"
+                           " \"parameters\": {\"l1d.ways\": [8, 16]},\n"
+                           " \"workloads\": [{\"name\": \"stream\", \"params\": {\"n\": 256}}]}",
+                           "t.json", err, sizeof err);
+    if (!s) fail_msg("%s", err);
+    const param_set *base = s->base;
+    uint64_t v1 = stream_key(param_set_hash_all(base)), v2 = stream_key(param_set_hash(base));
+    assert_true(v1 != v2);
+
+    /* resumed on the version-1 journal: replayed, nothing simulated, version-1 keys */
+    const char *path = fresh_path("jv1");
+    write_version1(path, v1);
+    size_t len;
+    char *before = test_read_file(path, &len);
+    evaluator *e = evaluator_new(s, path, 1, err, sizeof err);
+    if (!e) fail_msg("%s", err);
+    assert_int_equal(evaluator_key(e, base, 0), v1);
+    const eval_entry *out[1];
+    assert_int_equal(evaluator_point(e, base, out), 0);
+    assert_int_equal(out[0]->status, SIM_OK);
+    assert_true(out[0]->m.cycles == 12345 && out[0]->m.ipc == 0.5);
+    eval_counts c = evaluator_counts(e);
+    assert_int_equal(c.simulated, 0);
+    assert_int_equal(c.replayed, 1);
+    assert_int_equal(c.journal_records, 1);
+    evaluator_free(e);
+    size_t len2;
+    char *after = test_read_file(path, &len2); /* still version 1, nothing appended */
+    assert_int_equal(len2, len);
+    assert_memory_equal(after, before, len);
+    free(after);
+    free(before);
+
+    /* a new journal is version 2, keyed by param_set_hash; a version-1 journal replayed into
+     * it (a shard's) is still found by its own keys */
+    const char *path2 = fresh_path("jv2");
+    e = evaluator_new(s, path2, 1, err, sizeof err);
+    if (!e) fail_msg("%s", err);
+    assert_int_equal(evaluator_key(e, base, 0), v2);
+    assert_int_equal(evaluator_replay(e, path, err, sizeof err), 0);
+    assert_int_equal(evaluator_point(e, base, out), 0);
+    assert_true(out[0]->m.cycles == 12345);
+    c = evaluator_counts(e);
+    assert_int_equal(c.simulated, 0);
+    assert_int_equal(c.replayed, 1);
+    evaluator_free(e);
+    char *text = test_read_file(path2, &len);
+    assert_true(strncmp(text, "# warptune journal 2\tcycles,", 28) == 0);
+    assert_ptr_equal(strchr(text, '\n'), text + len - 1); /* the header alone */
+    free(text);
+    unlink(path);
+    unlink(path2);
+    space_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_not_a_journal),
         cmocka_unit_test(test_nul_in_header),
         cmocka_unit_test(test_not_a_regular_file),
+        cmocka_unit_test(test_version1_resumed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -418,8 +418,57 @@ static void test_hash(void **state)
     param_set_free(b);
 }
 
-/* The configuration hash as it was before dacache.variant existed: FNV-1a over "name=value\n"
- * of every parameter but that one, values as shown (an alias by its name). */
+/* FNV-1a, 64-bit, of the bytes of s after h: the configuration hash's lines by hand. */
+static uint64_t fnv1a_text(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+/* The hash covers only the parameters that differ from their defaults: a parameter set to its
+ * default explicitly changes nothing, the defaults hash nothing, and a setting hashes its line.
+ * Version 1's hash (param_set_hash_all) covers every parameter. */
+static void test_hash_leaves_defaults_out(void **state)
+{
+    (void)state;
+    char err[512];
+    param_set *a = param_set_new();
+    param_set *b = param_set_new();
+    /* nothing hashed: FNV-1a's offset basis, 14695981039346656037 */
+    const uint64_t offset_basis = 0xcbf29ce484222325ULL;
+    assert_int_equal(param_set_hash(a), offset_basis);
+    /* every parameter set explicitly to its default: the same configuration, the same hash */
+    for (size_t id = 0; id < param_count(); id++) {
+        const param_def *d = param_def_at(id);
+        assert_int_equal(param_set_value(b, d->name, d->def, err, sizeof err), 0);
+        assert_int_equal(param_set_hash(b), param_set_hash(a));
+        assert_int_equal(param_set_hash_all(b), param_set_hash_all(a));
+    }
+    /* and beside a setting that is not a default */
+    assert_int_equal(param_set_parse(a, "gpu.sms", "30", err, sizeof err), 0);
+    assert_int_equal(param_set_parse(b, "gpu.sms", "30", err, sizeof err), 0);
+    assert_int_equal(param_set_parse(b, "l1d.ways", "16", err, sizeof err), 0); /* its default */
+    assert_int_equal(param_set_hash(b), param_set_hash(a));
+    /* only the setting's line is hashed, the value as param_format writes it */
+    assert_int_equal(param_set_hash(a), fnv1a_text(offset_basis, "gpu.sms=30\n"));
+    assert_int_equal(param_set_parse(a, "l1d.hash", "xor", err, sizeof err), 0);
+    assert_int_equal(param_set_parse(a, "sim.skip_idle", "false", err, sizeof err), 0);
+    assert_int_equal(param_set_hash(a),
+                     fnv1a_text(offset_basis, "sim.skip_idle=false\ngpu.sms=30\nl1d.hash=xor\n"));
+    /* version 1's hash reads every parameter: the defaults are part of it */
+    assert_true(param_set_hash_all(a) != param_set_hash(a));
+    assert_int_equal(param_set_parse(a, "gpu.sms", "15", err, sizeof err), 0);
+    assert_int_equal(param_set_parse(b, "gpu.sms", "15", err, sizeof err), 0);
+    assert_int_equal(param_set_hash(a),
+                     fnv1a_text(offset_basis, "sim.skip_idle=false\nl1d.hash=xor\n"));
+    param_set_free(a);
+    param_set_free(b);
+}
+
+/* The configuration hash of journal version 1 as it was before dacache.variant existed: FNV-1a
+ * over "name=value\n" of every parameter but that one, values as shown (an alias by its name),
+ * from version 1's start value. */
 static uint64_t hash_without_variant(const param_set *p, int var)
 {
     uint64_t h = 1469598103934665603ULL;
@@ -455,9 +504,9 @@ static void test_choice_aliases(void **state)
     assert_int_equal(param_choice_index(&sim_catalog, (size_t)pol, "dacache_fast"), -1);
     assert_int_equal(param_choice_count(&sim_catalog, (size_t)param_lookup("gpu.sms")), 0);
 
-    /* The hashes the default preset has with each DaCache choice are those it had before
-     * dacache.variant existed, with the alias as l1d.policy's value: journals keyed by them
-     * stay valid. */
+    /* The version-1 hashes the default preset has with each DaCache choice are those it had
+     * before dacache.variant existed, with the alias as l1d.policy's value: journals keyed by
+     * them stay valid. */
     const char *names[] = {NULL, "dacache", "dacache_stall", "dacache_uncon"};
     const char *variants[] = {"full", "full", "stall", "uncon"};
     for (int k = 0; k < 4; k++) {
@@ -466,9 +515,9 @@ static void test_choice_aliases(void **state)
         if (names[k])
             assert_int_equal(param_set_parse(p, "l1d.policy", names[k], err, sizeof err), 0);
         uint64_t before = hash_without_variant(p, var);
-        if (param_set_hash(p) != before)
+        if (param_set_hash_all(p) != before)
             fail_msg("%s: hash %016llx, before %016llx", names[k] ? names[k] : "default",
-                     (unsigned long long)param_set_hash(p), (unsigned long long)before);
+                     (unsigned long long)param_set_hash_all(p), (unsigned long long)before);
         /* shown as it was written; the policy and its variant underneath */
         param_format(p, pol, buf, sizeof buf);
         assert_string_equal(buf, names[k] ? names[k] : "lru");
@@ -484,7 +533,8 @@ static void test_choice_aliases(void **state)
         assert_int_equal(param_set_parse(q, "dacache.variant", variants[k], err, sizeof err), 0);
         if (names[k])
             assert_int_equal(param_set_parse(q, "l1d.policy", "dacache", err, sizeof err), 0);
-        assert_true(param_set_hash(q) == before);
+        assert_true(param_set_hash_all(q) == before);
+        assert_true(param_set_hash(q) == param_set_hash(p));
         param_set_free(q);
         param_set_free(p);
     }
@@ -619,6 +669,7 @@ int main(void)
         cmocka_unit_test(test_unknown_names_suggest),
         cmocka_unit_test(test_format_round_trip),
         cmocka_unit_test(test_hash),
+        cmocka_unit_test(test_hash_leaves_defaults_out),
         cmocka_unit_test(test_choice_aliases),
         cmocka_unit_test(test_clone_independent),
         cmocka_unit_test(test_default_config),

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config/config.h"
 #include "core/sim/l1d.h"
 
 #define NEVER SIZE_MAX
@@ -236,10 +237,10 @@ int belady_recorder_result(const belady_recorder *r, const param_set *config, be
         snprintf(err, errlen, "out of memory recording the L1D stream");
         return -1;
     }
-    const char *hash = param_get_choice(config, "l1d.hash");
     belady_geometry g = {(int)param_get_int(config, "l1d.sets"),
                          (int)param_get_int(config, "l1d.ways"),
-                         (int)param_get_int(config, "l1d.line"), hash && !strcmp(hash, "xor")};
+                         (int)param_get_int(config, "l1d.line"),
+                         param_get_choice_index(config, "l1d.hash") == L1D_HASH_xor};
     for (int i = 0; i < r->nsm; i++) {
         belady_result one;
         if (belady_run(&g, r->sm[i].a, r->sm[i].n, &one) != 0) {

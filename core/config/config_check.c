@@ -13,12 +13,13 @@ static int check_sm(const gpu_config *c, char *err, size_t errlen)
                  c->l1d_line, m->l2_line);
         return -1;
     }
-    if (c->l1d_hash == 1 && !wt_is_pow2(c->l1d_sets)) {
+    if (c->l1d_hash == L1D_HASH_xor && !wt_is_pow2(c->l1d_sets)) {
         snprintf(err, errlen, "l1d.hash=xor needs l1d.sets to be a power of two (got %d)",
                  c->l1d_sets);
         return -1;
     }
-    if (c->l1d_hash == 2 && ((c->l1d_sets != 32 && c->l1d_sets != 64) || c->l1d_line != 128)) {
+    if (c->l1d_hash == L1D_HASH_fermi &&
+        ((c->l1d_sets != 32 && c->l1d_sets != 64) || c->l1d_line != 128)) {
         snprintf(err, errlen,
                  "l1d.hash=fermi needs 32 or 64 l1d.sets of 128-byte lines (got %d sets of %d)",
                  c->l1d_sets, c->l1d_line);
@@ -79,7 +80,7 @@ static int check_sm(const gpu_config *c, char *err, size_t errlen)
         return -1;
     }
     if (c->l1d_unified_kb && ((long)c->l1d_unified_kb * 1024 < (long)c->l1d_sets * c->l1d_line ||
-                              (c->l1d_hash == 1 && !wt_is_pow2(c->l1d_sets)))) {
+                              (c->l1d_hash == L1D_HASH_xor && !wt_is_pow2(c->l1d_sets)))) {
         snprintf(err, errlen,
                  "l1d.unified_kb (%d KB) must hold at least one way of l1d.sets lines (%d bytes)",
                  c->l1d_unified_kb, c->l1d_sets * c->l1d_line);
@@ -104,17 +105,18 @@ static int check_memsys(const memsys_config *m, char *err, size_t errlen)
         snprintf(err, errlen, "l2.sets must be a power of two (got %d)", m->l2_sets);
         return -1;
     }
-    if (m->l2_set_ipoly && m->l2_sets != 16 && m->l2_sets != 32 && m->l2_sets != 64) {
+    if (m->l2_set_ipoly == L2_SET_HASH_ipoly && m->l2_sets != 16 && m->l2_sets != 32 &&
+        m->l2_sets != 64) {
         snprintf(err, errlen, "l2.set_hash=ipoly needs l2.sets of 16, 32 or 64 (got %d)",
                  m->l2_sets);
         return -1;
     }
-    if (m->l2_map) {
+    if (m->l2_map != L2_MAP_interleave) {
         int per = m->l2_slices_per_channel, channels = m->partitions / per, cbits = 0;
         while ((1 << cbits) < channels)
             cbits++;
-        if (!wt_is_pow2(per) ||
-            (m->l2_map == 1 && m->partitions != 16 && m->partitions != 32 && m->partitions != 64)) {
+        if (!wt_is_pow2(per) || (m->l2_map == L2_MAP_gpgpusim && m->partitions != 16 &&
+                                 m->partitions != 32 && m->partitions != 64)) {
             snprintf(err, errlen,
                      "l2.map=gpgpusim needs l2.partitions of 16, 32 or 64 and a power-of-two "
                      "l2.slices_per_channel, gpgpusim_linear the latter (got %d and %d)",
@@ -127,7 +129,8 @@ static int check_memsys(const memsys_config *m, char *err, size_t errlen)
                      m->l2_map_chip_bit, m->l2_line);
             return -1;
         }
-        if (per > 1 && m->l2_map == 1 && m->l2_map_sub_bit < m->l2_map_chip_bit + cbits) {
+        if (per > 1 && m->l2_map == L2_MAP_gpgpusim &&
+            m->l2_map_sub_bit < m->l2_map_chip_bit + cbits) {
             snprintf(err, errlen,
                      "l2.map_sub_bit (%d) must be above the %d channel bits from l2.map_chip_bit "
                      "(%d)",

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/util/hash.h"
+
 struct param_set {
     const param_catalog *cat;
     size_t n;
@@ -380,6 +382,16 @@ const char *param_get_choice(const param_set *p, const char *name)
     return param_catalog_def(p->cat, (size_t)id)->choices[(size_t)p->v[id]];
 }
 
+int param_get_choice_index(const param_set *p, const char *name)
+{
+    int id = must_lookup(p, name);
+    if (param_catalog_def(p->cat, (size_t)id)->type != PT_CHOICE) {
+        fprintf(stderr, "internal error: parameter '%s' is not a choice\n", name);
+        abort();
+    }
+    return (int)p->v[id];
+}
+
 void param_format(const param_set *p, int id, char *buf, size_t buflen)
 {
     const param_def *d = param_catalog_def(p->cat, (size_t)id);
@@ -401,20 +413,36 @@ void param_format(const param_set *p, int id, char *buf, size_t buflen)
     }
 }
 
+/* h continued (FNV-1a) over the line "name=value\n" of parameter id. */
+static uint64_t hash_line(uint64_t h, const param_set *p, size_t id)
+{
+    char buf[64];
+    const char *name = param_catalog_def(p->cat, id)->name;
+    param_format(p, (int)id, buf, sizeof buf);
+    h = wt_fnv1a(h, name, strlen(name));
+    h = wt_fnv1a(h, "=", 1);
+    h = wt_fnv1a(h, buf, strlen(buf));
+    return wt_fnv1a(h, "\n", 1);
+}
+
 uint64_t param_set_hash(const param_set *p)
 {
-    uint64_t h = 1469598103934665603ULL;
-    char buf[64];
-    for (size_t id = 0; id < p->n; id++) {
-        if (param_folded(p, (int)id)) continue;
-        const char *name = param_catalog_def(p->cat, id)->name;
-        param_format(p, (int)id, buf, sizeof buf);
-        for (const char *s = name; *s; s++)
-            h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-        h = (h ^ '=') * 1099511628211ULL;
-        for (const char *s = buf; *s; s++)
-            h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-        h = (h ^ '\n') * 1099511628211ULL;
-    }
+    uint64_t h = WT_FNV_INIT;
+    for (size_t id = 0; id < p->n; id++)
+        if (!param_folded(p, (int)id) &&
+            param_get_shown(p, (int)id) != param_catalog_def(p->cat, id)->def)
+            h = hash_line(h, p, id);
+    return h;
+}
+
+/* Version 1 started from this number, FNV-1a's offset basis short of its last digit; kept,
+ * so that the keys of its journals still match. */
+#define HASH_ALL_START 1469598103934665603ULL
+
+uint64_t param_set_hash_all(const param_set *p)
+{
+    uint64_t h = HASH_ALL_START;
+    for (size_t id = 0; id < p->n; id++)
+        if (!param_folded(p, (int)id)) h = hash_line(h, p, id);
     return h;
 }

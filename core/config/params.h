@@ -25,6 +25,23 @@ typedef struct param_def {
     const char *doc;
 } param_def;
 
+/* A choice list, declared once as `#define NAME_CHOICES(X, p) X(p, first) X(p, second)` (p
+ * passes the prefix through). WT_CHOICE_ENUM(NAME) declares the constants NAME_first = 0,
+ * NAME_second = 1, the indices param_get_choice_index returns; WT_CHOICE_NAMES(NAME) is the
+ * initializer {"first", "second", NULL} of the names a param_def's choices point to:
+ *
+ *     #define DYNCTA_START_CHOICES(X, p) X(p, half) X(p, one) X(p, max)
+ *     WT_CHOICE_ENUM(DYNCTA_START);
+ *     static const char *const dyncta_starts[] = WT_CHOICE_NAMES(DYNCTA_START);
+ *     ... s->start = param_get_choice_index(p, "dyncta.start") ... s->start == DYNCTA_START_one */
+#define WT_CHOICE_ENUM(NAME) enum { NAME##_CHOICES(WT_CHOICE_CONSTANT_, NAME) }
+#define WT_CHOICE_NAMES(NAME)                                                                      \
+    {                                                                                              \
+        NAME##_CHOICES(WT_CHOICE_NAME_, NAME) NULL                                                 \
+    }
+#define WT_CHOICE_CONSTANT_(prefix, choice) prefix##_##choice,
+#define WT_CHOICE_NAME_(prefix, choice)     #choice,
+
 typedef struct param_group {
     const char *name; /* "core", "cpl", or the name of the policy that brings it */
     const param_def *defs;
@@ -100,12 +117,23 @@ double param_get_shown(const param_set *p, int id);
 int param_folded(const param_set *p, int id);
 int64_t param_get_int(const param_set *p, const char *name);
 double param_get_real(const param_set *p, const char *name);
+/* The name of choice parameter `name`'s value: for code that looks a name up (a policy). */
 const char *param_get_choice(const param_set *p, const char *name);
+/* The index of choice parameter `name`'s value among its choices, to compare with the
+ * constants of WT_CHOICE_ENUM (an alias reads as the choice it stands for). */
+int param_get_choice_index(const param_set *p, const char *name);
 /* Formats the value of parameter id as text ("32", "0.5", "true", "xor") into buf; a choice
  * as shown (an alias where one stands for the configuration). */
 void param_format(const param_set *p, int id, char *buf, size_t buflen);
-/* 64-bit FNV-1a hash over every parameter's name and formatted value, the folded ones left
- * out: the canonical hash of a configuration. */
+/* The canonical hash of a configuration: 64-bit FNV-1a over the lines "name=value\n" (the
+ * value as param_format writes it), in catalogue order, of the parameters whose value as
+ * shown differs from the catalogue default, the folded ones left out. The defaults hash
+ * nothing (FNV-1a's offset basis), and a parameter added at its default leaves every
+ * configuration's hash as it was: studies key their simulations by it (journal version 2). */
 uint64_t param_set_hash(const param_set *p);
+/* The hash of journal version 1: the same lines for every parameter, at its default or not
+ * (the folded ones left out), from the start value version 1 had (params.c). Journals written
+ * before version 2 are keyed by it. */
+uint64_t param_set_hash_all(const param_set *p);
 
 #endif

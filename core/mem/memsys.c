@@ -323,7 +323,7 @@ int memsys_send(memsys *m, const mem_packet *p, uint64_t now)
     q->pkt.sent_cycle = now;
     q->line = p->addr >> m->line_shift;
     ms_sm *s = &m->sms[p->sm];
-    if (!m->cfg.l2_map) {
+    if (m->cfg.l2_map == L2_MAP_interleave) {
         ms_map_line(m, q->line, &q->part, &q->local, &q->set);
     } else {
         if (q->line != s->memo_line) {

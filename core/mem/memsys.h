@@ -24,102 +24,33 @@ typedef struct mem_packet {
     uint64_t sent_cycle; /* the cycle the SM sent it (set by memsys_send) */
 } mem_packet;
 
+/* The constants of the memory system's choice parameters, LIST_choice (L2_MAP_gpgpusim,
+ * L2_SET_HASH_ipoly): the index of each choice in its table's list, as core/config/params.h's
+ * WT_CHOICE_ENUM makes them for the other groups. */
+#define MS_CHOICE_CONSTANT_(prefix, choice) prefix##_##choice,
+#define PARAM_CHOICE(field, name, LIST, def, doc)                                                  \
+    enum { LIST##_CHOICES(MS_CHOICE_CONSTANT_, LIST) };
+#include "core/mem/memsys_params.h"
+#undef MS_CHOICE_CONSTANT_
+
 typedef struct memsys_config {
-    int num_sms;
-    /* interconnect */
-    int icnt_latency;         /* cycles, each direction */
-    int icnt_bytes_per_cycle; /* per port: each SM's injection and ejection, each partition's */
-    int icnt_header_bytes;    /* added to every packet */
-    int icnt_sm_queue;        /* packets an SM may have waiting to inject */
-    /* 1: requests cross to the partitions through a crossbar that, each icnt cycle, gives
-     * every partition the head of one SM's input buffer (round robin), so a head whose
-     * partition is taken holds the packets behind it (GPGPU-Sim -network_mode 2 with
-     * -icnt_arbiter_algo 1, local_interconnect.cc); 0: each port only serializes. */
-    int icnt_crossbar;
-    /* 1: replies cross to the SMs through a crossbar: each partition's replies wait in order,
-     * each icnt cycle every SM whose ejection port is free takes the head of one partition's
-     * queue headed for it (round robin), and a partition sends one reply at a time, so a head
-     * whose SM is busy holds the replies behind it (BookSim with one virtual channel). */
-    int icnt_reply_crossbar;
-    /* 1 (with icnt_reply_crossbar): a partition whose head crosses offers its next reply to the
-     * SMs after it in the same icnt cycle, and its port does not serialize (GPGPU-Sim's local
-     * crossbar: iSLIP_Advance grants the outputs in increasing order, and an input's next
-     * packet competes for the outputs still to come). 0: one reply per partition per port
-     * serialization (BookSim). */
-    int icnt_reply_chain;
-    /* L2: one slice per memory partition */
-    int partitions;
-    int l2_sets; /* per partition */
-    int l2_ways;
-    int l2_line;        /* bytes */
-    int l2_hit_latency; /* cycles */
-    int l2_mshrs;       /* outstanding misses per partition */
-    int l2_mshr_merge;  /* requests one MSHR holds, the first miss included (0: no bound); a
-                         * read or atomic that would be one more waits at the head of the input
-                         * queue for a fill (GPGPU-Sim's mshr_table::full: RESERVATION_FAIL) */
-    int l2_sectored;    /* lines of 32-byte sectors, each valid on its own (at most 8) */
-    /* Address mapping (memsys_map.c): 0 warptune's line interleave; 1 GPGPU-Sim's address
-     * decoder with IPOLY partition indexing, channel bits at l2_map_chip_bit and the
-     * sub-partition bits (log2 l2_slices_per_channel) at l2_map_sub_bit. l2_set_ipoly: the L2
-     * set index is IPOLY-hashed (GPGPU-Sim's set-index function P). */
-    int l2_map, l2_map_chip_bit, l2_map_sub_bit, l2_set_ipoly;
-    /* DRAM: one channel per partition */
-    int dram_banks;
-    int dram_row_bytes;
-    int dram_queue;           /* request queue capacity per channel (FR-FCFS window) */
-    int dram_bytes_per_cycle; /* data bus bandwidth per channel, per DRAM cycle */
-    int dram_t_cl, dram_t_rcd, dram_t_rp, dram_t_ras; /* DRAM cycles */
-    int dram_latency; /* fixed controller and PHY latency of every read (core cycles): added to
-                       * its data, or with dram_latency_first before it enters the queue */
-    /* Clock domains (MHz; 0: the core clock). With a domain's own clock, its latencies,
-     * timings and bandwidths above count in that domain's cycles (see memsys_internal.h,
-     * ms_clock): icnt_latency and icnt_bytes_per_cycle in icnt cycles, l2_hit_latency in L2
-     * cycles (and the slice accepts one request per L2 cycle), dram_t_* and
-     * dram_bytes_per_cycle in DRAM cycles. dram_latency and l2_rop_latency stay in core
-     * cycles, as GPGPU-Sim counts them. Everything outside the memory system is core cycles. */
-    double core_mhz, icnt_mhz, l2_mhz, dram_mhz;
-    int l2_rop_latency; /* core cycles from a request's arrival at its partition until the L2
-                         * may accept it (GPGPU-Sim -gpgpu_l2_rop_latency); 0 in the past */
-    /* L2 slices sharing one DRAM channel (0 or 1: one each; GPGPU-Sim
-     * -gpgpu_n_sub_partition_per_mchannel): `partitions` counts slices, and the
-     * partitions / l2_slices_per_channel channels each serve that many consecutive slices
-     * through one request queue of dram_queue entries, one set of banks and one data bus. */
-    int l2_slices_per_channel;
-    /* 1: dram_latency delays a request's entry into its channel's queue (GPGPU-Sim
-     * memory_partition_unit::dram_cycle, m_dram_latency_queue) instead of its data's return. */
-    int dram_latency_first;
-    /* Smallest transfer of the data bus (0: none). Each access is rounded up to whole atoms,
-     * and a sectored L2's access to whole atoms per 32-byte sector, as GPGPU-Sim sends each
-     * sector as its own DRAM request (dram.cc moves dram_atom_size bytes per column command). */
-    int dram_atom_bytes;
-    /* GPGPU-Sim's further DRAM timings (dram.cc issue_row_command, issue_col_command), DRAM
-     * cycles, 0 for none: activate to activate in the channel (t_rrd) and in a bank (t_rc);
-     * column to column (t_ccdl) and read to precharge (t_rtpl) in a bank group of
-     * dram_bank_groups (bank b in group b % groups); the read/write turnarounds of the
-     * channel (t_rtw, t_wtr) and write to precharge in a bank (t_wtp). dram_dual_bus: a row
-     * command may issue in the cycle of a column command. */
-    int dram_t_rrd, dram_t_rc, dram_bank_groups, dram_t_ccdl, dram_t_rtpl;
-    int dram_t_rtw, dram_t_wtr, dram_t_wtp, dram_dual_bus;
-    /* 0: row-block interleaving (memsys_dram.c). Otherwise GPGPU-Sim's address decoder for
-     * bank and row: in the channel's address (channel bits out, sub-partition bits in place),
-     * bit dram_bank_bit is the bank's lowest bit and the bank's other bits sit just above the
-     * row's columns, so 2^dram_bank_bit consecutive bytes share a bank and neighbouring chunks
-     * alternate between two. */
-    int dram_bank_bit;
-    /* With dram_latency_first: 0, a request in the latency pipe holds a slot of dram_queue.
-     * Otherwise GPGPU-Sim's dram_cycle: a request enters the pipe (one per DRAM cycle) while
-     * the channel's queue has room and fewer than dram_inflight requests are in the pipe and
-     * the queue together (its arbitration credits), and waits at the pipe's end for a slot. */
-    int dram_inflight;
-    /* 1: every write is acknowledged as the L2 takes it (GPGPU-Sim's WRITE_ACK, sent whether
-     * the write hits or allocates): a reply of no data, popped like a read's, that occupies
-     * the reply ports as one header-only packet per 32-byte sector on a sectored L2 (GPGPU-Sim
-     * splits the write into sector requests and acknowledges each), one otherwise. */
+/* One field per parameter of core/mem/memsys_params.h (a choice's is the choice's index),
+ * named and documented there. */
+#define PARAM_INT(field, ...)    int field;
+#define PARAM_U64(field, ...)    uint64_t field;
+#define PARAM_REAL(field, ...)   double field;
+#define PARAM_BOOL(field, ...)   int field;
+#define PARAM_CHOICE(field, ...) int field;
+#include "core/mem/memsys_params.h"
+    /* Copied from the core's other parameters (core/config/config.c). */
+    int num_sms;     /* gpu.sms */
+    double core_mhz; /* gpu.clock_mhz: the clock of every domain whose own is 0 */
+    /* sm.store_acks. 1: every write is acknowledged as the L2 takes it (GPGPU-Sim's WRITE_ACK,
+     * sent whether the write hits or allocates): a reply of no data, popped like a read's,
+     * that occupies the reply ports as one header-only packet per 32-byte sector on a
+     * sectored L2 (GPGPU-Sim splits the write into sector requests and acknowledges each),
+     * one otherwise. */
     int write_acks;
-    /* 1: a sectored slice takes a request's sectors one L2 cycle each (GPGPU-Sim's
-     * memory_sub_partition::breakdown_request_to_sector_requests queues one access per sector);
-     * 0: a request is one L2 cycle whatever its sectors. */
-    int l2_sector_cycles;
 } memsys_config;
 
 typedef struct memsys_stats {

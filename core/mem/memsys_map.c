@@ -1,7 +1,7 @@
 /* Address mapping: which partition (L2 slice) a line belongs to, its line number inside the
  * partition (`local`, the source of its DRAM bank and row, memsys_dram.c) and its L2 set.
  *
- * interleave (l2_map 0; line = addr >> log2(l2_line), P = partitions):
+ * interleave (L2_MAP_interleave; line = addr >> log2(l2_line), P = partitions):
  *   group g = line / P, offset o = line % P
  *   fold(g) = g ^ (g >> 3) ^ (g >> 7) ^ (g >> 13)
  *   partition = (o + fold(g)) % P, local = g
@@ -9,7 +9,7 @@
  * a stream spreads evenly and the local numbers are dense), while the fold rotates the assignment
  * from group to group so that strides of P (or multiples) do not all hit one partition.
  *
- * gpgpusim (l2_map 1): GPGPU-Sim's address decoder with IPOLY partition indexing
+ * gpgpusim (L2_MAP_gpgpusim): GPGPU-Sim's address decoder with IPOLY partition indexing
  * (addrdec.cc, linear_to_raw_address_translation::addrdec_tlx, -gpgpu_memory_partition_indexing
  * 2), for C = log2(channels) channel bits at l2_map_chip_bit (its dramid@N) and
  * S = log2(l2_slices_per_channel) sub-partition bits at l2_map_sub_bit (the lowest bank bits of
@@ -19,7 +19,7 @@
  * so 2^chip_bit consecutive bytes share a channel, and strides of powers of two spread over
  * the slices by the hash (QV100: 256 bytes per channel, 64 slices).
  *
- * gpgpusim_linear (l2_map 2): the same decoder with consecutive partition indexing
+ * gpgpusim_linear (L2_MAP_gpgpusim_linear): the same decoder with consecutive partition indexing
  * (-gpgpu_memory_partition_indexing 0), for any number of channels n (addrdec.cc's gap case):
  *   channel = (addr >> chip_bit) % n
  *   rest = ((addr >> chip_bit) / n) << chip_bit | addr % 2^chip_bit
@@ -86,11 +86,11 @@ int ms_map_check(const memsys_config *c, char *err, size_t errlen)
     } while (0)
     if (c->l2_set_ipoly && !ipoly_table(c->l2_sets, col))
         BAD("memsys: the IPOLY set index needs 16, 32 or 64 L2 sets (got %d)", c->l2_sets);
-    if (!c->l2_map) return 0;
+    if (c->l2_map == L2_MAP_interleave) return 0;
     if (c->l2_map_chip_bit < line || c->l2_map_chip_bit > 40)
         BAD("memsys: l2_map_chip_bit must be in log2(l2_line) = %d..40 (got %d)", line,
             c->l2_map_chip_bit);
-    if (c->l2_map == 2) {
+    if (c->l2_map == L2_MAP_gpgpusim_linear) {
         if (S & (S - 1)) BAD("memsys: l2_slices_per_channel must be a power of two (got %d)", S);
         if (S > 1 && (c->l2_map_sub_bit < line || c->l2_map_sub_bit > 48))
             BAD("memsys: l2_map_sub_bit must be in log2(l2_line) = %d..48 (got %d)", line,
@@ -115,14 +115,15 @@ void ms_map_init(memsys *m)
     m->map_s_bits = ms_log2(m->slices);
     m->map_c_bits = ms_log2((uint64_t)c->partitions / m->slices);
     uint32_t col[MS_IPOLY_BITS];
-    if (c->l2_map == 1) ipoly_bytes(col, ipoly_table(c->partitions, col), m->part_ipoly);
+    if (c->l2_map == L2_MAP_gpgpusim)
+        ipoly_bytes(col, ipoly_table(c->partitions, col), m->part_ipoly);
     if (c->l2_set_ipoly) ipoly_bytes(col, ipoly_table(c->l2_sets, col), m->set_ipoly);
     m->set_bits = ms_log2((uint64_t)c->l2_sets);
     /* Where the decoder took a slice's place in its channel out of the address: the DRAM's
      * bank and row (dram_bank_bit) read the channel's address with it put back. */
-    m->dram_sub_at = c->l2_map == 1   ? c->l2_map_sub_bit - m->map_c_bits
-                     : c->l2_map == 2 ? c->l2_map_sub_bit
-                                      : m->line_shift;
+    m->dram_sub_at = c->l2_map == L2_MAP_gpgpusim          ? c->l2_map_sub_bit - m->map_c_bits
+                     : c->l2_map == L2_MAP_gpgpusim_linear ? c->l2_map_sub_bit
+                                                           : m->line_shift;
 }
 
 void ms_map_line_gpgpusim(const memsys *m, uint64_t line, uint32_t *part, uint64_t *local,
@@ -131,7 +132,7 @@ void ms_map_line_gpgpusim(const memsys *m, uint64_t line, uint32_t *part, uint64
     const memsys_config *c = &m->cfg;
     uint64_t a = line << m->line_shift;
     int C = m->map_c_bits, S = m->map_s_bits, at = c->l2_map_chip_bit;
-    if (c->l2_map == 2) {
+    if (c->l2_map == L2_MAP_gpgpusim_linear) {
         uint64_t n = (uint64_t)c->partitions / m->slices, hi = a >> at;
         uint64_t rest = (hi / n) << at | (a & ((1ull << at) - 1));
         uint32_t sub = S ? (uint32_t)(rest >> c->l2_map_sub_bit) & ((1u << S) - 1) : 0;
@@ -156,7 +157,7 @@ uint32_t ms_set_ipoly(const memsys *m, uint64_t local)
 
 uint64_t ms_line_local(const memsys *m, uint64_t line)
 {
-    if (!m->cfg.l2_map) return ms_div_part(m, line);
+    if (m->cfg.l2_map == L2_MAP_interleave) return ms_div_part(m, line);
     uint32_t part, set;
     uint64_t local;
     ms_map_line_gpgpusim(m, line, &part, &local, &set);

@@ -42,7 +42,9 @@ struct cpl {
     uint64_t samples, accurate; /* over finished CTAs */
 };
 
-static const char *const cpl_stall_kinds[] = {"contention", "all", NULL};
+#define CPL_STALL_CHOICES(X, p) X(p, contention) X(p, all)
+WT_CHOICE_ENUM(CPL_STALL);
+static const char *const cpl_stall_kinds[] = WT_CHOICE_NAMES(CPL_STALL);
 
 static const param_def cpl_params[] = {
     {"cpl.sample_period", PT_INT, 100, 0, 1e9, NULL, "cycles",
@@ -82,7 +84,7 @@ int cpl_create(cpl **out, int max_warps, const param_set *p, char *err, size_t e
     c->max_warps = max_warps;
     c->period = (uint64_t)param_get_int(p, "cpl.sample_period");
     c->slow_fraction = param_get_real(p, "cpl.slow_fraction");
-    c->stall_all = param_get_int(p, "cpl.stall_cycles") == 1;
+    c->stall_all = param_get_choice_index(p, "cpl.stall_cycles") == CPL_STALL_all;
     c->in_progress = param_get_int(p, "cpl.stall_in_progress") != 0;
     c->next_sample = c->period;
     *out = c;

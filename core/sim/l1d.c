@@ -81,12 +81,13 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     memset(c->fp, fingerprint(0), (size_t)cfg->sets * (size_t)c->fp_stride); /* tags start at 0 */
     for (int m = 0; m < cfg->mshrs; m++)
         c->mshr_free[m >> 6] |= 1ull << (m & 63);
-    if (c->line_shift < 0 || (cfg->hash == 1 && c->set_bits < 0)) {
+    if (c->line_shift < 0 || (cfg->hash == L1D_HASH_xor && c->set_bits < 0)) {
         snprintf(err, errlen, "L1D line size and (with the xor hash) sets must be powers of two");
         l1d_destroy(c);
         return -1;
     }
-    if (cfg->hash == 2 && ((cfg->sets != 32 && cfg->sets != 64) || cfg->line_bytes != 128)) {
+    if (cfg->hash == L1D_HASH_fermi &&
+        ((cfg->sets != 32 && cfg->sets != 64) || cfg->line_bytes != 128)) {
         snprintf(err, errlen, "the fermi L1D hash needs 32 or 64 sets of 128-byte lines");
         l1d_destroy(c);
         return -1;
@@ -132,12 +133,12 @@ int l1d_set_of(const l1d *c, uint64_t line_addr)
 {
     uint64_t block = line_addr >> c->line_shift;
     if (c->set_bits == 0) return 0;
-    if (c->cfg.hash == 0) {
+    if (c->cfg.hash == L1D_HASH_linear) {
         /* a mask instead of a 64-bit division when the sets are a power of two */
         if (c->set_bits > 0) return (int)(block & (((uint64_t)1 << c->set_bits) - 1));
         return (int)(block % (uint64_t)c->cfg.sets);
     }
-    if (c->cfg.hash == 2) return fermi_set(c, line_addr);
+    if (c->cfg.hash == L1D_HASH_fermi) return fermi_set(c, line_addr);
     /* Pseudo-random indexing in the manner of Fermi's L1 (DaCache 5, [26]): XOR of successive
      * index-wide slices of the block address, so power-of-two strides spread over sets. */
     uint64_t mask = ((uint64_t)1 << c->set_bits) - 1, set = 0;

@@ -30,7 +30,7 @@ typedef enum l1_fail {
 
 typedef struct l1d_config {
     int sets, ways, line_bytes;
-    int hash; /* 0 linear, 1 xor, 2 fermi (Nugteren et al., HPCA 2014) */
+    int hash; /* l1d.hash: L1D_HASH_linear, _xor, _fermi (Nugteren et al., HPCA 2014) */
     int mshrs, mshr_merge;
     int sectored;     /* lines of line_bytes / L1D_SECTOR sectors, each valid on its own */
     int recency_miss; /* the policy's insertion at the miss (reservation), merges promote, a fill

@@ -5,6 +5,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "core/config/config.h"
 #include "core/sim/l1d.h"
 #include "core/sim/l1d_fingerprint.h"
 #include "core/sim/l1d_map.h"
@@ -65,9 +66,9 @@ static inline int fermi_set(const l1d *c, uint64_t line_addr)
  * Fermi's hash (l1d.hash=2). */
 static inline int set_index(const l1d *c, uint64_t line_addr)
 {
-    if (c->cfg.hash == 0 && c->set_bits > 0)
+    if (c->cfg.hash == L1D_HASH_linear && c->set_bits > 0)
         return (int)((line_addr >> c->line_shift) & (((uint64_t)1 << c->set_bits) - 1));
-    if (c->cfg.hash == 2 && c->set_bits != 0) return fermi_set(c, line_addr);
+    if (c->cfg.hash == L1D_HASH_fermi && c->set_bits != 0) return fermi_set(c, line_addr);
     return l1d_set_of(c, line_addr);
 }
 

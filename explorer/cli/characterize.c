@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config/config.h"
 #include "core/config/preset.h"
 #include "explorer/simulate.h"
 #include "core/util/textfile.h"
@@ -106,7 +107,7 @@ static param_set *run_config(const param_set *base, int run, char *err, size_t e
         rc = param_set_value(p, "l1d.sets", 4096, err, errlen) ||
              param_set_value(p, "l1d.ways", 64, err, errlen);
         /* the Fermi hash is defined for 32 and 64 sets only */
-        if (!rc && strcmp(param_get_choice(p, "l1d.hash"), "fermi") == 0)
+        if (!rc && param_get_choice_index(p, "l1d.hash") == L1D_HASH_fermi)
             rc = param_set_parse(p, "l1d.hash", "xor", err, errlen);
     } else if (run != RUN_PRESET) {
         int64_t ways = param_get_int(base, "l1d.ways"), line = param_get_int(base, "l1d.line");
@@ -121,7 +122,7 @@ static param_set *run_config(const param_set *base, int run, char *err, size_t e
         if (!rc && (sets & (sets - 1)) != 0)
             rc = param_set_parse(p, "l1d.hash", "linear", err, errlen);
         /* the Fermi hash is defined for 32 and 64 sets of 128 bytes; other sizes use xor */
-        else if (!rc && strcmp(param_get_choice(p, "l1d.hash"), "fermi") == 0 &&
+        else if (!rc && param_get_choice_index(p, "l1d.hash") == L1D_HASH_fermi &&
                  ((sets != 32 && sets != 64) || line != 128))
             rc = param_set_parse(p, "l1d.hash", "xor", err, errlen);
     }

@@ -46,7 +46,8 @@ static const cli_option sim_options[] = {
     {"--trace DIR/kernelslist.g", "an Accel-Sim trace, as a workload"},
     {"--wparam k=v", WPARAM_DOC},
     {"--set k=v", SET_DOC},
-    {"--json", "print the metrics as JSON"},
+    {"--json", "print the metrics as JSON, with the settings that differ from the preset's"},
+    {"--config", "with --json, also print every parameter's value"},
     {"--belady", "also count the Belady-optimal misses of each run's L1D stream"},
     {"--l1-trace FILE", "write every L1D access as CSV (one workload only)"},
     {"--cta-trace FILE",
@@ -89,7 +90,7 @@ const cli_command cli_commands[] = {
      .run = cli_explore},
     {.name = "sim",
      .args = "[--preset P] [--workload W | --trace DIR/kernelslist.g]... [--wparam k=v]... "
-             "[--set k=v]... [--json] [--belady] [--l1-trace FILE] [--cta-trace FILE] "
+             "[--set k=v]... [--json [--config]] [--belady] [--l1-trace FILE] [--cta-trace FILE] "
              "[--per-sm FILE]",
      .summary = "simulate one configuration, print every metric",
      .options = sim_options,

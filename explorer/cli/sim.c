@@ -25,6 +25,7 @@ typedef struct sim_args {
     int nworkloads;
     cli_wparams wparams;
     int json;
+    int config;            /* --config: the JSON lists every parameter too */
     const char *l1_trace;  /* every L1D access, CSV */
     const char *cta_trace; /* the CTA limit n of every SM at every sample, CSV */
     const char *per_sm;    /* the per-SM statistics, CSV */
@@ -40,6 +41,8 @@ static int parse_args(int argc, char **argv, sim_args *a)
         int has_value = i + 1 < argc;
         if (!strcmp(o, "--json")) {
             a->json = 1;
+        } else if (!strcmp(o, "--config")) {
+            a->config = 1;
         } else if (!strcmp(o, "--preset") && has_value) {
             a->preset = argv[++i];
         } else if (!strcmp(o, "--set") && has_value) {
@@ -76,6 +79,11 @@ static int parse_args(int argc, char **argv, sim_args *a)
             fprintf(stderr, "warptune sim: %s: expected a file name\n", files[k][0]);
             return -1;
         }
+    if (a->config && !a->json) {
+        fprintf(stderr, "warptune sim: --config lists the configuration in the JSON output: it "
+                        "needs --json\n");
+        return -1;
+    }
     if (a->nworkloads == 0) { /* the default, said so: a run of kmeans is not what was asked */
         a->workloads[a->nworkloads++] = "kmeans";
         fprintf(stderr, "warptune sim: no --workload or --trace given: simulating kmeans\n");
@@ -121,23 +129,47 @@ static void print_table(const sim_args *a, const run_result *r)
         if (r[w].status != SIM_OK) printf("%s: FAILED: %s\n", a->workloads[w], r[w].error);
 }
 
-static void print_json(const sim_args *a, const param_set *p, const run_result *r)
+/* Adds parameter id of p to obj as a space file's settings write it: a choice by its name (an
+ * alias where one shows the configuration), a boolean as true or false, a number. */
+static void add_param(cJSON *obj, const param_set *p, size_t id)
+{
+    const param_def *d = param_def_at(id);
+    char buf[64];
+    param_format(p, (int)id, buf, sizeof buf);
+    if (d->type == PT_CHOICE)
+        cJSON_AddStringToObject(obj, d->name, buf);
+    else if (d->type == PT_BOOL)
+        cJSON_AddBoolToObject(obj, d->name, param_get(p, (int)id) != 0);
+    else
+        cJSON_AddNumberToObject(obj, d->name, param_get(p, (int)id));
+}
+
+/* Does parameter id of p differ from the preset's? An alias's implied parameter that the alias
+ * shows is left to the alias; one that is folded because it is at its default, against a
+ * preset that sets it, is not, so that the settings give p again on top of the preset. */
+static int setting_differs(const param_set *p, const param_set *preset, size_t id)
+{
+    if (param_get_shown(p, (int)id) == param_get_shown(preset, (int)id)) return 0;
+    return !param_folded(p, (int)id) || param_get(p, (int)id) == param_def_at(id)->def;
+}
+
+/* "settings": the parameters whose value differs from the preset's alone (the --set ones that
+ * change something), in catalogue order: what a space file's settings would hold. With
+ * --config, "config": every parameter (the folded ones left out). */
+static void print_json(const sim_args *a, const param_set *p, const param_set *preset,
+                       const run_result *r)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "preset", a->preset);
-    cJSON *cfg = cJSON_AddObjectToObject(root, "config");
-    char buf[64];
-    for (size_t id = 0; id < param_count(); id++) {
-        if (param_folded(p, (int)id)) continue; /* shown by an alias, or at its default */
-        const param_def *d = param_def_at(id);
-        param_format(p, (int)id, buf, sizeof buf);
-        if (d->type == PT_CHOICE)
-            cJSON_AddStringToObject(cfg, d->name, buf);
-        else if (d->type == PT_BOOL)
-            cJSON_AddBoolToObject(cfg, d->name, param_get(p, (int)id) != 0);
-        else
-            cJSON_AddNumberToObject(cfg, d->name, param_get(p, (int)id));
+    cJSON *settings = cJSON_AddObjectToObject(root, "settings");
+    for (size_t id = 0; id < param_count(); id++)
+        if (setting_differs(p, preset, id)) add_param(settings, p, id);
+    if (a->config) { /* the folded parameters: shown by an alias, or at their default */
+        cJSON *cfg = cJSON_AddObjectToObject(root, "config");
+        for (size_t id = 0; id < param_count(); id++)
+            if (!param_folded(p, (int)id)) add_param(cfg, p, id);
     }
+    char buf[64];
     snprintf(buf, sizeof buf, "%016llx", (unsigned long long)param_set_hash(p));
     cJSON_AddStringToObject(root, "config_hash", buf);
     cJSON *arr = cJSON_AddArrayToObject(root, "results");
@@ -298,15 +330,19 @@ int cli_sim(int argc, char **argv)
                     r[i].error);
         }
     }
+    param_set *preset = NULL;
+    if (rc == WT_EXIT_OK && a.json && !(preset = cli_config("sim", a.preset, NULL, 0)))
+        rc = WT_EXIT_INTERNAL; /* out of memory: the preset itself was read above */
     if (rc == WT_EXIT_OK) {
         if (a.json)
-            print_json(&a, p, r);
+            print_json(&a, p, preset, r);
         else
             print_table(&a, r);
         for (int i = 0; i < a.nworkloads; i++)
             if (r[i].status != SIM_OK) rc = WT_EXIT_INTERNAL;
     }
     free(r);
+    param_set_free(preset);
     param_set_free(p);
     return rc;
 }

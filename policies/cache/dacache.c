@@ -37,20 +37,23 @@
 #include "core/policy.h"
 #include "policies/cache/rrip_util.h"
 
-static const char *const partitioning_names[] = {"dynamic", "static", NULL};
+#define PARTITIONING_CHOICES(X, p) X(p, dynamic) X(p, static)
+WT_CHOICE_ENUM(PARTITIONING);
+static const char *const partitioning_names[] = WT_CHOICE_NAMES(PARTITIONING);
 /* Section 5: DaCache bypasses when the thrashing region has no replaceable line, DaCache-Stall
  * replays the access, DaCache-Uncon replaces outside the region. */
-static const char *const variant_names[] = {"full", "stall", "uncon", NULL};
-enum { VARIANT_FULL, VARIANT_STALL, VARIANT_UNCON };
+#define VARIANT_CHOICES(X, p) X(p, full) X(p, stall) X(p, uncon)
+WT_CHOICE_ENUM(VARIANT);
+static const char *const variant_names[] = WT_CHOICE_NAMES(VARIANT);
 
 static const param_def dacache_params[] = {
-    {"dacache.variant", PT_CHOICE, VARIANT_FULL, 0, 0, variant_names, "",
+    {"dacache.variant", PT_CHOICE, VARIANT_full, 0, 0, variant_names, "",
      "full: constrained replacement with L1D bypass (DaCache); stall: constrained replacement "
      "replaying the access (DaCache-Stall); uncon: unconstrained replacement (DaCache-Uncon)"},
     {"dacache.promotion", PT_INT, 4, 0, 64, NULL, "positions",
      "incremental promotion granularity: a hit moves its line this many positions towards MRU "
      "(0: to MRU; DaCache's best 4)"},
-    {"dacache.partitioning", PT_CHOICE, 0, 0, 0, partitioning_names, "",
+    {"dacache.partitioning", PT_CHOICE, PARTITIONING_dynamic, 0, 0, partitioning_names, "",
      "dynamic: FCW adapted by the fully-cached-load counter (Fig. 7); static: FCW fixed at "
      "dacache.fcw"},
     {"dacache.fcw", PT_INT, 4, 0, 64, NULL, "warps",
@@ -135,13 +138,13 @@ static int dacache_create(void **self, const l1_env *env, const param_set *p, ch
         }
     dacache *s = calloc(1, sizeof *s);
     if (!s) return -1;
-    s->variant = choice_index(p, "dacache.variant", variant_names);
+    s->variant = param_get_choice_index(p, "dacache.variant");
     s->sets = env->geom.sets;
     s->ways = env->geom.ways;
     s->nsched = (int)param_get_int(p, "sm.schedulers");
     if (s->nsched < 1) s->nsched = 1;
     s->promotion = (int)param_get_int(p, "dacache.promotion");
-    s->dynamic = choice_index(p, "dacache.partitioning", partitioning_names) == 0;
+    s->dynamic = param_get_choice_index(p, "dacache.partitioning") == PARTITIONING_dynamic;
     s->fcw = (int)param_get_int(p, "dacache.fcw");
     s->cmax = (int)param_get_int(p, "dacache.cmax");
     s->cnt = (int)param_get_int(p, "dacache.cnt_start");
@@ -313,14 +316,14 @@ static int dacache_victim(void *self, const l1_request *r, const l1_set_view *v)
     for (int w = 0; w < v->ways; w++)
         if (!v->valid[w] && !v->reserved[w] && (way < 0 || pos_of(v, w) > pos_of(v, way))) way = w;
     if (way < 0) {
-        int lo = s->variant == VARIANT_UNCON ? 0 : locality_end(s) + 1;
+        int lo = s->variant == VARIANT_uncon ? 0 : locality_end(s) + 1;
         for (int w = 0; w < v->ways; w++)
             if (!v->reserved[w] && pos_of(v, w) >= lo && (way < 0 || pos_of(v, w) > pos_of(v, way)))
                 way = w;
     }
     if (way < 0) {
         s->constrained++;
-        if (s->variant == VARIANT_STALL) return L1_STALL;
+        if (s->variant == VARIANT_stall) return L1_STALL;
         profile_miss(s, r);
         return L1_BYPASS;
     }

@@ -10,11 +10,12 @@
 
 #include "policies/cache/rrip_util.h"
 
-static const char *const insertion_names[] = {"dip", "lru", "bip", NULL};
-enum { INS_DIP, INS_LRU, INS_BIP };
+#define INSERTION_CHOICES(X, p) X(p, dip) X(p, lru) X(p, bip)
+WT_CHOICE_ENUM(INSERTION);
+static const char *const insertion_names[] = WT_CHOICE_NAMES(INSERTION);
 
 static const param_def dip_params[] = {
-    {"dip.insertion", PT_CHOICE, INS_DIP, 0, 0, insertion_names, "",
+    {"dip.insertion", PT_CHOICE, INSERTION_dip, 0, 0, insertion_names, "",
      "dip: set dueling between lru and bip; lru: insert at MRU; bip: insert at LRU, at MRU "
      "with probability dip.epsilon"},
     {"dip.epsilon", PT_REAL, 1.0 / 32, 0, 1, NULL, "", "BIP's probability of an MRU insertion"},
@@ -41,7 +42,7 @@ static int dip_create(void **self, const l1_env *env, const param_set *p, char *
     if (duel_sets_check(p, "dip.duel_sets", def, env->geom.sets, err, errlen)) return -1;
     dip *s = calloc(1, sizeof *s);
     if (!s) return -1;
-    s->insertion = choice_index(p, "dip.insertion", insertion_names);
+    s->insertion = param_get_choice_index(p, "dip.insertion");
     s->epsilon = param_get_real(p, "dip.epsilon");
     s->sets = env->geom.sets;
     s->leaders = duel_leaders(env->geom.sets, (int)param_get_int(p, "dip.duel_sets"));
@@ -77,7 +78,7 @@ static void set_stamp(const l1_set_view *v, int way, int64_t t)
 /* Does this set insert with BIP? Followers do when the LRU leaders missed more. */
 static int bimodal_set(const dip *s, int set)
 {
-    if (s->insertion != INS_DIP) return s->insertion == INS_BIP;
+    if (s->insertion != INSERTION_dip) return s->insertion == INSERTION_bip;
     int role = duel_role_of(set, s->sets, s->leaders);
     if (role == DUEL_LEADER_A) return 0;
     if (role == DUEL_LEADER_B) return 1;
@@ -88,7 +89,7 @@ static int dip_victim(void *self, const l1_request *r, const l1_set_view *v)
 {
     (void)r;
     dip *s = self;
-    if (s->insertion == INS_DIP) {
+    if (s->insertion == INSERTION_dip) {
         int role = duel_role_of(v->set, s->sets, s->leaders);
         if (role == DUEL_LEADER_A && s->psel < s->psel_max) s->psel++;
         if (role == DUEL_LEADER_B && s->psel > 0) s->psel--;
@@ -107,7 +108,8 @@ static void dip_fill(void *self, const l1_request *r, const l1_set_view *v, int 
     (void)r;
     dip *s = self;
     int bimodal = bimodal_set(s, v->set);
-    if (s->insertion == INS_DIP && duel_role_of(v->set, s->sets, s->leaders) == DUEL_FOLLOWER) {
+    if (s->insertion == INSERTION_dip &&
+        duel_role_of(v->set, s->sets, s->leaders) == DUEL_FOLLOWER) {
         s->follower_fills++;
         s->bimodal_fills += (uint64_t)bimodal;
     }

@@ -10,18 +10,20 @@
 #include "core/policy.h"
 #include "policies/cache/rrip_util.h"
 
-static const char *const insertion_names[] = {"srrip", "brrip", "drrip", NULL};
-static const char *const promotion_names[] = {"hit", "frequency", NULL};
-enum { INS_SRRIP, INS_BRRIP, INS_DRRIP };
-enum { PROMO_HIT, PROMO_FREQUENCY };
+#define INSERTION_CHOICES(X, p) X(p, srrip) X(p, brrip) X(p, drrip)
+#define PROMOTION_CHOICES(X, p) X(p, hit) X(p, frequency)
+WT_CHOICE_ENUM(INSERTION);
+WT_CHOICE_ENUM(PROMOTION);
+static const char *const insertion_names[] = WT_CHOICE_NAMES(INSERTION);
+static const char *const promotion_names[] = WT_CHOICE_NAMES(PROMOTION);
 
 static const param_def rrip_params[] = {
     {"rrip.bits", PT_INT, 3, 1, 7, NULL, "bits",
      "RRPV width M (DaCache uses 3, CAWA's CACP 2): lines are inserted at 2^M-2 or 2^M-1"},
-    {"rrip.insertion", PT_CHOICE, INS_DRRIP, 0, 0, insertion_names, "",
+    {"rrip.insertion", PT_CHOICE, INSERTION_drrip, 0, 0, insertion_names, "",
      "srrip: always 2^M-2; brrip: 2^M-1, 2^M-2 with probability rrip.epsilon; drrip: set "
      "dueling between the two"},
-    {"rrip.promotion", PT_CHOICE, PROMO_FREQUENCY, 0, 0, promotion_names, "",
+    {"rrip.promotion", PT_CHOICE, PROMOTION_frequency, 0, 0, promotion_names, "",
      "on a hit: hit priority sets RRPV to 0, frequency priority decrements it (DaCache 5)"},
     {"rrip.epsilon", PT_REAL, 1.0 / 32, 0, 1, NULL, "",
      "BRRIP's probability of a long (2^M-2) insertion"},
@@ -60,8 +62,8 @@ static int rrip_create(void **self, const l1_env *env, const param_set *p, char 
     rrip *s = calloc(1, sizeof *s);
     if (!s) return -1;
     s->max = (1 << param_get_int(p, "rrip.bits")) - 1;
-    s->insertion = choice_index(p, "rrip.insertion", insertion_names);
-    s->promotion = choice_index(p, "rrip.promotion", promotion_names);
+    s->insertion = param_get_choice_index(p, "rrip.insertion");
+    s->promotion = param_get_choice_index(p, "rrip.promotion");
     s->epsilon = param_get_real(p, "rrip.epsilon");
     s->sets = env->geom.sets;
     s->leaders = duel_leaders(env->geom.sets, (int)param_get_int(p, "rrip.duel_sets"));
@@ -81,7 +83,7 @@ static void rrip_destroy(void *self)
  * (psel above its midpoint). */
 static int bimodal_set(const rrip *s, int set)
 {
-    if (s->insertion != INS_DRRIP) return s->insertion == INS_BRRIP;
+    if (s->insertion != INSERTION_drrip) return s->insertion == INSERTION_brrip;
     int role = duel_role_of(set, s->sets, s->leaders);
     if (role == DUEL_LEADER_A) return 0;
     if (role == DUEL_LEADER_B) return 1;
@@ -92,7 +94,7 @@ static int rrip_victim(void *self, const l1_request *r, const l1_set_view *v)
 {
     (void)r;
     rrip *s = self;
-    if (s->insertion == INS_DRRIP) {
+    if (s->insertion == INSERTION_drrip) {
         int role = duel_role_of(v->set, s->sets, s->leaders);
         if (role == DUEL_LEADER_A && s->psel < s->psel_max) s->psel++;
         if (role == DUEL_LEADER_B && s->psel > 0) s->psel--;
@@ -105,7 +107,8 @@ static void rrip_fill(void *self, const l1_request *r, const l1_set_view *v, int
     (void)r;
     rrip *s = self;
     int bimodal = bimodal_set(s, v->set);
-    if (s->insertion == INS_DRRIP && duel_role_of(v->set, s->sets, s->leaders) == DUEL_FOLLOWER) {
+    if (s->insertion == INSERTION_drrip &&
+        duel_role_of(v->set, s->sets, s->leaders) == DUEL_FOLLOWER) {
         s->follower_fills++;
         s->bimodal_fills += (uint64_t)bimodal;
     }
@@ -119,7 +122,7 @@ static void rrip_hit(void *self, const l1_request *r, const l1_set_view *v, int 
     (void)r;
     rrip *s = self;
     uint8_t *rrpv = rrpv_of(v, way);
-    if (s->promotion == PROMO_HIT)
+    if (s->promotion == PROMOTION_hit)
         *rrpv = 0;
     else if (*rrpv > 0)
         (*rrpv)--;

@@ -111,13 +111,4 @@ static inline uint8_t pc_line_signature(uint32_t pc, uint64_t line_addr, int lin
     return (uint8_t)((pc ^ (uint32_t)block) & 0xffu);
 }
 
-/* Index of a choice parameter's value in `names` (NULL-terminated), 0 if absent. */
-static inline int choice_index(const param_set *p, const char *param, const char *const *names)
-{
-    const char *v = param_get_choice(p, param);
-    for (int i = 0; v && names[i]; i++)
-        if (strcmp(names[i], v) == 0) return i;
-    return 0;
-}
-
 #endif

@@ -16,12 +16,12 @@
  * count as resident, so no new CTA is dispatched while any is paused. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/policy.h"
 
-static const char *const dyncta_starts[] = {"half", "one", "max", NULL};
-enum { START_HALF, START_ONE, START_MAX };
+#define START_CHOICES(X, p) X(p, half) X(p, one) X(p, max)
+WT_CHOICE_ENUM(START);
+static const char *const dyncta_starts[] = WT_CHOICE_NAMES(START);
 
 static const param_def dyncta_params[] = {
     {"dyncta.period", PT_INT, 2048, 1, 1 << 24, NULL, "cycles",
@@ -32,7 +32,7 @@ static const param_def dyncta_params[] = {
      "C_mem below it is low: raise n (checked before t_mem_h)"},
     {"dyncta.t_mem_h", PT_INT, 384, 0, 1 << 24, NULL, "cycles",
      "C_mem at or above it is high: lower n"},
-    {"dyncta.start", PT_CHOICE, START_HALF, 0, 0, dyncta_starts, "",
+    {"dyncta.start", PT_CHOICE, START_half, 0, 0, dyncta_starts, "",
      "initial n of every SM at each kernel start: floor(N/2) (the paper's), 1 or N"},
 };
 
@@ -60,10 +60,7 @@ static int dyncta_create(void **self, const cta_env *env, const param_set *p, ch
     s->t_idle = (uint32_t)param_get_int(p, "dyncta.t_idle");
     s->t_mem_l = (uint32_t)param_get_int(p, "dyncta.t_mem_l");
     s->t_mem_h = (uint32_t)param_get_int(p, "dyncta.t_mem_h");
-    const char *start = param_get_choice(p, "dyncta.start");
-    s->start = START_HALF;
-    for (int i = 0; dyncta_starts[i]; i++)
-        if (start && strcmp(start, dyncta_starts[i]) == 0) s->start = i;
+    s->start = param_get_choice_index(p, "dyncta.start");
     s->num_sms = env->num_sms;
     s->n_max = 1;
     for (int i = 0; i < s->num_sms; i++)
@@ -81,7 +78,7 @@ static void dyncta_kernel(void *self, int n_max)
 {
     dyncta *s = self;
     s->n_max = n_max < 1 ? 1 : n_max;
-    int n0 = s->start == START_ONE ? 1 : s->start == START_MAX ? s->n_max : s->n_max / 2;
+    int n0 = s->start == START_one ? 1 : s->start == START_max ? s->n_max : s->n_max / 2;
     if (n0 < 1) n0 = 1;
     for (int i = 0; i < s->num_sms; i++)
         s->n[i] = n0;

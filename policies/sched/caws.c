@@ -26,20 +26,23 @@
 
 #include "core/policy.h"
 
-enum { CAWS_BLK, CAWS_SM, CAWS_AVG };
-static const char *const variant_names[] = {"blk", "sm", "avg", NULL};
-static const char *const counter_names[] = {"saturating", "unbounded", NULL};
+#define VARIANT_CHOICES(X, p) X(p, blk) X(p, sm) X(p, avg)
+WT_CHOICE_ENUM(VARIANT);
+static const char *const variant_names[] = WT_CHOICE_NAMES(VARIANT);
+#define COUNTER_CHOICES(X, p) X(p, saturating) X(p, unbounded)
+WT_CHOICE_ENUM(COUNTER);
+static const char *const counter_names[] = WT_CHOICE_NAMES(COUNTER);
 static const char *const profile_names[] = {"lrr",  "gto",   "two_level", "swl",
                                             "ccws", "gcaws", NULL};
 
 static const param_def caws_params[] = {
-    {"caws.variant", PT_CHOICE, CAWS_BLK, 0, 0, variant_names, "",
+    {"caws.variant", PT_CHOICE, VARIANT_blk, 0, 0, variant_names, "",
      "whose criticality the counters compare (CAWS slides): blk (within the CTA), sm (within the "
      "SM), avg (warps slower than the SM's average)"},
     {"caws.scale", PT_INT, 100, 1, 1e9, NULL, "cycles",
      "initial counter value of a critical warp; slower-than-critical warps get proportionally "
      "more"},
-    {"caws.counter", PT_CHOICE, 0, 0, 0, counter_names, "",
+    {"caws.counter", PT_CHOICE, COUNTER_saturating, 0, 0, counter_names, "",
      "priority counters count down to zero and stop (saturating, the slides' count-down "
      "counters), or keep counting below zero (unbounded)"},
     {"caws.profile_policy", PT_CHOICE, 0, 0, 0, profile_names, "",
@@ -77,10 +80,9 @@ static int caws_create(void **self, const sched_env *env, const param_set *p, ch
     (void)err, (void)errlen;
     caws *s = calloc(1, sizeof *s);
     if (!s) return -1;
-    const char *v = param_get_choice(p, "caws.variant");
-    s->variant = v[0] == 'b' ? CAWS_BLK : v[0] == 's' ? CAWS_SM : CAWS_AVG;
+    s->variant = param_get_choice_index(p, "caws.variant");
     s->scale = (uint64_t)param_get_int(p, "caws.scale");
-    s->saturating = param_get_int(p, "caws.counter") == 0;
+    s->saturating = param_get_choice_index(p, "caws.counter") == COUNTER_saturating;
     s->max_warps = env->max_warps;
     s->w = calloc((size_t)env->max_warps, sizeof *s->w);
     s->cta_max = calloc((size_t)env->max_warps, sizeof *s->cta_max);
@@ -122,9 +124,9 @@ static void recompute(caws *s)
         if (!w->live) continue;
         w->init = s->scale;
         if (!w->oracle) continue; /* unknown: neutral */
-        if (s->variant == CAWS_BLK)
+        if (s->variant == VARIANT_blk)
             w->init = scaled(s->scale, s->cta_max[w->cta_slot], w->oracle);
-        else if (s->variant == CAWS_SM)
+        else if (s->variant == VARIANT_sm)
             w->init = scaled(s->scale, max, w->oracle);
         else if ((double)w->oracle * n > (double)sum)
             w->init = scaled(s->scale, sum, w->oracle * (uint64_t)n);

@@ -23,7 +23,9 @@
 
 #include "core/policy.h"
 
-static const char *const scope_names[] = {"sm", "scheduler", NULL};
+#define SCOPE_CHOICES(X, p) X(p, sm) X(p, scheduler)
+WT_CHOICE_ENUM(SCOPE);
+static const char *const scope_names[] = WT_CHOICE_NAMES(SCOPE);
 
 static const param_def ccws_params[] = {
     {"ccws.k_throttle", PT_REAL, 8, 0, 1e6, NULL, "",
@@ -34,7 +36,7 @@ static const param_def ccws_params[] = {
      "victim tag array entries per warp (CCWS Table 3: 16, 512 for 32 warps)"},
     {"ccws.vta_ways", PT_INT, 8, 1, 4096, NULL, "ways",
      "victim tag array associativity; divides ccws.vta_entries (CCWS Table 3: 8-way)"},
-    {"ccws.scope", PT_CHOICE, 0, 0, 0, scope_names, "",
+    {"ccws.scope", PT_CHOICE, SCOPE_sm, 0, 0, scope_names, "",
      "whose warps one scoring system covers: the SM's (CCWS 3.3) or each warp scheduler's"},
 };
 
@@ -100,7 +102,7 @@ static ccws_scores *scores_new(int max_warps, const param_set *p)
 
 static bool scope_is_sm(const param_set *p)
 {
-    return param_get_int(p, "ccws.scope") == 0;
+    return param_get_choice_index(p, "ccws.scope") == SCOPE_sm;
 }
 
 static int ccws_create_shared(void **shared, const sched_env *env, const param_set *p)

@@ -11,14 +11,15 @@
 #include "core/isource.h"
 #include "core/policy.h"
 
-enum { READ_CCWS, READ_GPGPUSIM };
-static const char *const reading_names[] = {"ccws", "gpgpusim", NULL};
+#define READING_CHOICES(X, p) X(p, ccws) X(p, gpgpusim)
+WT_CHOICE_ENUM(READING);
+static const char *const reading_names[] = WT_CHOICE_NAMES(READING);
 
 static const param_def swl_params[] = {
     {"swl.limit", PT_INT, 32, 1, 1024, NULL, "warps",
      "warps actively scheduled per SM (CCWS Table 3, Best-SWL: KMN 4, BFS 5, MEMC 7, GC 4, all "
      "others 32)"},
-    {"swl.reading", PT_CHOICE, READ_CCWS, 0, 0, reading_names, "",
+    {"swl.reading", PT_CHOICE, READING_ccws, 0, 0, reading_names, "",
      "ccws: the limit's oldest warps not at a barrier, GTO among them (CCWS 3.2); gpgpusim: "
      "GPGPU-Sim's warp_limiting scheduler (shader.cc swl_scheduler::order_warps), the last "
      "issued warp and the limit's oldest warps not waiting (at a barrier, with an atomic in "
@@ -46,7 +47,7 @@ static int swl_create(void **self, const sched_env *env, const param_set *p, cha
     int limit = (int)param_get_int(p, "swl.limit");
     s->limit = limit / n + (env->scheduler < limit % n);
     if (s->limit < 1) s->limit = 1;
-    s->reading = (int)param_get_int(p, "swl.reading");
+    s->reading = param_get_choice_index(p, "swl.reading");
     s->stalls = env->stalls && env->stalls->waiting ? env->stalls : NULL;
     s->max_warps = env->max_warps;
     s->last = -1;
@@ -74,7 +75,8 @@ static void swl_destroy(void *self)
 
 static bool waits(const swl *s, int slot)
 {
-    if (s->reading == READ_GPGPUSIM && s->stalls) return s->stalls->waiting(s->stalls->ctx, slot);
+    if (s->reading == READING_gpgpusim && s->stalls)
+        return s->stalls->waiting(s->stalls->ctx, slot);
     return s->at_barrier[slot];
 }
 
@@ -111,7 +113,7 @@ static int swl_pick(void *self, const warp_view *const *ready, int n, uint64_t n
     /* active: among the limit's oldest; the gpgpusim reading also lets the last issued warp
      * in (order_by_priority puts the greedy warp first and the limit's oldest others after) */
     uint64_t youngest = limit_age(s);
-    bool greedy_in = s->reading == READ_GPGPUSIM;
+    bool greedy_in = s->reading == READING_gpgpusim;
     int best = -1;
     for (int i = 0; i < n; i++) {
         if (s->age[ready[i]->slot] > youngest && !(greedy_in && ready[i]->slot == s->last))

@@ -15,20 +15,23 @@
 
 #include "core/policy.h"
 
-enum { ORDER_GTO, ORDER_RR };
-static const char *const order_names[] = {"gto", "rr", NULL};
+#define ORDER_CHOICES(X, p) X(p, gto) X(p, rr)
+WT_CHOICE_ENUM(ORDER);
+static const char *const order_names[] = WT_CHOICE_NAMES(ORDER);
 
-static const char *const switch_names[] = {"stalled", "not_ready", "stalled_exclusive", NULL};
+#define SWITCH_CHOICES(X, p) X(p, stalled) X(p, not_ready) X(p, stalled_exclusive)
+WT_CHOICE_ENUM(SWITCH);
+static const char *const switch_names[] = WT_CHOICE_NAMES(SWITCH);
 
 static const param_def two_level_params[] = {
     {"two_level.group_size", PT_INT, 2, 1, 64, NULL, "warps",
      "warps per fetch group (CCWS 5.1: 2 performed best; Narasiman et al.: 8)"},
-    {"two_level.intra", PT_CHOICE, ORDER_GTO, 0, 0, order_names, "",
+    {"two_level.intra", PT_CHOICE, ORDER_gto, 0, 0, order_names, "",
      "order within the fetch group: gto (greedy, then oldest) or rr (round-robin)"},
-    {"two_level.inter", PT_CHOICE, ORDER_GTO, 0, 0, order_names, "",
+    {"two_level.inter", PT_CHOICE, ORDER_gto, 0, 0, order_names, "",
      "order between fetch groups: gto (the group of the oldest ready warp) or rr (the next group "
      "with a ready warp)"},
-    {"two_level.switch_on", PT_CHOICE, 0, 0, 0, switch_names, "",
+    {"two_level.switch_on", PT_CHOICE, SWITCH_stalled, 0, 0, switch_names, "",
      "when to leave the fetch group: once every warp of it is stalled on a long-latency event "
      "(stalled), or whenever none of it is ready (not_ready)"},
 };
@@ -52,14 +55,14 @@ static int two_level_create(void **self, const sched_env *env, const param_set *
     two_level *s = calloc(1, sizeof *s);
     if (!s) return -1;
     s->group_size = (int)param_get_int(p, "two_level.group_size");
-    s->intra = param_get_choice(p, "two_level.intra")[0] == 'r' ? ORDER_RR : ORDER_GTO;
-    s->inter = param_get_choice(p, "two_level.inter")[0] == 'r' ? ORDER_RR : ORDER_GTO;
+    s->intra = param_get_choice_index(p, "two_level.intra");
+    s->inter = param_get_choice_index(p, "two_level.inter");
     s->nsched = env->num_schedulers > 0 ? env->num_schedulers : 1;
     s->sched = env->scheduler;
     s->max_warps = env->max_warps;
-    int sw = (int)param_get_int(p, "two_level.switch_on");
-    s->stalls = sw != 1 ? env->stalls : NULL;
-    s->exclusive = sw == 2;
+    int sw = param_get_choice_index(p, "two_level.switch_on");
+    s->stalls = sw != SWITCH_not_ready ? env->stalls : NULL;
+    s->exclusive = sw == SWITCH_stalled_exclusive;
     s->ngroups = env->max_warps + 1;
     s->group_last = malloc((size_t)s->ngroups * sizeof *s->group_last);
     if (!s->group_last) {
@@ -91,7 +94,7 @@ static int group_of(const two_level *s, int slot)
 static int pick_within(two_level *s, const warp_view *const *ready, int n, int g)
 {
     int best = -1;
-    if (s->intra == ORDER_GTO) {
+    if (s->intra == ORDER_gto) {
         for (int i = 0; i < n; i++) {
             if (group_of(s, ready[i]->slot) != g) continue;
             if (ready[i]->slot == s->last) return i;
@@ -133,7 +136,7 @@ static int two_level_pick(void *self, const warp_view *const *ready, int n, uint
     int kept = s->group;
     if (g < 0) {
         /* every warp of the current group is stalled: move to another group */
-        if (s->inter == ORDER_GTO) {
+        if (s->inter == ORDER_gto) {
             int oldest = 0;
             for (int i = 1; i < n; i++)
                 if (ready[i]->age < ready[oldest]->age) oldest = i;

@@ -21,13 +21,14 @@
 
 #include "core/policy.h"
 
-enum { LONG_MARKED, LONG_INFLIGHT };
-static const char *const long_op_names[] = {"marked", "inflight", NULL};
+#define LONG_OP_CHOICES(X, p) X(p, marked) X(p, inflight)
+WT_CHOICE_ENUM(LONG_OP);
+static const char *const long_op_names[] = WT_CHOICE_NAMES(LONG_OP);
 
 static const param_def two_level_active_params[] = {
     {"two_level_active.warps", PT_INT, 8, 1, 64, NULL, "warps",
      "active warps per scheduler (GPGPU-Sim two_level_active:N; its tested configs use 8)"},
-    {"two_level_active.long_op", PT_CHOICE, LONG_MARKED, 0, 0, long_op_names, "",
+    {"two_level_active.long_op", PT_CHOICE, LONG_OP_marked, 0, 0, long_op_names, "",
      "which registers make a warp wait on a long operation: marked: GPGPU-Sim's longopregs, "
      "marked by a global load or atomic at its issue and unmarked only when an ALU or SFU "
      "instruction writing the register retires (the load's own writeback leaves the mark); "
@@ -57,7 +58,7 @@ static int tla_create(void **self, const sched_env *env, const param_set *p, cha
     int nsched = env->num_schedulers > 0 ? env->num_schedulers : 1;
     s->n = (env->max_warps - env->scheduler + nsched - 1) / nsched;
     s->cap = (int)param_get_int(p, "two_level_active.warps");
-    s->long_op = (int)param_get_int(p, "two_level_active.long_op");
+    s->long_op = param_get_choice_index(p, "two_level_active.long_op");
     s->active = malloc(((size_t)s->n + 1) * sizeof *s->active);
     s->pend = malloc(((size_t)s->n + 1) * sizeof *s->pend);
     s->tmp = malloc(((size_t)s->n + 1) * sizeof *s->tmp);
@@ -91,7 +92,7 @@ static bool waits(const tla *s, int slot)
 {
     const warp_stalls *w = s->stalls;
     if (!w) return false;
-    if (s->long_op == LONG_MARKED && w->long_marked) return w->long_marked(w->ctx, slot);
+    if (s->long_op == LONG_OP_marked && w->long_marked) return w->long_marked(w->ctx, slot);
     return w->long_wait ? w->long_wait(w->ctx, slot) : w->stalled(w->ctx, slot);
 }
 

@@ -112,6 +112,42 @@ expect 0 'dyncta-pact13' -- "$WT" presets
 expect 0 '^kmeans ' -- "$WT" workloads
 expect 0 'gto' -- "$WT" policies
 
+# --json: "settings" holds the parameters --set changes against the preset, in catalogue order,
+# as a space file's settings; one set to the preset's own value (fermi-gtx480: 4 L1D ways) and
+# one never set are not there, and only --config lists every parameter
+block() { sed -n "/^\t\"$1\":/,/^\t}/p" "$2"; }
+"$WT" sim --workload kmeans "${small[@]}" --set l1d.hash=xor --set l1d.ways=4 --json >"$tmp/s.json"
+block settings "$tmp/s.json" >"$tmp/settings"
+check "grep -qE '^\\s+\"gpu.sms\":\\s+2,?$' '$tmp/settings'" "settings: gpu.sms (--set) missing"
+check "grep -qE '^\\s+\"l1d.hash\":\\s+\"xor\"$' '$tmp/settings'" "settings: l1d.hash (--set) missing"
+# the block's own line, gpu.sms and l1d.hash
+check "[ \$(grep -c ':' '$tmp/settings') = 3 ]" "settings: expected gpu.sms and l1d.hash only"
+check "! grep -q 'l1d.ways' '$tmp/settings'" "settings: l1d.ways, the preset's value, listed"
+check "! grep -q '\"config\":' '$tmp/s.json'" "--json without --config lists the configuration"
+"$WT" sim --workload kmeans "${small[@]}" --set l1d.hash=xor --json --config >"$tmp/c.json"
+block config "$tmp/c.json" >"$tmp/config"
+# the block's own line and every parameter but dacache.variant (folded: at its default, and
+# l1d.policy is not dacache)
+nparams=$("$WT" params | tail -n +2 | wc -l)
+check "[ \$(grep -c ':' '$tmp/config') = $nparams ]" "--config: expected every parameter once"
+check "grep -qE '^\\s+\"l1d.ways\":\\s+4,$' '$tmp/config'" "--config: l1d.ways missing"
+check "grep -qE '^\\s+\"sim.skip_idle\":\\s+true,$' '$tmp/config'" "--config: a boolean"
+same "$tmp/settings" <(block settings "$tmp/c.json") "--config: settings as without it"
+expect 2 "^warptune sim: --config lists the configuration in the JSON output: it needs --json$" \
+    -- "$WT" sim --config
+# an alias shows for its implied parameter; against a preset that sets an alias, a setting that
+# folds (dacache.variant back at its default) is listed, so the settings give the run again
+printf '{"name": "s", "settings": {"l1d.policy": "dacache_stall"}}\n' >"$tmp/stall.json"
+"$WT" sim --workload kmeans "${small[@]}" --set l1d.policy=dacache_uncon --json >"$tmp/a.json"
+check "block settings '$tmp/a.json' | grep -q '\"l1d.policy\":.\"dacache_uncon\"'" \
+    "settings: the alias"
+check "! block settings '$tmp/a.json' | grep -q 'dacache.variant'" "settings: the implied parameter"
+"$WT" sim --workload kmeans "${small[@]}" --preset "$tmp/stall.json" --set dacache.variant=full \
+    --json >"$tmp/f.json"
+block settings "$tmp/f.json" >"$tmp/fs"
+check "grep -q '\"l1d.policy\":.\"dacache\"' '$tmp/fs' && grep -q '\"dacache.variant\":.\"full\"' '$tmp/fs'" \
+    "settings against an alias preset: l1d.policy and dacache.variant"
+
 # the same run twice gives the same bytes
 "$WT" sim --workload bfs --wparam nodes=8192 --set gpu.sms=2 --json >"$tmp/a.json"
 "$WT" sim --workload bfs --wparam nodes=8192 --set gpu.sms=2 --json >"$tmp/b.json"
