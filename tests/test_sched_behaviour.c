@@ -1,7 +1,9 @@
-/* Behaviour of the warp schedulers of issue 4 on built-in workloads and small configurations
- * (one SM): CCWS and SWL against GTO on the cache-sensitive kmeans kernel, gCAWS against LRR on
- * a kernel of unequal branch paths, every scheduler on a compute-bound kernel, CAWS's
- * profiling pass. */
+/* Behaviour of the warp schedulers on built-in workloads and small configurations (one SM),
+ * one section per scheduler in registry order (policies/list.h), then what every scheduler
+ * does: GTO against LRR on kmeans, Best-SWL and CCWS against GTO on the cache-sensitive kmeans
+ * kernel, CAWS's profiling pass and gCAWS against LRR on a kernel of unequal branch paths,
+ * two_level_active's register marks; every scheduler on a compute-bound kernel and on a small
+ * kmeans. Each scheduler's unit tests are in test_sched_policies.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +20,8 @@
 #include "core/sim/warp_profile.h"
 #include "tests/support/support.h"
 
+/* ------------------------------------------------------- running a scheduler ---- */
+
 /* kmeans small enough for a test: 2 CTAs of 8 warps on one SM, 34 features, 2 clusters */
 static const char *const kmeans_small[] = {"npoints=512", "nclusters=2", NULL};
 
@@ -30,53 +34,6 @@ static void run(const char *wl, const char *const *wparams, const char *policy, 
     char err[1024] = "";
     sim_status st = test_sim(wl, sets, wparams, m, err, sizeof err);
     if (st != SIM_OK) fail_msg("%s on %s: %s", policy, wl, err);
-}
-
-/* CCWS 5.1 / Fig. 8: CCWS misses far less than GTO on the highly cache-sensitive kernel, and
- * throttles harder, missing less, as K_THROTTLE grows (3.3.5). */
-static void test_ccws_lowers_mpki(void **state)
-{
-    (void)state;
-    sim_metrics gto, m;
-    run("kmeans", kmeans_small, "gto", NULL, &gto);
-    run("kmeans", kmeans_small, "ccws", NULL, &m);
-    print_message("kmeans MPKI: gto %.1f, ccws %.1f (%.0f VTA hits)\n", gto.mpki, m.mpki,
-                  metric_get(&m, "vta_hits"));
-    assert_true(metric_get(&m, "vta_hits") > 0);
-    assert_true(m.mpki < 0.5 * gto.mpki);
-    assert_true(m.ipc > gto.ipc);
-
-    const char *k[] = {"ccws.k_throttle=1", "ccws.k_throttle=2",  "ccws.k_throttle=4",
-                       "ccws.k_throttle=8", "ccws.k_throttle=16", "ccws.k_throttle=32"};
-    double prev = 0;
-    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
-        run("kmeans", kmeans_small, "ccws", k[i], &m);
-        print_message("  %s: MPKI %.1f, IPC %.3f\n", k[i], m.mpki, m.ipc);
-        if (i > 0) assert_true(m.mpki < prev);
-        assert_true(m.mpki < gto.mpki);
-        prev = m.mpki;
-    }
-}
-
-/* CCWS 5.1 Best-SWL: the best static limit beats GTO's IPC on kmeans (Table 3: KMN's best is
- * a handful of warps). */
-static void test_best_swl_beats_gto(void **state)
-{
-    (void)state;
-    sim_metrics gto, m;
-    run("kmeans", kmeans_small, "gto", NULL, &gto);
-    const char *limits[] = {"swl.limit=1", "swl.limit=2", "swl.limit=4", "swl.limit=8",
-                            "swl.limit=16"};
-    double best = 0;
-    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
-        run("kmeans", kmeans_small, "swl", limits[i], &m);
-        print_message("  %s: IPC %.3f, MPKI %.1f\n", limits[i], m.ipc, m.mpki);
-        if (m.ipc > best) best = m.ipc;
-    }
-    /* 16 warps of 16: no limit at all, GTO itself */
-    assert_true(m.ipc > 0.99 * gto.ipc && m.ipc < 1.01 * gto.ipc);
-    print_message("kmeans IPC: gto %.3f, best SWL %.3f\n", gto.ipc, best);
-    assert_true(best > 1.2 * gto.ipc);
 }
 
 /* A kernel of unequal branch paths (CAWA Fig. 6 and Alg. 2): warps 2, 3, 6, 7 of each CTA run a
@@ -127,45 +84,73 @@ static char *paths_kernel(void)
     return text;
 }
 
-/* CAWA 3.2 / Fig. 1: gCAWS accelerates the warps CPL sees falling behind, so the warps of a
- * CTA finish closer together than under round-robin. */
-static void test_gcaws_lowers_disparity(void **state)
+/* --------------------------------------------------- gto: greedy-then-oldest ---- */
+
+/* CCWS section 5.1: GTO keeps the working set of few warps in the L1D; LRR thrashes it. */
+static void test_gto_misses_less_than_lrr_on_kmeans(void **state)
 {
     (void)state;
-    char *wl = paths_kernel();
-    sim_metrics lrr, g;
-    run(wl, NULL, "lrr", NULL, &lrr);
-    run(wl, NULL, "gcaws", NULL, &g);
-    print_message("per-CTA warp disparity: lrr mean %.3f max %.3f, gcaws mean %.3f max %.3f; "
-                  "CPL accuracy under gcaws %.2f\n",
-                  lrr.warp_disparity_mean, lrr.warp_disparity_max, g.warp_disparity_mean,
-                  g.warp_disparity_max, g.cpl_accuracy);
-    assert_true(g.warp_disparity_mean < lrr.warp_disparity_mean - 0.05);
-    assert_true(g.cpl_samples > 0);
-    free(wl);
+    const char *gto[] = {"gpu.sms=2", "sched.policy=gto", NULL};
+    const char *lrr[] = {"gpu.sms=2", "sched.policy=lrr", NULL};
+    sim_metrics g, l;
+    test_sim_ok("kmeans", gto, NULL, &g);
+    test_sim_ok("kmeans", lrr, NULL, &l);
+    assert_double_less(g.mpki, l.mpki);
+    assert_double_less(l.ipc, g.ipc);
 }
 
-/* Scheduling hardly matters when the functional units are the bottleneck: every scheduler of
- * issue 4 keeps within 3% of GTO's IPC on Black-Scholes. What remains is the CTA boundary:
- * schedulers that keep a CTA's warps abreast (gCAWS, and LRR) finish its CTAs together and
- * leave the SM emptier while the next ones start, a cost that shrinks with the number of CTA
- * waves: gCAWS is 3.1% below GTO with 64 CTAs and 2.3% with the 128 used here (LRR: 4.2%
- * and 4.9%). */
-static void test_compute_bound_within_3pct(void **state)
+/* ------------------------------------------------- swl: static warp limiting ---- */
+
+/* CCWS 5.1 Best-SWL: the best static limit beats GTO's IPC on kmeans (Table 3: KMN's best is
+ * a handful of warps). */
+static void test_best_swl_beats_gto(void **state)
 {
     (void)state;
-    static const char *const bs[] = {"nopt=65536", NULL};
     sim_metrics gto, m;
-    run("blackscholes", bs, "gto", NULL, &gto);
-    assert_true(gto.stall_struct > 0.4); /* busy units: compute-bound */
-    const char *policies[] = {"two_level", "swl", "ccws", "caws", "gcaws"};
-    for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++) {
-        run("blackscholes", bs, policies[i], NULL, &m);
-        print_message("  %s: IPC %.3f (gto %.3f, %+.1f%%)\n", policies[i], m.ipc, gto.ipc,
-                      100 * (m.ipc / gto.ipc - 1));
-        assert_true(m.ipc > 0.97 * gto.ipc && m.ipc < 1.03 * gto.ipc);
+    run("kmeans", kmeans_small, "gto", NULL, &gto);
+    const char *limits[] = {"swl.limit=1", "swl.limit=2", "swl.limit=4", "swl.limit=8",
+                            "swl.limit=16"};
+    double best = 0;
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        run("kmeans", kmeans_small, "swl", limits[i], &m);
+        print_message("  %s: IPC %.3f, MPKI %.1f\n", limits[i], m.ipc, m.mpki);
+        if (m.ipc > best) best = m.ipc;
+    }
+    /* 16 warps of 16: no limit at all, GTO itself */
+    assert_double_in_range(m.ipc, 0.99 * gto.ipc, 1.01 * gto.ipc);
+    print_message("kmeans IPC: gto %.3f, best SWL %.3f\n", gto.ipc, best);
+    assert_double_less(1.2 * gto.ipc, best);
+}
+
+/* -------------------------------- ccws: cache-conscious wavefront scheduling ---- */
+
+/* CCWS 5.1 / Fig. 8: CCWS misses far less than GTO on the highly cache-sensitive kernel, and
+ * throttles harder, missing less, as K_THROTTLE grows (3.3.5). */
+static void test_ccws_lowers_mpki(void **state)
+{
+    (void)state;
+    sim_metrics gto, m;
+    run("kmeans", kmeans_small, "gto", NULL, &gto);
+    run("kmeans", kmeans_small, "ccws", NULL, &m);
+    print_message("kmeans MPKI: gto %.1f, ccws %.1f (%.0f VTA hits)\n", gto.mpki, m.mpki,
+                  metric_get(&m, "vta_hits"));
+    assert_double_less(0, metric_get(&m, "vta_hits"));
+    assert_double_less(m.mpki, 0.5 * gto.mpki);
+    assert_double_less(gto.ipc, m.ipc);
+
+    const char *k[] = {"ccws.k_throttle=1", "ccws.k_throttle=2",  "ccws.k_throttle=4",
+                       "ccws.k_throttle=8", "ccws.k_throttle=16", "ccws.k_throttle=32"};
+    double prev = 0;
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        run("kmeans", kmeans_small, "ccws", k[i], &m);
+        print_message("  %s: MPKI %.1f, IPC %.3f\n", k[i], m.mpki, m.ipc);
+        if (i > 0) assert_double_less(m.mpki, prev);
+        assert_double_less(m.mpki, gto.mpki);
+        prev = m.mpki;
     }
 }
+
+/* ------------------------------------------- caws: criticality-aware, oracle ---- */
 
 /* CAWS gets its oracle from a profiling pass that sim_run makes itself; a caller may hand one
  * over instead, and the result is the same run. */
@@ -178,8 +163,8 @@ static void test_caws_profiling_pass(void **state)
     run(wl, NULL, "caws", NULL, &caws);
     print_message("disparity: lrr %.3f, caws %.3f; criticality inversions %.3f\n",
                   lrr.warp_disparity_mean, caws.warp_disparity_mean, caws.criticality_inversions);
-    assert_true(caws.warp_disparity_mean < lrr.warp_disparity_mean);
-    assert_true(caws.criticality_inversions >= 0 && caws.criticality_inversions <= 1);
+    assert_double_less(caws.warp_disparity_mean, lrr.warp_disparity_mean);
+    assert_double_in_range(caws.criticality_inversions, 0, 1);
 
     /* by hand: record a profile under LRR, then run CAWS with it */
     param_set *p = param_set_new();
@@ -196,18 +181,40 @@ static void test_caws_profiling_pass(void **state)
     sim_metrics m;
     assert_int_equal(sim_run(p, w, &opt, &m, err, sizeof err), SIM_OK);
     assert_int_equal((int)warp_profile_count(prof), (int)m.ctas * 8);
-    assert_true(m.cycles == lrr.cycles);
+    assert_double_near(m.cycles, lrr.cycles, 0);
     assert_int_equal(param_set_parse(p, "sched.policy", "caws", err, sizeof err), 0);
     memset(&opt, 0, sizeof opt);
     opt.warp_profile = prof;
     assert_int_equal(sim_run(p, w, &opt, &m, err, sizeof err), SIM_OK);
-    assert_true(m.cycles == caws.cycles);
-    assert_true(m.warp_disparity_mean == caws.warp_disparity_mean);
+    assert_double_near(m.cycles, caws.cycles, 0);
+    assert_double_near(m.warp_disparity_mean, caws.warp_disparity_mean, 0);
     warp_profile_free(prof);
     workload_free(w);
     param_set_free(p);
     free(wl);
 }
+
+/* ------------------------------------------- gcaws: greedy criticality-aware ---- */
+
+/* CAWA 3.2 / Fig. 1: gCAWS accelerates the warps CPL sees falling behind, so the warps of a
+ * CTA finish closer together than under round-robin. */
+static void test_gcaws_lowers_disparity(void **state)
+{
+    (void)state;
+    char *wl = paths_kernel();
+    sim_metrics lrr, g;
+    run(wl, NULL, "lrr", NULL, &lrr);
+    run(wl, NULL, "gcaws", NULL, &g);
+    print_message("per-CTA warp disparity: lrr mean %.3f max %.3f, gcaws mean %.3f max %.3f; "
+                  "CPL accuracy under gcaws %.2f\n",
+                  lrr.warp_disparity_mean, lrr.warp_disparity_max, g.warp_disparity_mean,
+                  g.warp_disparity_max, g.cpl_accuracy);
+    assert_double_less(g.warp_disparity_mean, lrr.warp_disparity_mean - 0.05);
+    assert_double_less(0, g.cpl_samples);
+    free(wl);
+}
+
+/* --------------------------------------- two_level_active: GPGPU-Sim's pools ---- */
 
 /* two_level_active.long_op: one warp among 8 slots, a pool of 1. A global load writes r1, then
  * 8 instructions read it. With the marked reading the mark outlives the load, so each reader
@@ -252,15 +259,39 @@ static void test_two_level_active_marked_registers(void **state)
     (void)state;
     /* the readers: 7 of the 8 take a whole turn (8 cycles) more, the first one up to one */
     double gap = marked_run("mov r11, 0", "marked") - marked_run("mov r11, 0", "inflight");
-    assert_true(gap >= 7 * 7 && gap <= 8 * 7 + 7);
+    assert_double_in_range(gap, 7 * 7, 8 * 7 + 7);
     /* an ALU write of r1 after the load unmarks it as it writes back: until then the first
      * reader waits marked (at most one turn more), then the readers run unmarked */
     double alu = marked_run("mov r1, 9", "marked") - marked_run("mov r1, 9", "inflight");
-    assert_true(alu >= 0 && alu <= 8);
+    assert_double_in_range(alu, 0, 8);
     /* a shared load's write leaves the mark */
     double shared = marked_run("ld.shared.i32 r1, [r9]", "marked") -
                     marked_run("ld.shared.i32 r1, [r9]", "inflight");
-    assert_true(shared >= 7 * 7 && shared <= 8 * 7 + 7);
+    assert_double_in_range(shared, 7 * 7, 8 * 7 + 7);
+}
+
+/* ----------------------------------------------------------- every scheduler ---- */
+
+/* Scheduling hardly matters when the functional units are the bottleneck: every scheduler of
+ * issue 4 keeps within 3% of GTO's IPC on Black-Scholes. What remains is the CTA boundary:
+ * schedulers that keep a CTA's warps abreast (gCAWS, and LRR) finish its CTAs together and
+ * leave the SM emptier while the next ones start, a cost that shrinks with the number of CTA
+ * waves: gCAWS is 3.1% below GTO with 64 CTAs and 2.3% with the 128 used here (LRR: 4.2%
+ * and 4.9%). */
+static void test_compute_bound_within_3pct(void **state)
+{
+    (void)state;
+    static const char *const bs[] = {"nopt=65536", NULL};
+    sim_metrics gto, m;
+    run("blackscholes", bs, "gto", NULL, &gto);
+    assert_double_less(0.4, gto.stall_struct); /* busy units: compute-bound */
+    const char *policies[] = {"two_level", "swl", "ccws", "caws", "gcaws"};
+    for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++) {
+        run("blackscholes", bs, policies[i], NULL, &m);
+        print_message("  %s: IPC %.3f (gto %.3f, %+.1f%%)\n", policies[i], m.ipc, gto.ipc,
+                      100 * (m.ipc / gto.ipc - 1));
+        assert_double_in_range(m.ipc, 0.97 * gto.ipc, 1.03 * gto.ipc);
+    }
 }
 
 /* Every scheduler runs a small kernel to completion with the same result count. */
@@ -280,13 +311,14 @@ static void test_every_policy_runs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ccws_lowers_mpki),
+        cmocka_unit_test(test_gto_misses_less_than_lrr_on_kmeans),
         cmocka_unit_test(test_best_swl_beats_gto),
-        cmocka_unit_test(test_gcaws_lowers_disparity),
-        cmocka_unit_test(test_compute_bound_within_3pct),
+        cmocka_unit_test(test_ccws_lowers_mpki),
         cmocka_unit_test(test_caws_profiling_pass),
-        cmocka_unit_test(test_every_policy_runs),
+        cmocka_unit_test(test_gcaws_lowers_disparity),
         cmocka_unit_test(test_two_level_active_marked_registers),
+        cmocka_unit_test(test_compute_bound_within_3pct),
+        cmocka_unit_test(test_every_policy_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

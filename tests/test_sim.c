@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -75,6 +76,94 @@ static void test_cta_per_cycle(void **state)
         test_sim_ok(wl, sets[i], NULL, &m);
         assert_int_equal((int)m.cycles, want[i]);
         assert_int_equal((int)m.ctas, 3);
+    }
+}
+
+/* The GPU's dispatch of CTAs to SMs, seen through the L1D observer: the loads of each SM. */
+typedef struct access_log {
+    int n;
+    struct {
+        uint64_t cycle, line;
+        int sm;
+    } a[65536];
+} access_log;
+
+static void log_access(void *arg, const l1_access_record *r)
+{
+    access_log *l = arg;
+    if (strcmp(r->kind, "load") == 0 && l->n < (int)(sizeof l->a / sizeof l->a[0]))
+        l->a[l->n].cycle = r->cycle, l->a[l->n].line = r->line, l->a[l->n].sm = r->sm, l->n++;
+}
+
+/* Two kernels of five one-warp CTAs on four SMs; each CTA loads the line of its own index,
+ * kernel 1 from a, kernel 2 from b, so the L1D observer tells which SM ran which CTA. */
+static const char two_kernels_wl[] = ".array a i32 [5*32] zero\n"
+                                     ".array b i32 [5*32] zero\n"
+                                     ".kernel k1 block=32\n"
+                                     "        mov     r1, %ctaid\n"
+                                     "        shl     r2, r1, 7\n"
+                                     "        ld.i32  r5, [a + r2]\n"
+                                     "        exit\n"
+                                     ".kernel k2 block=32\n"
+                                     "        mov     r1, %ctaid\n"
+                                     "        shl     r2, r1, 7\n"
+                                     "        ld.i32  r5, [b + r2]\n"
+                                     "        exit\n"
+                                     ".host\n"
+                                     "        launch k1 grid=5\n"
+                                     "        launch k2 grid=5\n";
+
+/* The SM of each kernel's CTAs (by[kernel][cta]) with gpu.cta_rr_carry as given. The lines of
+ * a come first (arrays are laid out in order, each line-aligned), so line order is kernel 1's
+ * CTAs, then kernel 2's. */
+static void ctas_to_sms(const char *carry, int by[2][5])
+{
+    const char *sets[] = {"gpu.sms=4", carry, NULL};
+    access_log *log = calloc(1, sizeof *log);
+    assert_non_null(log);
+    sim_options opt = {0};
+    opt.l1_observer = log_access;
+    opt.l1_observer_arg = log;
+    sim_metrics m;
+    test_sim_opt_ok(two_kernels_wl, sets, &opt, &m);
+    assert_int_equal((int)m.kernels, 2);
+    uint64_t lines[10];
+    int nl = 0;
+    for (int i = 0; i < log->n; i++) {
+        int seen = 0;
+        for (int j = 0; j < nl; j++)
+            seen |= lines[j] == log->a[i].line;
+        if (!seen && nl < 10) lines[nl++] = log->a[i].line;
+    }
+    assert_int_equal(nl, 10);
+    for (int i = 0; i < nl; i++) /* sort the lines: a's five, then b's */
+        for (int j = i + 1; j < nl; j++)
+            if (lines[j] < lines[i]) {
+                uint64_t t = lines[i];
+                lines[i] = lines[j], lines[j] = t;
+            }
+    for (int i = 0; i < log->n; i++)
+        for (int j = 0; j < nl; j++)
+            if (log->a[i].line == lines[j]) by[j / 5][j % 5] = log->a[i].sm;
+    free(log);
+}
+
+/* Kernel 1's fifth CTA goes to SM 0 after one round, so SM 1 is next: with
+ * gpu.cta_rr_carry kernel 2 starts there (GPGPU-Sim's m_last_cluster_issue), without it at
+ * SM 0 again. */
+static void test_dispatch_carries_over_kernels(void **state)
+{
+    (void)state;
+    int by[2][5];
+    ctas_to_sms("gpu.cta_rr_carry=false", by);
+    for (int c = 0; c < 5; c++) {
+        assert_int_equal(by[0][c], c % 4);
+        assert_int_equal(by[1][c], c % 4);
+    }
+    ctas_to_sms("gpu.cta_rr_carry=true", by);
+    for (int c = 0; c < 5; c++) {
+        assert_int_equal(by[0][c], c % 4);
+        assert_int_equal(by[1][c], (c + 1) % 4);
     }
 }
 
@@ -499,19 +588,6 @@ static void test_clock_domains_skip_exact(void **state)
     }
 }
 
-/* CCWS section 5.1: GTO keeps the working set of few warps in the L1D; LRR thrashes it. */
-static void test_gto_misses_less_than_lrr_on_kmeans(void **state)
-{
-    (void)state;
-    const char *gto[] = {"gpu.sms=2", "sched.policy=gto", NULL};
-    const char *lrr[] = {"gpu.sms=2", "sched.policy=lrr", NULL};
-    sim_metrics g, l;
-    test_sim_ok("kmeans", gto, NULL, &g);
-    test_sim_ok("kmeans", lrr, NULL, &l);
-    assert_true(g.mpki < l.mpki);
-    assert_true(g.ipc > l.ipc);
-}
-
 /* DYNCTA's premise: on a bandwidth-bound kernel more CTAs per SM lengthen round trips. */
 static void test_more_ctas_raise_latency_on_stream(void **state)
 {
@@ -554,6 +630,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alu_chain_exact_cycles),
         cmocka_unit_test(test_cta_per_cycle),
+        cmocka_unit_test(test_dispatch_carries_over_kernels),
         cmocka_unit_test(test_atomic_holds_warp_from_issue),
         cmocka_unit_test(test_unit_initiation_interval),
         cmocka_unit_test(test_load_miss_then_hit_exact_cycles),
@@ -570,7 +647,6 @@ int main(void)
         cmocka_unit_test(test_deterministic_and_skip_exact),
         cmocka_unit_test(test_energy_sm_and_front_end_terms),
         cmocka_unit_test(test_clock_domains_skip_exact),
-        cmocka_unit_test(test_gto_misses_less_than_lrr_on_kmeans),
         cmocka_unit_test(test_more_ctas_raise_latency_on_stream),
         cmocka_unit_test(test_matmul_ipc_rises_with_ctas),
         cmocka_unit_test(test_dram_bandwidth_bounded_and_approached),
