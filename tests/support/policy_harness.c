@@ -301,16 +301,31 @@ ph_access *ph_random_stream(wt_rng *rng, size_t n, uint64_t universe, int stores
 
 /* ------------------------------------------------------------- CTA schedulers ---- */
 
+int ph_cta_try(ph_cta *c, const char *name, cta_env env, uint64_t seed, const char *const *sets,
+               char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->ops = cta_policy_find(name);
+    if (!c->ops) {
+        snprintf(err, errlen, "no CTA scheduler named %s", name);
+        return -1;
+    }
+    if (!(c->p = params(sets, err, errlen))) return -1;
+    wt_rng_seed(&c->rng, seed);
+    env.rng = &c->rng;
+    int rc = c->ops->create(&c->self, &env, c->p, err, errlen);
+    if (rc != 0) {
+        param_set_free(c->p);
+        c->p = NULL;
+        c->self = NULL;
+    }
+    return rc;
+}
+
 void ph_cta_make(ph_cta *c, const char *name, cta_env env, uint64_t seed, const char *const *sets)
 {
     char err[512];
-    memset(c, 0, sizeof *c);
-    c->ops = cta_policy_find(name);
-    if (!c->ops) fail_msg("no CTA scheduler named %s", name);
-    if (!(c->p = params(sets, err, sizeof err))) fail_msg("CTA scheduler %s: %s", name, err);
-    wt_rng_seed(&c->rng, seed);
-    env.rng = &c->rng;
-    if (c->ops->create(&c->self, &env, c->p, err, sizeof err) != 0)
+    if (ph_cta_try(c, name, env, seed, sets, err, sizeof err) != 0)
         fail_msg("CTA scheduler %s: %s", name, err);
 }
 

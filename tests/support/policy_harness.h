@@ -147,6 +147,8 @@ typedef struct ph_cta {
     wt_rng rng;
 } ph_cta;
 
+int ph_cta_try(ph_cta *c, const char *name, cta_env env, uint64_t seed, const char *const *sets,
+               char *err, size_t errlen);
 void ph_cta_make(ph_cta *c, const char *name, cta_env env, uint64_t seed, const char *const *sets);
 void ph_cta_free(ph_cta *c);
 
