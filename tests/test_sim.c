@@ -17,15 +17,6 @@
     "gpu.sms=1", "sm.schedulers=1", "sm.simd_width=32", "sm.int_latency=4", "l1d.hit_latency=20",  \
         "sm.branch_latency=2"
 
-/* cmocka before 1.1.6 has no assert_double_equal */
-#define assert_near(a, b, eps) check_near((a), (b), (eps), __FILE__, __LINE__)
-
-static void check_near(double a, double b, double eps, const char *file, int line)
-{
-    if (!(fabs(a - b) <= eps))
-        fail_msg("%s:%d: %.17g != %.17g (tolerance %g)", file, line, a, b, eps);
-}
-
 /* mov at 0 (r0 ready at 4), add waits for r0 and issues at 4 (r1 ready at 8), exit at 5; the
  * kernel ends when the last write-back lands at 8, so 9 cycles. */
 static void test_alu_chain_exact_cycles(void **state)
@@ -45,7 +36,8 @@ static void test_alu_chain_exact_cycles(void **state)
     assert_int_equal((int)m.thread_insts, 96);
     assert_int_equal((int)m.ctas, 1);
     /* a warp spends 9 cycles live... until exit at 5: issued 3 of its 6 live cycles */
-    assert_true(m.stall_exec > 0.49 && m.stall_exec < 0.51);
+    assert_double_less(0.49, m.stall_exec);
+    assert_double_less(m.stall_exec, 0.51);
 }
 
 /* Three one-warp CTAs on one SM, each warp on its own scheduler: mov, a dependent add, exit.
@@ -209,7 +201,7 @@ static void test_load_miss_then_hit_exact_cycles(void **state)
     assert_int_equal((int)m.coherent_loads, 2);
     assert_int_equal((int)m.fully_cached_loads, 1);
     /* the default preset's unloaded DRAM round trip: CAWA Table 1's minimum of 220 cycles */
-    assert_true(m.lat_rt == 220.0);
+    assert_double_near(m.lat_rt, 220.0, 0);
     assert_int_equal((int)m.cycles, 16 + (int)m.lat_rt + 20);
 }
 
@@ -255,7 +247,7 @@ static void test_divergent_load_accesses(void **state)
     assert_int_equal((int)m.l1d_accesses, 32);
     assert_int_equal((int)m.divergent_loads, 1);
     assert_int_equal((int)m.coherent_loads, 0);
-    assert_true(m.mpli == 32.0);
+    assert_double_near(m.mpli, 32.0, 0);
 }
 
 /* Warps of a CTA wait at a barrier for the slowest: the fast warp cannot pass it early. */
@@ -281,8 +273,8 @@ static void test_barrier_waits_for_all_warps(void **state)
     const char *sets[] = {TINY, NULL};
     sim_metrics m;
     test_sim_ok(wl, sets, NULL, &m);
-    assert_true(m.stall_sync > 0.2);         /* warp 0 waited most of the run */
-    assert_true(m.warp_disparity_max < 0.2); /* and so both finished close together */
+    assert_double_less(0.2, m.stall_sync);         /* warp 0 waited most of the run */
+    assert_double_less(m.warp_disparity_max, 0.2); /* and so both finished close together */
 }
 
 /* A barrier that one warp never reaches (it spins on a flag only set after the barrier) is
@@ -308,7 +300,7 @@ static void test_barrier_never_reached_is_an_error(void **state)
     char err[1024];
     assert_int_equal(test_sim(wl, sets, NULL, &m, err, sizeof err), SIM_FAILED);
     assert_non_null(strstr(err, "sim.max_cycles"));
-    assert_true(m.cycles <= 20001);
+    assert_double_in_range(m.cycles, 0, 20001);
 }
 
 /* A load whose reply takes longer than sim.watchdog stops the run, and the message says the
@@ -369,8 +361,8 @@ static void test_watchdog_waits_for_a_working_memory(void **state)
     char err[1024];
     assert_int_equal(test_sim(wl, shortwd, NULL, &a, err, sizeof err), SIM_OK);
     assert_int_equal(test_sim(wl, longwd, NULL, &b, err, sizeof err), SIM_OK);
-    assert_true(a.cycles > 32 * 128);
-    assert_true(a.cycles == b.cycles);
+    assert_double_less(32 * 128, a.cycles);
+    assert_double_near(a.cycles, b.cycles, 0);
 }
 
 /* An atomic, then a chain independent of it: mov r5 and four adds, 4 cycles apart. With
@@ -431,7 +423,7 @@ static void test_cycle_cap_counts_across_launches(void **state)
     char err[1024];
     assert_int_equal(test_sim(wl, sets, NULL, &m, err, sizeof err), SIM_FAILED);
     assert_non_null(strstr(err, "sim.max_cycles"));
-    assert_true(m.kernels >= 900 && m.kernels <= 1001);
+    assert_double_in_range(m.kernels, 900, 1001);
 }
 
 /* Host loops whose iterations launch nothing cannot change the memory their condition reads:
@@ -551,16 +543,18 @@ static void test_energy_sm_and_front_end_terms(void **state)
     test_sim_ok(wl, idle, NULL, &i);
     /* the defaults (0) leave the energy as it was: nothing at all here */
     assert_int_equal((int)o.cycles, 9);
-    assert_true(o.energy_j == 0.0 && o.energy_sm_j == 0.0 && o.energy_inst_j == 0.0);
+    assert_double_near(o.energy_j, 0.0, 0);
+    assert_double_near(o.energy_sm_j, 0.0, 0);
+    assert_double_near(o.energy_inst_j, 0.0, 0);
     assert_int_equal((int)f.cycles, 9);
-    assert_near(f.energy_sm_j, 18e-9, 1e-15);
-    assert_near(f.energy_inst_j, 30e-12, 1e-18);
-    assert_near(f.energy_j, 18e-9 + 30e-12, 1e-15);
-    assert_near(f.power_w, (18e-9 + 30e-12) / 9e-9, 1e-9);
-    assert_near(a.util, 5.0 / 18.0, 1e-12);
-    assert_near(a.energy_sm_j, 5e-9, 1e-15);
-    assert_near(a.energy_j, 5e-9, 1e-15);
-    assert_near(i.energy_sm_j, 13e-9, 1e-15);
+    assert_double_near(f.energy_sm_j, 18e-9, 1e-15);
+    assert_double_near(f.energy_inst_j, 30e-12, 1e-18);
+    assert_double_near(f.energy_j, 18e-9 + 30e-12, 1e-15);
+    assert_double_near(f.power_w, (18e-9 + 30e-12) / 9e-9, 1e-9);
+    assert_double_near(a.util, 5.0 / 18.0, 1e-12);
+    assert_double_near(a.energy_sm_j, 5e-9, 1e-15);
+    assert_double_near(a.energy_j, 5e-9, 1e-15);
+    assert_double_near(i.energy_sm_j, 13e-9, 1e-15);
 }
 
 /* Memory-side clock domains (faster and slower than the core, at non-integer ratios), shared
@@ -584,7 +578,7 @@ static void test_clock_domains_skip_exact(void **state)
         test_sim_ok(names[i], noskip, NULL, &c);
         test_sim_ok(names[i], plain, NULL, &p);
         if (memcmp(&a, &c, sizeof a) != 0) fail_msg("%s: skipping changed the results", names[i]);
-        assert_true(a.cycles != p.cycles);
+        assert_int_not_equal((uint64_t)a.cycles, (uint64_t)p.cycles);
     }
 }
 
@@ -597,7 +591,7 @@ static void test_more_ctas_raise_latency_on_stream(void **state)
     sim_metrics a, b;
     test_sim_ok("stream", one, NULL, &a);
     test_sim_ok("stream", eight, NULL, &b);
-    assert_true(b.lat_rt > 1.5 * a.lat_rt);
+    assert_double_less(1.5 * a.lat_rt, b.lat_rt);
 }
 
 /* The compute-bound matrix multiply gains from more CTAs per SM to hide its latencies. */
@@ -611,8 +605,8 @@ static void test_matmul_ipc_rises_with_ctas(void **state)
     test_sim_ok("matmul", one, NULL, &a);
     test_sim_ok("matmul", two, NULL, &b);
     test_sim_ok("matmul", four, NULL, &c);
-    assert_true(b.ipc > a.ipc);
-    assert_true(c.ipc >= b.ipc);
+    assert_double_less(a.ipc, b.ipc);
+    assert_double_in_range(c.ipc, b.ipc, INFINITY);
 }
 
 /* DRAM never moves more than its peak and a streaming kernel gets close to it. */
@@ -621,8 +615,8 @@ static void test_dram_bandwidth_bounded_and_approached(void **state)
     (void)state;
     sim_metrics m;
     test_sim_ok("stream", NULL, NULL, &m);
-    assert_true(m.dram_bandwidth_util <= 1.0);
-    assert_true(m.dram_bandwidth_util > 0.6);
+    assert_double_in_range(m.dram_bandwidth_util, 0, 1.0);
+    assert_double_less(0.6, m.dram_bandwidth_util);
 }
 
 int main(void)
