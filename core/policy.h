@@ -238,7 +238,8 @@ typedef struct l1_policy_ops {
     int (*victim)(void *self, const l1_request *r, const l1_set_view *s);
     /* Insertion: the reserved way now holds r's line. */
     void (*on_fill)(void *self, const l1_request *r, const l1_set_view *s, int way);
-    /* Promotion: r hit in way. */
+    /* Promotion: r hit in way. With l1d.recency=miss (insert_at_miss) a request that merges
+     * into a line still waiting for its fill promotes it too: the way may be reserved. */
     void (*on_hit)(void *self, const l1_request *r, const l1_set_view *s, int way);
     /* The valid line in way is about to be replaced or invalidated. */
     void (*on_evict)(void *self, const l1_set_view *s, int way);

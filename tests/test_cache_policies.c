@@ -1,15 +1,20 @@
-/* Hand-written access sequences driving each L1D policy on a tiny cache, checking every victim,
- * insertion position and promotion: RRPV values (rrip, ship, cacp), LRU positions (dip,
- * dacache), the partition chosen (cacp), set dueling (rrip, dip), constrained replacement and
- * dynamic partitioning (dacache). The driver below keeps the lines as the L1D does (victim only
- * when a way is unreserved, eviction before reuse, insertion at fill) and exposes the policies'
- * per-line state. */
+/* Unit tests of each L1D policy, one section per policy in registry order (policies/list.h):
+ * hand-written access sequences on a tiny cache checking every victim, insertion position and
+ * promotion: LRU order (lru), RRPV values (rrip, ship, cacp), LRU positions (dip, dacache), the
+ * partition chosen (cacp), set dueling (rrip, dip), constrained replacement and dynamic
+ * partitioning (dacache); and properties over streams replayed through a whole L1D: LRU never
+ * misses more with more ways, DRRIP and DIP resist a cyclic scan that makes LRU thrash. The
+ * driver below keeps the lines as the L1D does (victim only when a way is unreserved, eviction
+ * before reuse, insertion at fill) and exposes the policies' per-line state. What every L1D
+ * policy must do is checked in test_policy_conformance.c, the bound Belady's MIN sets them in
+ * test_belady.c, the policies in whole simulations in test_cache_behaviour.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,22 +25,22 @@
 #include "core/util/rng.h"
 #include "policies/registry.h"
 #include "tests/support/policy_harness.h"
+#include "tests/support/support.h"
 
 #define MAXL 256
-#define LINE 128
 
 typedef struct drv {
     ph_l1 c;
     l1_request pend[MAXL]; /* the request of each reserved line */
 } drv;
 
-/* Policy `policy` on a sets x ways cache of LINE-byte lines, SM 0 with 48 warp slots, and the
+/* Policy `policy` on a sets x ways cache of PH_LINE-byte lines, SM 0 with 48 warp slots, and the
  * "name=value" overrides in kv (NULL-terminated, may be NULL). */
 static void drv_make(drv *d, const char *policy, int sets, int ways, const char *const *kv)
 {
     memset(d, 0, sizeof *d);
-    assert_true(sets * ways <= MAXL);
-    ph_l1_make(&d->c, policy, (l1_env){{sets, ways, LINE}, 0, 48, NULL, false}, 11, kv);
+    assert_in_range(sets * ways, 1, MAXL);
+    ph_l1_make(&d->c, policy, (l1_env){{sets, ways, PH_LINE}, 0, 48, NULL, false}, 11, kv);
 }
 
 static void drv_free(drv *d)
@@ -47,7 +52,7 @@ static void drv_free(drv *d)
 static l1_request req(uint64_t blk, uint32_t pc, int warp, int prio, int div, bool critical)
 {
     l1_request r = {0};
-    r.line_addr = blk * LINE;
+    r.line_addr = blk * PH_LINE;
     r.pc = pc;
     r.warp_slot = warp;
     r.warp_prio = prio;
@@ -63,7 +68,7 @@ enum { HIT = 100, BYPASS = 101, STALL = 102, PENDING = 103 };
  * `keep` leaves it reserved: then the caller fills it with drv_fill). */
 static int access_keep(drv *d, l1_request r, int keep)
 {
-    int set = (int)((r.line_addr / LINE) % (uint64_t)d->c.sets);
+    int set = (int)((r.line_addr / PH_LINE) % (uint64_t)d->c.sets);
     l1_set_view v = ph_l1_view(&d->c, set);
     for (int w = 0; w < d->c.ways; w++)
         if (v.valid[w] && v.tags[w] == r.line_addr) {
@@ -77,7 +82,8 @@ static int access_keep(drv *d, l1_request r, int keep)
     int way = d->c.ops->victim(d->c.self, &r, &v);
     if (way == L1_BYPASS) return BYPASS;
     if (way == L1_STALL) return STALL;
-    assert_true(way >= 0 && way < d->c.ways && !v.reserved[way]);
+    assert_in_range(way, 0, d->c.ways - 1);
+    assert_false(v.reserved[way]);
     if (v.valid[way] && d->c.ops->on_evict) d->c.ops->on_evict(d->c.self, &v, way);
     int i = set * d->c.ways + way;
     d->c.valid[i] = 0;
@@ -121,7 +127,7 @@ typedef struct stats {
 static stats collect(drv *d)
 {
     stats s = {d->c.ops, {0}};
-    assert_true(d->c.ops->nmetrics <= WT_POLICY_METRICS_MAX);
+    assert_in_range(d->c.ops->nmetrics, 0, WT_POLICY_METRICS_MAX);
     d->c.ops->collect(d->c.self, s.sums);
     return s;
 }
@@ -140,7 +146,202 @@ static int ld(drv *d, uint64_t blk)
     return acc(d, req(blk, 1, 0, 0, 1, false));
 }
 
-/* ------------------------------------------------------------------- RRIP ---- */
+/* A cyclic scan larger than the cache: 8 sets x 4 ways = 32 lines, a loop over 48 lines, 60
+ * times. LRU thrashes on it (every access misses); policies that insert bimodally keep part of
+ * the loop. */
+enum { SCAN_SETS = 8, SCAN_WAYS = 4, SCAN_LINES = 48, SCAN_ROUNDS = 60 };
+
+static ph_access *scan_stream(size_t *n)
+{
+    *n = (size_t)SCAN_LINES * SCAN_ROUNDS;
+    ph_access *s = calloc(*n, sizeof *s);
+    assert_non_null(s);
+    for (size_t i = 0; i < *n; i++)
+        s[i] = (ph_access){(uint64_t)(i % SCAN_LINES) * PH_LINE, 1, 0, 0, 1, false, false};
+    return s;
+}
+
+/* The policy's replay of the scan, against LRU's, which misses every access. */
+static ph_replay scan_against_lru(const char *policy, const char *const *kv)
+{
+    size_t n;
+    ph_access *s = scan_stream(&n);
+    ph_replay lru = ph_l1d_replay("lru", NULL, SCAN_SETS, SCAN_WAYS, 0, s, n);
+    ph_replay c = ph_l1d_replay(policy, kv, SCAN_SETS, SCAN_WAYS, 0, s, n);
+    print_message("cyclic scan of %d lines over %d: LRU %llu, %s %llu misses of %zu\n", SCAN_LINES,
+                  SCAN_SETS * SCAN_WAYS, (unsigned long long)lru.misses, policy,
+                  (unsigned long long)c.misses, n);
+    assert_int_equal(lru.misses, n); /* LRU thrashes */
+    assert_in_range(c.misses, 0, lru.misses - 1);
+    free(s);
+    return c;
+}
+
+/* -------------------------------------------------- lru: least recently used ---- */
+
+typedef struct lru_fixture {
+    ph_l1 c;
+    l1_set_view v; /* its only set */
+} lru_fixture;
+
+static void lru_make(lru_fixture *f, int ways)
+{
+    ph_l1_make(&f->c, "lru", (l1_env){{1, ways, 128}, 0, 48, NULL, false}, 8, NULL);
+    assert_in_range(f->c.ops->line_state_bytes, 0, 16);
+    f->v = ph_l1_view(&f->c, 0);
+}
+
+static void lru_free(lru_fixture *f)
+{
+    ph_l1_free(&f->c);
+}
+
+static int victim(lru_fixture *f)
+{
+    l1_request r = {0};
+    int w = f->c.ops->victim(f->c.self, &r, &f->v);
+    assert_in_range(w, 0, f->v.ways - 1);
+    assert_false(f->c.reserved[w]);
+    return w;
+}
+
+/* Fills way w (it must be chosen and reserved first, as the cache does). */
+static void fill(lru_fixture *f, int w)
+{
+    l1_request r = {0};
+    f->c.reserved[w] = 0;
+    f->c.valid[w] = 1;
+    f->c.ops->on_fill(f->c.self, &r, &f->v, w);
+}
+
+static void touch(lru_fixture *f, int w)
+{
+    l1_request r = {0};
+    f->c.ops->on_hit(f->c.self, &r, &f->v, w);
+}
+
+static void test_lru_victim(void **state)
+{
+    (void)state;
+    lru_fixture f;
+    lru_make(&f, 4);
+    /* empty set: free ways in order */
+    for (int w = 0; w < 4; w++) {
+        assert_int_equal(victim(&f), w);
+        f.c.reserved[w] = 1;
+    }
+    /* fills in the order 2, 0, 3, 1: LRU order is that order */
+    fill(&f, 2);
+    fill(&f, 0);
+    fill(&f, 3);
+    fill(&f, 1);
+    assert_int_equal(victim(&f), 2);
+    touch(&f, 2); /* 0 3 1 2 */
+    assert_int_equal(victim(&f), 0);
+    touch(&f, 3); /* 0 1 2 3 */
+    touch(&f, 0); /* 1 2 3 0 */
+    assert_int_equal(victim(&f), 1);
+    /* the LRU way reserved (a miss to it in flight): the next least recent */
+    f.c.reserved[1] = 1;
+    f.c.valid[1] = 0;
+    assert_int_equal(victim(&f), 2);
+    f.c.reserved[2] = 1;
+    f.c.valid[2] = 0;
+    assert_int_equal(victim(&f), 3);
+    f.c.reserved[3] = 1;
+    f.c.valid[3] = 0;
+    assert_int_equal(victim(&f), 0); /* the only unreserved way, even the most recent */
+    /* a reserved way is not free even though not valid; an invalid unreserved one is free and
+     * goes first, whatever the stamps */
+    fill(&f, 1);      /* 0 1 */
+    fill(&f, 3);      /* 0 1 3 */
+    f.c.valid[0] = 0; /* dropped by a store */
+    assert_int_equal(victim(&f), 0);
+    f.c.valid[0] = 1;
+    f.c.valid[3] = 0;
+    assert_int_equal(victim(&f), 3);
+    lru_free(&f);
+
+    /* property: random states; the victim is never reserved, the first free way if any, else
+     * the least recently used unreserved way */
+    lru_make(&f, 8);
+    wt_rng rng;
+    wt_rng_seed(&rng, 13);
+    uint64_t used[8] = {0}, clock = 0;
+    int free_cases = 0, lru_cases = 0;
+    for (int w = 0; w < 8; w++) {
+        f.c.reserved[w] = 1;
+        fill(&f, w);
+        used[w] = ++clock;
+    }
+    for (int it = 0; it < 5000; it++) {
+        int w = (int)wt_rng_below(&rng, 8);
+        switch (wt_rng_below(&rng, 4)) {
+        case 0:
+            if (f.c.valid[w]) {
+                touch(&f, w);
+                used[w] = ++clock;
+            }
+            break;
+        case 1:
+            if (f.c.reserved[w]) {
+                fill(&f, w);
+                used[w] = ++clock;
+            }
+            break;
+        case 2:
+            if (!f.c.reserved[w] && wt_rng_below(&rng, 4) == 0) f.c.valid[w] = 0;
+            break;
+        default:
+            break;
+        }
+        int unreserved = 0, first_free = -1, lru = -1;
+        for (int k = 0; k < 8; k++) {
+            if (f.c.reserved[k]) continue;
+            unreserved++;
+            if (!f.c.valid[k] && first_free < 0) first_free = k;
+            if (lru < 0 || used[k] < used[lru]) lru = k;
+        }
+        if (!unreserved) continue;
+        int want = first_free >= 0 ? first_free : lru;
+        free_cases += first_free >= 0;
+        lru_cases += first_free < 0;
+        int got = victim(&f);
+        if (got != want) fail_msg("step %d: victim %d, expected %d", it, got, want);
+        /* allocate it sometimes, as the cache does */
+        if (wt_rng_below(&rng, 3) == 0) {
+            f.c.valid[got] = 0;
+            f.c.reserved[got] = 1;
+        }
+    }
+    if (free_cases <= 100 || lru_cases <= 100)
+        fail_msg("%d cases with a free way, %d without: expected over 100 each", free_cases,
+                 lru_cases);
+    lru_free(&f);
+}
+
+/* Over random streams, LRU with more ways never misses more (LRU is a stack algorithm). */
+static void test_lru_more_ways(void **state)
+{
+    (void)state;
+    wt_rng rng;
+    wt_rng_seed(&rng, 7);
+    for (int trial = 0; trial < 6; trial++) {
+        int sets = 1 << (trial % 3);
+        ph_access *s = ph_random_stream(&rng, 4000, (uint64_t)(sets * 12), trial % 2);
+        uint64_t prev = UINT64_MAX;
+        for (int ways = 1; ways <= 16; ways++) {
+            ph_replay c = ph_l1d_replay("lru", NULL, sets, ways, 0, s, 4000);
+            if (c.misses > prev)
+                fail_msg("%d sets: %d ways missed %llu, %d ways %llu", sets, ways,
+                         (unsigned long long)c.misses, ways - 1, (unsigned long long)prev);
+            prev = c.misses;
+        }
+        free(s);
+    }
+}
+
+/* ------------------------------------ rrip: re-reference interval prediction ---- */
 
 static void test_srrip_hit_priority(void **state)
 {
@@ -217,11 +418,23 @@ static void test_drrip_dueling(void **state)
     assert_int_equal(ld(&d, 9), 0);
     assert_int_equal(st(&d, 1, 0, 0), 3); /* follower now inserts with BRRIP */
     stats m = collect(&d);
-    assert_true(stat(&m, "duel_follower_fills") == 2 && stat(&m, "duel_bimodal_fills") == 1);
+    assert_double_near(stat(&m, "duel_follower_fills"), 2, 0);
+    assert_double_near(stat(&m, "duel_bimodal_fills"), 1, 0);
     drv_free(&d);
 }
 
-/* -------------------------------------------------------------------- DIP ---- */
+/* DRRIP on the cyclic scan misses fewer than LRU: its followers chose bimodal insertion
+ * nearly always. */
+static void test_drrip_cyclic_scan(void **state)
+{
+    (void)state;
+    const char *drrip[] = {"rrip.insertion=drrip", NULL};
+    ph_replay rr = scan_against_lru("rrip", drrip);
+    assert_double_in_range(metric_get(&rr.m, "duel_bimodal_fills"),
+                           0.9 * metric_get(&rr.m, "duel_follower_fills"), INFINITY);
+}
+
+/* ---------------------------------------------------- dip: dynamic insertion ---- */
 
 /* LRU position of way (0 = MRU) among the valid lines, from DIP's stamps. */
 static int dip_pos(drv *d, int set, int way)
@@ -279,7 +492,18 @@ static void test_dip(void **state)
     drv_free(&d);
 }
 
-/* ------------------------------------------------------------------- SHiP ---- */
+/* DIP on the cyclic scan misses fewer than LRU: its followers chose bimodal insertion nearly
+ * always. */
+static void test_dip_cyclic_scan(void **state)
+{
+    (void)state;
+    ph_replay dip = scan_against_lru("dip", NULL);
+    assert_double_less(0, metric_get(&dip.m, "duel_follower_fills"));
+    assert_double_in_range(metric_get(&dip.m, "duel_bimodal_fills"),
+                           0.9 * metric_get(&dip.m, "duel_follower_fills"), INFINITY);
+}
+
+/* --------------------------------------- ship: signature-based hit predictor ---- */
 
 static void test_ship(void **state)
 {
@@ -305,7 +529,7 @@ static void test_ship(void **state)
     drv_free(&d);
 }
 
-/* ------------------------------------------------------------------- CACP ---- */
+/* ---------------------------------------- cacp: criticality-aware partitions ---- */
 
 static void test_cacp(void **state)
 {
@@ -344,7 +568,8 @@ static void test_cacp(void **state)
      * 2 -> 1, and signature 3 now goes to the non-critical partition */
     assert_int_equal(acc(&d, req(1538, 1, 0, 0, 1, false)) >= 2, 1);
     stats m = collect(&d);
-    assert_true(stat(&m, "cacp_critical_fills") == 5 && stat(&m, "cacp_noncritical_fills") == 5);
+    assert_double_near(stat(&m, "cacp_critical_fills"), 5, 0);
+    assert_double_near(stat(&m, "cacp_noncritical_fills"), 5, 0);
     drv_free(&d);
 
     /* a partition whose ways are all reserved replays the access */
@@ -364,7 +589,7 @@ static void test_cacp(void **state)
     drv_free(&d);
 }
 
-/* ---------------------------------------------------------------- DaCache ---- */
+/* ------------------------------------------------- dacache: divergence-aware ---- */
 
 enum { DA_POS = 1 };
 
@@ -407,7 +632,7 @@ static void test_dacache_insertion_promotion(void **state)
     int w7 = -1;
     for (int w = 0; w < 8; w++)
         if (da_pos(&d, 0, w) == 7) w7 = w;
-    uint64_t line = d.c.tags[w7] / LINE / 32;
+    uint64_t line = d.c.tags[w7] / PH_LINE / 32;
     assert_int_equal(dload(&d, line, 0, 32), HIT);
     assert_int_equal(da_pos(&d, 0, w7), 3);
     assert_int_equal(dload(&d, line, 0, 32), HIT);
@@ -449,7 +674,7 @@ static void test_dacache_constrained(void **state)
             assert_int_equal(da_pos(&d, 0, 3), 7);
         }
         stats m = collect(&d);
-        assert_true(stat(&m, "dacache_constrained") == (k < 2 ? 1 : 0));
+        assert_double_near(stat(&m, "dacache_constrained"), (k < 2 ? 1 : 0), 0);
         drv_free(&d);
     }
 }
@@ -483,8 +708,8 @@ static void test_dacache_dynamic_partitioning(void **state)
     for (int i = 0; i < 20; i++)
         d.c.ops->on_load_done(d.c.self, 0, 30, 32, 1);
     stats m = collect(&d);
-    assert_true(stat(&m, "dacache_fcw_increases") == 1 &&
-                stat(&m, "dacache_fcw_decreases") == 3); /* 5->4->3->2 */
+    assert_double_near(stat(&m, "dacache_fcw_increases"), 1, 0);
+    assert_double_near(stat(&m, "dacache_fcw_decreases"), 3, 0); /* 5->4->3->2 */
     drv_free(&d);
 }
 
@@ -529,12 +754,12 @@ static void test_dacache_readings(void **state)
         d.c.ops->on_load_done(d.c.self, 0, 0, 2, 0);
         d.c.ops->on_load_done(d.c.self, 0, 0, 3, 0); /* divergent either way: CNT 4 or 5 */
         stats m = collect(&d);
-        assert_true(stat(&m, "dacache_fcw_increases") == 1);
+        assert_double_near(stat(&m, "dacache_fcw_increases"), 1, 0);
         /* with two-access loads counted, the increase came one load earlier: CNT restarted
          * at 2 and the three-access load raised it to 3; else CNT is 2 */
         d.c.ops->on_load_done(d.c.self, 0, 0, 3, 0);
         m = collect(&d);
-        assert_true(stat(&m, "dacache_fcw_increases") == (one ? 2 : 1));
+        assert_double_near(stat(&m, "dacache_fcw_increases"), (one ? 2 : 1), 0);
         drv_free(&d);
     }
 
@@ -550,8 +775,8 @@ static void test_dacache_readings(void **state)
         for (int i = 0; i < 3; i++)
             d.c.ops->on_load_done(d.c.self, 0, 0, 32, 0);
         stats m = collect(&d);
-        assert_true(stat(&m, "dacache_fcw_decreases") == 1);
-        assert_true(stat(&m, "dacache_fcw_increases") == reset);
+        assert_double_near(stat(&m, "dacache_fcw_decreases"), 1, 0);
+        assert_double_near(stat(&m, "dacache_fcw_increases"), reset, 0);
         drv_free(&d);
     }
 }
@@ -576,7 +801,7 @@ static void test_dacache_profiler(void **state)
      * no locality; its loads then go to LRU even from the top warp */
     for (int n = 0; n < 3; n++) {
         int w = acc(&d, req((uint64_t)(200 + n) * 32, 4, 0, 0, 1, false));
-        assert_true(w >= 0 && w < 8);
+        assert_in_range(w, 0, 7);
         /* push it down the chain and out with the top warp's divergent loads (MRU) */
         for (int k = 0; k < 8; k++)
             dload(&d, (uint64_t)(300 + 10 * n + k), 0, 32);
@@ -588,7 +813,7 @@ static void test_dacache_profiler(void **state)
     for (int k = 0; k < 8; k++)
         dload(&d, (uint64_t)(600 + k), 0, 32);
     w = acc(&d, req(500 * 32, 5, 0, 0, 1, false));
-    assert_true(w >= 0 && w < 8);
+    assert_in_range(w, 0, 7);
     w = acc(&d, req(501 * 32, 5, 9, 12, 1, false));
     assert_int_equal(da_pos(&d, 0, w), 0);
     drv_free(&d);
@@ -597,10 +822,14 @@ static void test_dacache_profiler(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lru_victim),
+        cmocka_unit_test(test_lru_more_ways),
         cmocka_unit_test(test_srrip_hit_priority),
         cmocka_unit_test(test_rrip_frequency_and_bimodal),
         cmocka_unit_test(test_drrip_dueling),
+        cmocka_unit_test(test_drrip_cyclic_scan),
         cmocka_unit_test(test_dip),
+        cmocka_unit_test(test_dip_cyclic_scan),
         cmocka_unit_test(test_ship),
         cmocka_unit_test(test_cacp),
         cmocka_unit_test(test_dacache_insertion_promotion),

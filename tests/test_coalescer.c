@@ -44,14 +44,14 @@ static void check(const uint32_t *addr, uint32_t mask, int line, int sector, con
     uint32_t covered = 0;
     int prev_low = -1;
     for (int i = 0; i < n; i++) {
-        assert_true((out[i].line & ~lm) == 0);
+        assert_int_equal(out[i].line & ~lm, 0);
         for (int j = 0; j < i; j++)
-            assert_true(out[j].line != out[i].line);
-        assert_true(out[i].lanes != 0);
+            assert_int_not_equal(out[j].line, out[i].line);
+        assert_int_not_equal(out[i].lanes, 0);
         assert_int_equal(out[i].lanes & covered, 0);
         covered |= out[i].lanes;
         int low = __builtin_ctz(out[i].lanes);
-        assert_true(low > prev_low);
+        assert_in_range(low, prev_low + 1, 31);
         prev_low = low;
         uint32_t sectors = 0;
         for (int l = 0; l < 32; l++) {
@@ -61,16 +61,24 @@ static void check(const uint32_t *addr, uint32_t mask, int line, int sector, con
             if (in) sectors |= 1u << ((addr[l] - ln) / (uint64_t)sector);
         }
         assert_int_equal(out[i].sectors, sectors);
-        assert_true(line / sector == 32 || out[i].sectors >> (line / sector) == 0);
+        if (line / sector < 32) assert_int_equal(out[i].sectors >> (line / sector), 0);
     }
     assert_int_equal(covered, mask);
+}
+
+/* One access as expected: its line, sectors and lanes. */
+static void expect_access(const line_access *a, uint64_t line, uint32_t sectors, uint32_t lanes)
+{
+    assert_int_equal(a->line, line);
+    assert_int_equal(a->sectors, sectors);
+    assert_int_equal(a->lanes, lanes);
 }
 
 static int run(const uint32_t *addr, uint32_t mask, int line, int sector, line_access *out)
 {
     memset(out, 0xa5, 33 * sizeof *out);
     int n = coalesce(addr, mask, line, sector, out);
-    assert_true(n >= 0 && n <= 32);
+    assert_in_range(n, 0, 32);
     check(addr, mask, line, sector, out, n);
     return n;
 }
@@ -285,10 +293,10 @@ static void test_split_sectors(void **state)
     assert_int_equal(n, 2);
     n = coalesce_split_sectors(addr, acc, n, 32);
     assert_int_equal(n, 4);
-    assert_true(acc[0].line == 0 && acc[0].sectors == 1 && acc[0].lanes == 0xffu);
-    assert_true(acc[1].line == 0 && acc[1].sectors == 2 && acc[1].lanes == 0xff00u);
-    assert_true(acc[2].line == 0 && acc[2].sectors == 4 && acc[2].lanes == 0xff0000u);
-    assert_true(acc[3].line == 4096 && acc[3].sectors == 1 && acc[3].lanes == 0xff000000u);
+    expect_access(&acc[0], 0, 1, 0xffu);
+    expect_access(&acc[1], 0, 2, 0xff00u);
+    expect_access(&acc[2], 0, 4, 0xff0000u);
+    expect_access(&acc[3], 4096, 1, 0xff000000u);
     /* already one sector each: unchanged */
     assert_int_equal(coalesce_split_sectors(addr, acc, 4, 32), 4);
     /* property: over random addresses the pieces partition the lanes, one sector each */
@@ -307,7 +315,7 @@ static void test_split_sectors(void **state)
             seen |= acc[i].lanes;
             for (uint32_t l = acc[i].lanes; l; l &= l - 1) {
                 uint32_t a = addr[__builtin_ctz(l)];
-                assert_true((a & ~127u) == acc[i].line);
+                assert_int_equal(a & ~127u, acc[i].line);
                 assert_int_equal(1u << ((a & 127u) >> 5), acc[i].sectors);
             }
         }
@@ -329,13 +337,14 @@ static void test_sort(void **state)
     line_access acc[32];
     int n = coalesce(addr, ~0u, 128, 32, acc);
     assert_int_equal(n, 2);
-    assert_true(acc[0].line == 4096 && acc[1].line == 0);
+    assert_int_equal(acc[0].line, 4096);
+    assert_int_equal(acc[1].line, 0);
     n = coalesce_split_sectors(addr, acc, n, 32);
     assert_int_equal(n, 3);
     coalesce_sort(acc, n);
-    assert_true(acc[0].line == 0 && acc[0].sectors == 1 && acc[0].lanes == 0xffff0000u);
-    assert_true(acc[1].line == 0 && acc[1].sectors == 2 && acc[1].lanes == 0xff00u);
-    assert_true(acc[2].line == 4096 && acc[2].sectors == 1 && acc[2].lanes == 0xffu);
+    expect_access(&acc[0], 0, 1, 0xffff0000u);
+    expect_access(&acc[1], 0, 2, 0xff00u);
+    expect_access(&acc[2], 4096, 1, 0xffu);
     uint64_t x = 88172645463325252ull;
     for (int t = 0; t < 200; t++) {
         for (int l = 0; l < 32; l++) {

@@ -1,14 +1,16 @@
-/* The CTA schedulers through the core (the static limit and DYNCTA, Kayiran et al., PACT
- * 2013): the pausing order (newest first), the unpausing order (the last paused resumes first,
- * before any new CTA), the n time series, and the behaviour DYNCTA section III/V reports on a
- * Type-M and a Type-C built-in workload. Every simulation is small (one or two SMs). The
- * policies' own unit tests are in test_cta.c. */
+/* The CTA schedulers through the core (DYNCTA, Kayiran et al., PACT 2013, against max_tlp and
+ * the static limit): the pausing order (newest first), the unpausing order (the last paused
+ * resumes first, before any new CTA), the n time series, the behaviour DYNCTA section III/V
+ * reports on a Type-M and a Type-C built-in workload, DYNCTA under every warp scheduler and L1D
+ * policy. Every simulation is small (one or two SMs). The policies' own unit tests are in
+ * test_cta_policies.c; how the GPU dispatches CTAs to SMs, in test_sim.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +22,7 @@
 #include "policies/registry.h"
 #include "tests/support/support.h"
 
-/* ---------------------------------------------------------------- through the core ---- */
+/* ------------------------------- dyncta: the pausing order, through the core ---- */
 
 typedef struct access_log {
     int n;
@@ -119,8 +121,9 @@ static void test_pausing_order_through_core(void **state)
         rows++;
     }
     fclose(trace);
-    assert_true(rows > 10);
-    assert_true(m.cta_n_avg > 1.0 && m.cta_n_avg < 1.5);
+    if (rows <= 10) fail_msg("%d rows of the n series, expected over 10", rows);
+    assert_double_less(1.0, m.cta_n_avg);
+    assert_double_less(m.cta_n_avg, 1.5);
 
     /* CTA of each access: the lines, in address order, are CTAs 0..7 */
     uint64_t lines[8];
@@ -130,7 +133,7 @@ static void test_pausing_order_through_core(void **state)
         while (k < nlines && lines[k] != log->a[i].line)
             k++;
         if (k == nlines) {
-            assert_true(nlines < 8);
+            assert_in_range(nlines, 0, 7);
             lines[nlines++] = log->a[i].line;
         }
     }
@@ -157,7 +160,7 @@ static void test_pausing_order_through_core(void **state)
     }
     /* the first four start together; each later one only after the previous finished */
     for (int c = 0; c < 4; c++)
-        assert_true(first[c] < 256);
+        assert_in_range(first[c], 0, 255);
     for (int c = 0; c < 7; c++)
         if (last[c] >= last[c + 1]) fail_msg("CTA %d finished after CTA %d", c, c + 1);
     for (int c = 4; c < 8; c++)
@@ -166,9 +169,9 @@ static void test_pausing_order_through_core(void **state)
                      (unsigned long long)first[c], c - 1, (unsigned long long)last[c - 1]);
     /* who issues (a paused CTA's warp issues only when no running warp is ready, so allow a
      * few): the newest are paused first... */
-    assert_true(share(log, who, 1024 + 64, 2048, 1u << 3) < 0.1);
-    assert_true(share(log, who, 2048 + 64, 3072, 1u << 2 | 1u << 3) < 0.1);
-    assert_true(share(log, who, 3072 + 64, last[0], 1u << 0) > 0.9);
+    assert_double_less(share(log, who, 1024 + 64, 2048, 1u << 3), 0.1);
+    assert_double_less(share(log, who, 2048 + 64, 3072, 1u << 2 | 1u << 3), 0.1);
+    assert_double_less(0.9, share(log, who, 3072 + 64, last[0], 1u << 0));
     /* ...and the last paused resumes first, at once */
     for (int c = 1; c < 4; c++) {
         double first_part = share(log, who, last[c - 1] + 1, last[c - 1] + 256, 1u << c);
@@ -182,7 +185,7 @@ static void test_pausing_order_through_core(void **state)
     free(log);
 }
 
-/* ------------------------------------------------------ behaviour on built-in workloads ---- */
+/* --------------------------------------------- dyncta: on built-in workloads ---- */
 
 static double ipc_of(const char *wl, const char *const *wparams, const char *const *base,
                      const char *policy, int n, sim_metrics *out)
@@ -220,11 +223,12 @@ static void sweep_static(const char *wl, const char *const *wparams, const char 
     sim_metrics m;
     s->base_ipc = ipc_of(wl, wparams, base, "max_tlp", 0, &m);
     s->n_max = (int)(m.cta_n_avg + 0.5);
-    assert_true(m.cta_n_avg == s->n_max && s->n_max >= 2 && s->n_max <= 32);
+    assert_double_near(m.cta_n_avg, s->n_max, 0);
+    assert_in_range(s->n_max, 2, 32);
     s->best = 1;
     for (int n = 1; n <= s->n_max; n++) {
         s->ipc[n] = ipc_of(wl, wparams, base, "static_limit", n, &m);
-        assert_true(m.cta_n_avg == n);
+        assert_double_near(m.cta_n_avg, n, 0);
         if (s->ipc[n] > s->ipc[s->best]) s->best = n;
         print_message("%s static_limit.n=%d ipc %.4f\n", wl, n, s->ipc[n]);
     }
@@ -243,14 +247,14 @@ static void test_type_m_workload(void **state)
     sweep_static("kmeans", wp, base, &s);
     sim_metrics m;
     ipc_of("kmeans", wp, base, "max_tlp", 0, &m);
-    assert_true(m.ract < 0.66);
-    assert_true(s.best < s.n_max);
-    assert_true(s.ipc[s.best] > s.base_ipc);
+    assert_double_less(m.ract, 0.66);
+    assert_in_range(s.best, 1, s.n_max - 1);
+    assert_double_less(s.base_ipc, s.ipc[s.best]);
     double dyn = ipc_of("kmeans", wp, base, "dyncta", 0, &m);
     print_message("kmeans dyncta ipc %.4f (%.1f%% of best static), avg n %.3f\n", dyn,
                   100.0 * dyn / s.ipc[s.best], m.cta_n_avg);
-    assert_true(dyn >= 0.9 * s.ipc[s.best]);
-    assert_true(m.cta_n_avg >= 1.0 && m.cta_n_avg <= s.n_max);
+    assert_double_in_range(dyn, 0.9 * s.ipc[s.best], INFINITY);
+    assert_double_in_range(m.cta_n_avg, 1.0, s.n_max);
 }
 
 /* matmul (Type-C) with enough CTAs that the tail does not dominate: the best static limit is
@@ -264,12 +268,13 @@ static void test_type_c_workload(void **state)
     sweep_static("matmul", wp, base, &s);
     sim_metrics m;
     ipc_of("matmul", wp, base, "max_tlp", 0, &m);
-    assert_true(m.ract > 0.66);
+    assert_double_less(0.66, m.ract);
     assert_int_equal(s.best, s.n_max);
     double dyn = ipc_of("matmul", wp, base, "dyncta", 0, &m);
     print_message("matmul dyncta ipc %.4f (%.1f%% of best static), avg n %.3f\n", dyn,
                   100.0 * dyn / s.ipc[s.best], m.cta_n_avg);
-    assert_true(m.cta_n_avg > s.n_max / 2 && m.cta_n_avg <= s.n_max);
+    assert_double_less(s.n_max / 2, m.cta_n_avg);
+    assert_double_in_range(m.cta_n_avg, s.n_max / 2, s.n_max);
 }
 
 /* DYNCTA runs under every warp scheduler and every L1D policy of the registry. */
@@ -292,84 +297,10 @@ static void test_dyncta_with_every_policy(void **state)
             if (test_sim("kmeans", sets, wp, &m, err, sizeof err) != SIM_OK)
                 fail_msg("dyncta with %s and %s: %s", sched_policy_names[i], l1, err);
             assert_int_equal((int)m.ctas, 8);
-            assert_true(m.ipc > 0);
+            assert_double_less(0, m.ipc);
             if (!(m.cta_n_avg >= 1.0 && m.cta_n_avg <= 6.0))
                 fail_msg("dyncta with %s and %s: avg n %g", sched_policy_names[i], l1, m.cta_n_avg);
         }
-    }
-}
-
-/* ----------------------------------------------------- dispatch across kernels ---- */
-
-/* Two kernels of five one-warp CTAs on four SMs; each CTA loads the line of its own index,
- * kernel 1 from a, kernel 2 from b, so the L1D observer tells which SM ran which CTA. */
-static const char two_kernels_wl[] = ".array a i32 [5*32] zero\n"
-                                     ".array b i32 [5*32] zero\n"
-                                     ".kernel k1 block=32\n"
-                                     "        mov     r1, %ctaid\n"
-                                     "        shl     r2, r1, 7\n"
-                                     "        ld.i32  r5, [a + r2]\n"
-                                     "        exit\n"
-                                     ".kernel k2 block=32\n"
-                                     "        mov     r1, %ctaid\n"
-                                     "        shl     r2, r1, 7\n"
-                                     "        ld.i32  r5, [b + r2]\n"
-                                     "        exit\n"
-                                     ".host\n"
-                                     "        launch k1 grid=5\n"
-                                     "        launch k2 grid=5\n";
-
-/* The SM of each kernel's CTAs (by[kernel][cta]) with gpu.cta_rr_carry as given. The lines of
- * a come first (arrays are laid out in order, each line-aligned), so line order is kernel 1's
- * CTAs, then kernel 2's. */
-static void ctas_to_sms(const char *carry, int by[2][5])
-{
-    const char *sets[] = {"gpu.sms=4", carry, NULL};
-    access_log *log = calloc(1, sizeof *log);
-    assert_non_null(log);
-    sim_options opt = {0};
-    opt.l1_observer = log_access;
-    opt.l1_observer_arg = log;
-    sim_metrics m;
-    test_sim_opt_ok(two_kernels_wl, sets, &opt, &m);
-    assert_int_equal((int)m.kernels, 2);
-    uint64_t lines[10];
-    int nl = 0;
-    for (int i = 0; i < log->n; i++) {
-        int seen = 0;
-        for (int j = 0; j < nl; j++)
-            seen |= lines[j] == log->a[i].line;
-        if (!seen && nl < 10) lines[nl++] = log->a[i].line;
-    }
-    assert_int_equal(nl, 10);
-    for (int i = 0; i < nl; i++) /* sort the lines: a's five, then b's */
-        for (int j = i + 1; j < nl; j++)
-            if (lines[j] < lines[i]) {
-                uint64_t t = lines[i];
-                lines[i] = lines[j], lines[j] = t;
-            }
-    for (int i = 0; i < log->n; i++)
-        for (int j = 0; j < nl; j++)
-            if (log->a[i].line == lines[j]) by[j / 5][j % 5] = log->a[i].sm;
-    free(log);
-}
-
-/* Kernel 1's fifth CTA goes to SM 0 after one round, so SM 1 is next: with
- * gpu.cta_rr_carry kernel 2 starts there (GPGPU-Sim's m_last_cluster_issue), without it at
- * SM 0 again. */
-static void test_dispatch_carries_over_kernels(void **state)
-{
-    (void)state;
-    int by[2][5];
-    ctas_to_sms("gpu.cta_rr_carry=false", by);
-    for (int c = 0; c < 5; c++) {
-        assert_int_equal(by[0][c], c % 4);
-        assert_int_equal(by[1][c], c % 4);
-    }
-    ctas_to_sms("gpu.cta_rr_carry=true", by);
-    for (int c = 0; c < 5; c++) {
-        assert_int_equal(by[0][c], c % 4);
-        assert_int_equal(by[1][c], (c + 1) % 4);
     }
 }
 
@@ -380,7 +311,6 @@ int main(void)
         cmocka_unit_test(test_type_m_workload),
         cmocka_unit_test(test_type_c_workload),
         cmocka_unit_test(test_dyncta_with_every_policy),
-        cmocka_unit_test(test_dispatch_carries_over_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

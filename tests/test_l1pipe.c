@@ -188,7 +188,7 @@ static void test_two_banks_take_two_accesses_a_cycle(void **state)
         assert_int_equal((int)m.l1d_hits, 32);
         /* the second load's hits are the last 32 (the first's misses may have been retried) */
         int base = log->n - 32;
-        assert_true(base >= 32);
+        assert_in_range(base, 32, log->n);
         uint64_t first = log->a[base].cycle;
         for (int i = 0; i < 32; i++)
             expect(log, base + i, first + (uint64_t)(banks == 1 ? i : i / 2), "hit");
@@ -221,7 +221,7 @@ static void test_skip_exact(void **state)
                                 metric_value(&a, k), metric_value(&c, k));
             fail_msg("%s: skipping idle cycles changed the results", names[i]);
         }
-        assert_true(a.l1d_accesses > 0);
+        assert_double_less(0, a.l1d_accesses);
     }
 }
 
@@ -252,7 +252,7 @@ static void test_fill_drains_one_a_cycle(void **state)
     assert_int_equal((int)a.l1d_misses, 1);
     assert_int_equal((int)a.l1d_merged, 3);
     assert_int_equal((int)b.cycles, (int)a.cycles + 4);
-    assert_true(memcmp(&b, &c, sizeof b) == 0);
+    assert_memory_equal(&b, &c, sizeof b);
 }
 
 int main(void)

@@ -219,7 +219,7 @@ static void test_warp_behind_waits_for_the_unit(void **state)
     assert_int_equal((int)a.cycles, 73 + S);
     assert_int_equal((int)b.cycles, 12 + S);
     assert_int_equal((int)c.cycles, 11 + S);
-    assert_true(a.stall_struct > 0); /* the cycles w1 waited for the unit */
+    assert_double_less(0, a.stall_struct); /* the cycles w1 waited for the unit */
 }
 
 /* A 32x32 tile transpose: the column read of a 32-word-row tile is a 32-way conflict, the
@@ -269,8 +269,8 @@ static void test_transpose_padding_avoids_conflicts(void **state)
     test_sim_ok(TRANSPOSE, ldst, w33, &b);
     test_sim_ok(TRANSPOSE, bypass, w32, &c);
     test_sim_ok(TRANSPOSE, bypass, w33, &d);
-    assert_true(a.cycles > 1.2 * b.cycles);
-    assert_true(c.cycles == d.cycles);
+    assert_double_less(1.2 * b.cycles, a.cycles);
+    assert_double_near(c.cycles, d.cycles, 0);
 }
 
 /* One warp's atomic add, every lane on one word (`and r1, r0, 0`) or on 32 consecutive words
@@ -346,10 +346,10 @@ static void test_histogram_one_bin_serialises(void **state)
     test_sim_ok(HISTOGRAM, serial, many, &b);
     test_sim_ok(HISTOGRAM, line, one, &c);
     test_sim_ok(HISTOGRAM, line, many, &d);
-    assert_true(a.cycles > 2 * b.cycles);
+    assert_double_less(2 * b.cycles, a.cycles);
     /* one request per lane instead of one per warp; the loads of X are the same */
-    assert_true(a.l2_accesses - c.l2_accesses == 8192 - 8192 / 32);
-    assert_true(c.cycles < d.cycles);
+    assert_double_near(a.l2_accesses - c.l2_accesses, 8192 - 8192 / 32, 0);
+    assert_double_less(c.cycles, d.cycles);
 }
 
 /* sm.atomic_wait: with an atomic in flight the warp issues nothing, not even instructions
@@ -426,7 +426,7 @@ static void test_store_acks_hold_the_warp(void **state)
      * which the first ran alone ended: the same timeline again, shifted by the first's length */
     assert_int_equal((int)store_then_exit("32", 2, on, flat, skip),
                      2 * (int)store_then_exit("32", 1, on, flat, skip));
-    assert_true(store_then_exit("32", 2, off, flat, skip) < 2 * base);
+    assert_double_less(store_then_exit("32", 2, off, flat, skip), 2 * base);
 }
 
 /* A warp that issued its exit and waits for its stores' acknowledgements is waiting()

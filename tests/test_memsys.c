@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "core/mem/memsys.h"
 #include "core/util/rng.h"
 #include "tests/support/memsys_support.h"
+#include "tests/support/support.h"
 
 /* GTX480-like: 15 SMs, 6 partitions of 64 x 16 x 128 B. */
 static memsys_config gtx480_config(void)
@@ -81,7 +83,7 @@ static void test_idle_read_miss_then_hit(void **state)
     assert_int_equal(st.dram_busy_cycles, 8);
     assert_int_equal(st.icnt_packets, 6);
     assert_false(memsys_busy(m));
-    assert_true(memsys_next_event(m, now) == UINT64_MAX);
+    assert_int_equal(memsys_next_event(m, now), UINT64_MAX);
     memsys_destroy(m);
 }
 
@@ -182,7 +184,7 @@ static double run_closed(memsys *m, int sms, int window, const uint64_t *addrs, 
             }
         if (done == n) break;
         uint64_t t = memsys_next_event(m, now);
-        assert_true(t != UINT64_MAX && t > now);
+        assert_in_range(t, now + 1, UINT64_MAX - 1);
         now = t;
     }
     free(next);
@@ -205,14 +207,13 @@ static void test_dram_stream_bandwidth(void **state)
     uint64_t span;
     double bw = run_closed(m, c.num_sms, 64, a, n, &lat, &span);
     double peak = memsys_peak_dram_bandwidth(m);
-    assert_true(peak == 96.0);
+    assert_double_near(peak, 96.0, 0);
     memsys_stats st;
     memsys_get_stats(m, &st);
     fprintf(stderr, "stream: %.2f B/cycle of %.0f, row hits %llu / %llu, lat %.1f\n", bw, peak,
             (unsigned long long)st.dram_row_hits, (unsigned long long)st.dram_reads, lat);
     assert_int_equal(st.dram_reads, n);
-    assert_true(bw >= 0.9 * peak);
-    assert_true(bw <= peak);
+    assert_double_in_range(bw, 0.9 * peak, peak);
     /* every channel's bus is busy at most every cycle */
     assert_true(st.dram_busy_cycles <= (uint64_t)c.partitions * span);
     assert_true(st.dram_row_hits >= (uint64_t)n * 14 / 16);
@@ -245,7 +246,7 @@ static void test_dram_random_rows(void **state)
     fprintf(stderr, "random: %.2f B/cycle (stream %.2f), row hits %llu, activations %llu\n",
             bw_rand, bw_stream, (unsigned long long)st.dram_row_hits,
             (unsigned long long)st.dram_activations);
-    assert_true(bw_rand < 0.85 * bw_stream);
+    assert_double_less(bw_rand, 0.85 * bw_stream);
     assert_true(st.dram_row_hits < (uint64_t)n / 10);
     assert_true(st.dram_activations > (uint64_t)n * 9 / 10);
     free(a);
@@ -304,9 +305,9 @@ static void test_contention_raises_latency(void **state)
         memsys_destroy(m);
     }
     fprintf(stderr, "round trip: %.1f, %.1f, %.1f cycles\n", lat[0], lat[1], lat[2]);
-    assert_true(lat[0] >= 158.0);
-    assert_true(lat[1] > lat[0] * 1.05);
-    assert_true(lat[2] > lat[1] * 1.5);
+    assert_double_in_range(lat[0], 158.0, INFINITY);
+    assert_double_less(lat[0] * 1.05, lat[1]);
+    assert_double_less(lat[1] * 1.5, lat[2]);
     free(a);
 }
 
@@ -359,7 +360,7 @@ static void test_backpressure(void **state)
     assert_int_equal(got, expect);
     assert_false(memsys_busy(m));
     for (int i = 0; i < N; i++)
-        assert_true(seen[i] == 2 || seen[i] == 3);
+        assert_in_range(seen[i], 2, 3);
     memsys_stats st;
     memsys_get_stats(m, &st);
     assert_int_equal(st.l2_accesses, N);
@@ -406,7 +407,7 @@ static int replay(const memsys_config *c, const tr_item *tr, int n, int skip, re
         }
         uint64_t t = memsys_next_event(m, now);
         if (i < n && tr[i].cycle > now && tr[i].cycle < t) t = tr[i].cycle;
-        assert_true(t != UINT64_MAX);
+        assert_int_not_equal(t, UINT64_MAX);
         now = t;
     }
     memsys_get_stats(m, st);
@@ -508,7 +509,7 @@ static void test_clock_domains_skipping(void **state)
     same.l2_rop_latency = 0;
     int no = replay(&same, tr, N, 1, o, &so);
     assert_int_equal(no, na);
-    assert_true(memcmp(a, o, (size_t)na * sizeof *a) != 0);
+    assert_memory_not_equal(a, o, (size_t)na * sizeof *a);
     free(tr);
     free(a);
     free(d);
@@ -591,7 +592,7 @@ static void test_clock_icnt_and_dram(void **state)
     now = 0;
     assert_int_equal(memsys_send(m, &p, now), 0);
     assert_int_equal(tm_wait_reply(m, 0, &now, &r), 255);
-    assert_true(memsys_peak_dram_bandwidth(m) == 2 * 16 / 4.0);
+    assert_double_near(memsys_peak_dram_bandwidth(m), 2 * 16 / 4.0, 0);
     memsys_destroy(m);
 }
 
@@ -695,7 +696,7 @@ static void test_slices_share_channel(void **state)
         assert_int_equal(r.token, 0);
         now++;
         assert_int_equal(tm_wait_reply(m, 0, &now, &r), shared ? 166 : 163);
-        assert_true(memsys_peak_dram_bandwidth(m) == (shared ? 16.0 : 32.0));
+        assert_double_near(memsys_peak_dram_bandwidth(m), shared ? 16.0 : 32.0, 0);
         memsys_stats st;
         memsys_get_stats(m, &st);
         assert_int_equal(st.dram_activations, shared ? 1 : 2);
@@ -964,7 +965,7 @@ static void test_icnt_crossbar(void **state)
             assert_int_equal(at[1], 123);
             assert_int_equal(at[2], 124);
             assert_int_equal(at[3] + at[4], 125 + 126);
-            assert_true(at[3] != at[4]);
+            assert_int_not_equal(at[3], at[4]);
         } else {
             assert_int_equal(at[1], 122);
             assert_int_equal(at[2], 123);

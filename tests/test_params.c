@@ -19,6 +19,7 @@
 #include "core/util/rng.h"
 #include "policies/registry.h"
 #include "explorer/simulate.h"
+#include "tests/support/support.h"
 
 static size_t n_choices(const param_def *d)
 {
@@ -46,7 +47,7 @@ static void test_defaults_in_range(void **state)
         assert_non_null(d->name);
         assert_non_null(d->unit);
         assert_non_null(d->doc);
-        assert_true(d->doc[0] != '\0');
+        if (!d->doc[0]) fail_msg("%s has an empty doc", d->name);
         switch (d->type) {
         case PT_INT:
             if (d->def != floor(d->def)) fail_msg("%s: integer default %g", d->name, d->def);
@@ -110,11 +111,11 @@ static void test_new_set_holds_defaults(void **state)
     param_set *p = param_set_new();
     assert_non_null(p);
     for (size_t id = 0; id < param_count(); id++)
-        assert_true(param_get(p, (int)id) == param_def_at(id)->def);
+        assert_double_near(param_get(p, (int)id), param_def_at(id)->def, 0);
     /* A few values read through the typed getters (the Fermi GTX480 baseline). */
     assert_int_equal(param_get_int(p, "gpu.sms"), 15);
     assert_int_equal(param_get_int(p, "l1d.ways"), 16);
-    assert_true(param_get_real(p, "gpu.clock_mhz") == 1400.0);
+    assert_double_near(param_get_real(p, "gpu.clock_mhz"), 1400.0, 0);
     assert_string_equal(param_get_choice(p, "l1d.hash"), "linear");
     assert_string_equal(param_get_choice(p, "sched.policy"), "gto");
     param_set_free(p);
@@ -142,9 +143,9 @@ static void test_parse_valid(void **state)
     assert_int_equal(param_set_parse(p, "sim.seed", "9007199254740991", err, sizeof err), 0);
     assert_int_equal(param_get_int(p, "sim.seed"), 9007199254740991LL);
     assert_int_equal(param_set_parse(p, "gpu.clock_mhz", "1234.5", err, sizeof err), 0);
-    assert_true(param_get_real(p, "gpu.clock_mhz") == 1234.5);
+    assert_double_near(param_get_real(p, "gpu.clock_mhz"), 1234.5, 0);
     assert_int_equal(param_set_parse(p, "energy.int_op_pj", "0", err, sizeof err), 0);
-    assert_true(param_get_real(p, "energy.int_op_pj") == 0.0);
+    assert_double_near(param_get_real(p, "energy.int_op_pj"), 0.0, 0);
 
     static const char *const yes[] = {"true", "1", "yes", "on"};
     static const char *const no[] = {"false", "0", "no", "off"};
@@ -182,7 +183,7 @@ static void expect_reject(const char *name, const char *text, const char *frag1,
     assert_contains(err, name);
     if (frag1) assert_contains(err, frag1);
     if (frag2) assert_contains(err, frag2);
-    assert_true(param_set_hash(p) == before);
+    assert_int_equal(param_set_hash(p), before);
     param_set_free(p);
 }
 
@@ -243,7 +244,7 @@ static void test_set_value_rejects(void **state)
     assert_int_equal(param_set_value(p, "l1d.wayz", 4, err, sizeof err), -1);
     assert_contains(err, "unknown parameter 'l1d.wayz'");
     assert_contains(err, "l1d.ways");
-    assert_true(param_set_hash(p) == before);
+    assert_int_equal(param_set_hash(p), before);
     param_set_free(p);
 }
 
@@ -377,8 +378,8 @@ static void test_hash(void **state)
     param_set *a = param_set_new();
     param_set *b = param_set_new();
     uint64_t h0 = param_set_hash(a);
-    assert_true(param_set_hash(b) == h0);
-    assert_true(param_set_hash(a) == h0); /* stable */
+    assert_int_equal(param_set_hash(b), h0);
+    assert_int_equal(param_set_hash(a), h0); /* stable */
     char err[512];
     int changed = 0;
     for (size_t id = 0; id < param_count(); id++) {
@@ -391,13 +392,13 @@ static void test_hash(void **state)
                 fail_msg("hash unchanged after %s = %.17g", d->name, vals[k]);
             /* equal sets hash equally */
             assert_int_equal(param_set_value(b, d->name, vals[k], err, sizeof err), 0);
-            assert_true(param_set_hash(a) == param_set_hash(b));
+            assert_int_equal(param_set_hash(a), param_set_hash(b));
             changed++;
         }
         /* back to the default: back to the same hash */
         assert_int_equal(param_set_value(a, d->name, d->def, err, sizeof err), 0);
         assert_int_equal(param_set_value(b, d->name, d->def, err, sizeof err), 0);
-        assert_true(param_set_hash(a) == h0);
+        assert_int_equal(param_set_hash(a), h0);
     }
     assert_true(changed > 100);
     /* two parameters changed in either order: the same set, the same hash */
@@ -405,14 +406,14 @@ static void test_hash(void **state)
     assert_int_equal(param_set_parse(a, "l1d.ways", "8", err, sizeof err), 0);
     assert_int_equal(param_set_parse(b, "l1d.ways", "8", err, sizeof err), 0);
     assert_int_equal(param_set_parse(b, "gpu.sms", "30", err, sizeof err), 0);
-    assert_true(param_set_hash(a) == param_set_hash(b));
+    assert_int_equal(param_set_hash(a), param_set_hash(b));
     /* distinct values of one parameter give distinct hashes */
     uint64_t seen[64];
     for (int w = 1; w <= 64; w++) {
         assert_int_equal(param_set_value(a, "l1d.ways", w, err, sizeof err), 0);
         seen[w - 1] = param_set_hash(a);
         for (int k = 0; k < w - 1; k++)
-            assert_true(seen[k] != seen[w - 1]);
+            assert_int_not_equal(seen[k], seen[w - 1]);
     }
     param_set_free(a);
     param_set_free(b);
@@ -457,7 +458,7 @@ static void test_hash_leaves_defaults_out(void **state)
     assert_int_equal(param_set_hash(a),
                      fnv1a_text(offset_basis, "sim.skip_idle=false\ngpu.sms=30\nl1d.hash=xor\n"));
     /* version 1's hash reads every parameter: the defaults are part of it */
-    assert_true(param_set_hash_all(a) != param_set_hash(a));
+    assert_int_not_equal(param_set_hash_all(a), param_set_hash(a));
     assert_int_equal(param_set_parse(a, "gpu.sms", "15", err, sizeof err), 0);
     assert_int_equal(param_set_parse(b, "gpu.sms", "15", err, sizeof err), 0);
     assert_int_equal(param_set_hash(a),
@@ -523,8 +524,8 @@ static void test_choice_aliases(void **state)
         assert_string_equal(buf, names[k] ? names[k] : "lru");
         assert_string_equal(param_get_choice(p, "l1d.policy"), names[k] ? "dacache" : "lru");
         assert_string_equal(param_get_choice(p, "dacache.variant"), variants[k]);
-        assert_true(param_get(p, pol) == (names[k] ? 5 : 0));
-        assert_true(param_get_shown(p, pol) == (double)(names[k] ? 4 + k : 0));
+        assert_double_near(param_get(p, pol), names[k] ? 5 : 0, 0);
+        assert_double_near(param_get_shown(p, pol), names[k] ? 4 + k : 0, 0);
         assert_true(param_folded(p, var)); /* at its default, or shown by the alias */
         assert_false(param_folded(p, pol));
         /* the same configuration set the new way, in either order */
@@ -533,8 +534,8 @@ static void test_choice_aliases(void **state)
         assert_int_equal(param_set_parse(q, "dacache.variant", variants[k], err, sizeof err), 0);
         if (names[k])
             assert_int_equal(param_set_parse(q, "l1d.policy", "dacache", err, sizeof err), 0);
-        assert_true(param_set_hash_all(q) == before);
-        assert_true(param_set_hash(q) == param_set_hash(p));
+        assert_int_equal(param_set_hash_all(q), before);
+        assert_int_equal(param_set_hash(q), param_set_hash(p));
         param_set_free(q);
         param_set_free(p);
     }
@@ -544,10 +545,10 @@ static void test_choice_aliases(void **state)
     /* a variant set under another policy is written out: another configuration */
     assert_int_equal(param_set_parse(p, "dacache.variant", "stall", err, sizeof err), 0);
     assert_false(param_folded(p, var));
-    assert_true(param_set_hash(p) != h0);
+    assert_int_not_equal(param_set_hash(p), h0);
     param_format(p, pol, buf, sizeof buf);
     assert_string_equal(buf, "lru");
-    assert_true(param_get_shown(p, pol) == 0);
+    assert_double_near(param_get_shown(p, pol), 0, 0);
     /* choosing dacache keeps the variant: the configuration is then the alias's */
     assert_int_equal(param_set_parse(p, "l1d.policy", "dacache", err, sizeof err), 0);
     param_format(p, pol, buf, sizeof buf);
@@ -556,7 +557,7 @@ static void test_choice_aliases(void **state)
     /* an alias by its index after the choices, as a space dimension stores it */
     assert_int_equal(param_set_value(p, "l1d.policy", 7, err, sizeof err), 0);
     assert_string_equal(param_get_choice(p, "dacache.variant"), "uncon");
-    assert_true(param_get(p, pol) == 5);
+    assert_double_near(param_get(p, pol), 5, 0);
     assert_int_equal(param_set_value(p, "l1d.policy", 1, err, sizeof err), 0);
     assert_string_equal(param_get_choice(p, "l1d.policy"), "rrip");
     assert_string_equal(param_get_choice(p, "dacache.variant"), "uncon");
@@ -581,14 +582,14 @@ static void test_clone_independent(void **state)
     assert_int_equal(param_set_parse(a, "l1d.hash", "xor", err, sizeof err), 0);
     param_set *b = param_set_clone(a);
     assert_non_null(b);
-    assert_true(param_set_hash(a) == param_set_hash(b));
+    assert_int_equal(param_set_hash(a), param_set_hash(b));
     for (size_t id = 0; id < param_count(); id++)
-        assert_true(param_get(a, (int)id) == param_get(b, (int)id));
+        assert_double_near(param_get(a, (int)id), param_get(b, (int)id), 0);
     uint64_t ha = param_set_hash(a);
     assert_int_equal(param_set_parse(b, "gpu.sms", "7", err, sizeof err), 0);
     assert_int_equal(param_get_int(a, "gpu.sms"), 30);
     assert_int_equal(param_get_int(b, "gpu.sms"), 7);
-    assert_true(param_set_hash(a) == ha);
+    assert_int_equal(param_set_hash(a), ha);
     assert_int_equal(param_set_parse(a, "l1d.hash", "linear", err, sizeof err), 0);
     assert_string_equal(param_get_choice(b, "l1d.hash"), "xor");
     param_set_free(a); /* b outlives a */

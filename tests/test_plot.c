@@ -46,10 +46,11 @@ static char *plot(const char *name, const char *title, const double *obj, size_t
     char *text = test_read_file(path, &len);
     assert_non_null(text);
     remove(path);
-    assert_true(!strncmp(text, "<svg", 4));
+    assert_string_prefix(text, "<svg");
     while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
         len--;
-    assert_true(len >= 6 && !strncmp(text + len - 6, "</svg>", 6));
+    assert_in_range(len, 6, SIZE_MAX);
+    assert_memory_equal(text + len - 6, "</svg>", 6);
     assert_null(strstr(text, "<script"));
     assert_null(strstr(text, "@font-face"));
     assert_null(strstr(text, "href"));
@@ -168,7 +169,7 @@ static void test_plot_3d(void **state)
     temp_path(path, sizeof path, "bad.svg");
     const char *names[] = {"a", "b", "c", "d"};
     assert_int_equal(plot_front_svg(path, "t", obj, 2, 4, names, on, err, sizeof err), -1);
-    assert_true(err[0] != '\0');
+    if (!err[0]) fail_msg("plot_front_svg failed without a message");
     assert_int_equal(access(path, F_OK), -1);
 }
 

@@ -18,6 +18,7 @@
 #include "explorer/explore.h"
 #include "explorer/search.h"
 #include "explorer/space.h"
+#include "tests/support/support.h"
 
 #define SPACE_HEAD                                                                                 \
     "{\"settings\": {\"gpu.sms\": 1, \"l2.partitions\": 1},\n"                                     \
@@ -85,7 +86,7 @@ static void test_grid(void **state)
     for (size_t i = 0; i < r.props.n; i++) {
         assert_true(on_levels(s, r.props.p[i].cfg));
         for (size_t j = 0; j < i; j++)
-            assert_true(r.props.p[i].hash != r.props.p[j].hash);
+            assert_int_not_equal(r.props.p[i].hash, r.props.p[j].hash);
         int bad = param_get_int(r.props.p[i].cfg, "l1d.ways") == 3;
         infeasible += bad;
         assert_int_equal(bad, r.props.p[i].violation > 0);
@@ -125,7 +126,7 @@ static void test_lhs_and_random(void **state)
     assert_int_equal(r.props.n, 20);
     for (size_t i = 0; i < r.props.n; i++)
         for (size_t j = 0; j < i; j++)
-            assert_true(r.props.p[i].hash != r.props.p[j].hash);
+            assert_int_not_equal(r.props.p[i].hash, r.props.p[j].hash);
     proposal_list_free(&r.props);
     evaluator_free(ev);
     space_free(s);
@@ -207,15 +208,15 @@ static void test_objectives(void **state)
     const eval_entry *res[2] = {&a, &b};
     double obj[5];
     assert_int_equal(search_objectives(s, res, obj), 0);
-    assert_true(fabs(obj[0] - exp((log(2) + 3 * log(8)) / 4)) < 1e-12);
-    assert_true(fabs(obj[1] - 4 / (1 / 2.0 + 3 / 8.0)) < 1e-12);
-    assert_true(fabs(obj[2] - (2 + 24) / 4.0) < 1e-12);
-    assert_true(fabs(obj[3] - 26) < 1e-12);
-    assert_true(fabs(obj[4] - 25) < 1e-12);
+    assert_double_near(obj[0], exp((log(2) + 3 * log(8)) / 4), 1e-12);
+    assert_double_near(obj[1], 4 / (1 / 2.0 + 3 / 8.0), 1e-12);
+    assert_double_near(obj[2], (2 + 24) / 4.0, 1e-12);
+    assert_double_near(obj[3], 26, 1e-12);
+    assert_double_near(obj[4], 25, 1e-12);
     /* normalisation: min objectives value/ref, max ref/value */
-    assert_true(search_normalised(s, 4, 50, 25) == 2);
-    assert_true(search_normalised(s, 0, 4, 2) == 0.5);
-    assert_true(search_normalised(s, 0, 0, 2) == HUGE_VAL);
+    assert_double_near(search_normalised(s, 4, 50, 25), 2, 0);
+    assert_double_near(search_normalised(s, 0, 4, 2), 0.5, 0);
+    assert_double_near(search_normalised(s, 0, 0, 2), HUGE_VAL, 0);
     b.status = SIM_FAILED;
     assert_int_equal(search_objectives(s, res, obj), 1);
     space_free(s);

@@ -40,17 +40,17 @@ static void test_coherent_load_sectors(void **state)
     assert_int_equal((int)s.l1d_misses, 4);
     assert_int_equal((int)s.l1d_hits, 4);
     assert_int_equal((int)s.l1d_merged, 0);
-    assert_true(s.l1d_miss_rate == 0.5);
+    assert_double_near(s.l1d_miss_rate, 0.5, 0);
     assert_int_equal((int)s.fully_cached_loads, 1);
     assert_int_equal((int)s.l2_accesses, 4);
     assert_int_equal((int)s.l2_misses, 4);
     assert_int_equal((int)s.dram_reads, 4);
-    assert_true(fabs(dram_bytes(&s) - (128)) < 0.5);
+    assert_double_near(dram_bytes(&s), 128, 0.5);
 
     assert_int_equal((int)l.l1d_accesses, 2);
     assert_int_equal((int)l.l1d_misses, 1);
     assert_int_equal((int)l.dram_reads, 1);
-    assert_true(fabs(dram_bytes(&l) - (128)) < 0.5);
+    assert_double_near(dram_bytes(&l), 128, 0.5);
 }
 
 /* A stride of 128 bytes: 32 lines of one sector each. Sectored: 32 accesses, 32 misses, 32
@@ -74,10 +74,10 @@ static void test_strided_load_sectors(void **state)
     assert_int_equal((int)s.l1d_accesses, 32);
     assert_int_equal((int)s.l1d_misses, 32);
     assert_int_equal((int)s.l2_accesses, 32);
-    assert_true(fabs(dram_bytes(&s) - (32 * 32)) < 0.5);
+    assert_double_near(dram_bytes(&s), 32 * 32, 0.5);
     assert_int_equal((int)l.l1d_accesses, 32);
-    assert_true(fabs(dram_bytes(&l) - (32 * 128)) < 0.5);
-    assert_true(s.mpli == 32.0);
+    assert_double_near(dram_bytes(&l), 32 * 128, 0.5);
+    assert_double_near(s.mpli, 32.0, 0);
 }
 
 /* Lanes all load words 0..7 (sector 0), then the whole line after the first is back: the
@@ -106,7 +106,7 @@ static void test_sector_miss_in_present_line(void **state)
     assert_int_equal((int)s.l1d_hits, 1);
     assert_int_equal((int)s.l1d_misses, 4);
     assert_int_equal((int)s.fully_cached_loads, 0);
-    assert_true(fabs(dram_bytes(&s) - (128)) < 0.5);
+    assert_double_near(dram_bytes(&s), 128, 0.5);
 }
 
 /* Volta's adaptive carveout (l1d.unified_kb=128 over 4 sets of 128-byte lines): a warp reads

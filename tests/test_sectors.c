@@ -253,7 +253,7 @@ static void test_l1d_sector_many_ways(void **state)
     }
     res n = ld(&f, 256 * 128, 0x1, 2, 4);
     assert_int_equal(n.o, L1_MISS);
-    assert_true(n.evicted_line == 1 * 128);
+    assert_int_equal(n.evicted_line, 1 * 128);
     ph_l1d_free(&f);
 }
 

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -15,15 +16,6 @@
 #define TINY                                                                                       \
     "gpu.sms=1", "sm.schedulers=1", "sm.simd_width=32", "sm.int_latency=4", "l1d.hit_latency=20",  \
         "sm.branch_latency=2"
-
-/* cmocka before 1.1.6 has no assert_double_equal */
-#define assert_near(a, b, eps) check_near((a), (b), (eps), __FILE__, __LINE__)
-
-static void check_near(double a, double b, double eps, const char *file, int line)
-{
-    if (!(fabs(a - b) <= eps))
-        fail_msg("%s:%d: %.17g != %.17g (tolerance %g)", file, line, a, b, eps);
-}
 
 /* mov at 0 (r0 ready at 4), add waits for r0 and issues at 4 (r1 ready at 8), exit at 5; the
  * kernel ends when the last write-back lands at 8, so 9 cycles. */
@@ -44,7 +36,8 @@ static void test_alu_chain_exact_cycles(void **state)
     assert_int_equal((int)m.thread_insts, 96);
     assert_int_equal((int)m.ctas, 1);
     /* a warp spends 9 cycles live... until exit at 5: issued 3 of its 6 live cycles */
-    assert_true(m.stall_exec > 0.49 && m.stall_exec < 0.51);
+    assert_double_less(0.49, m.stall_exec);
+    assert_double_less(m.stall_exec, 0.51);
 }
 
 /* Three one-warp CTAs on one SM, each warp on its own scheduler: mov, a dependent add, exit.
@@ -75,6 +68,94 @@ static void test_cta_per_cycle(void **state)
         test_sim_ok(wl, sets[i], NULL, &m);
         assert_int_equal((int)m.cycles, want[i]);
         assert_int_equal((int)m.ctas, 3);
+    }
+}
+
+/* The GPU's dispatch of CTAs to SMs, seen through the L1D observer: the loads of each SM. */
+typedef struct access_log {
+    int n;
+    struct {
+        uint64_t cycle, line;
+        int sm;
+    } a[65536];
+} access_log;
+
+static void log_access(void *arg, const l1_access_record *r)
+{
+    access_log *l = arg;
+    if (strcmp(r->kind, "load") == 0 && l->n < (int)(sizeof l->a / sizeof l->a[0]))
+        l->a[l->n].cycle = r->cycle, l->a[l->n].line = r->line, l->a[l->n].sm = r->sm, l->n++;
+}
+
+/* Two kernels of five one-warp CTAs on four SMs; each CTA loads the line of its own index,
+ * kernel 1 from a, kernel 2 from b, so the L1D observer tells which SM ran which CTA. */
+static const char two_kernels_wl[] = ".array a i32 [5*32] zero\n"
+                                     ".array b i32 [5*32] zero\n"
+                                     ".kernel k1 block=32\n"
+                                     "        mov     r1, %ctaid\n"
+                                     "        shl     r2, r1, 7\n"
+                                     "        ld.i32  r5, [a + r2]\n"
+                                     "        exit\n"
+                                     ".kernel k2 block=32\n"
+                                     "        mov     r1, %ctaid\n"
+                                     "        shl     r2, r1, 7\n"
+                                     "        ld.i32  r5, [b + r2]\n"
+                                     "        exit\n"
+                                     ".host\n"
+                                     "        launch k1 grid=5\n"
+                                     "        launch k2 grid=5\n";
+
+/* The SM of each kernel's CTAs (by[kernel][cta]) with gpu.cta_rr_carry as given. The lines of
+ * a come first (arrays are laid out in order, each line-aligned), so line order is kernel 1's
+ * CTAs, then kernel 2's. */
+static void ctas_to_sms(const char *carry, int by[2][5])
+{
+    const char *sets[] = {"gpu.sms=4", carry, NULL};
+    access_log *log = calloc(1, sizeof *log);
+    assert_non_null(log);
+    sim_options opt = {0};
+    opt.l1_observer = log_access;
+    opt.l1_observer_arg = log;
+    sim_metrics m;
+    test_sim_opt_ok(two_kernels_wl, sets, &opt, &m);
+    assert_int_equal((int)m.kernels, 2);
+    uint64_t lines[10];
+    int nl = 0;
+    for (int i = 0; i < log->n; i++) {
+        int seen = 0;
+        for (int j = 0; j < nl; j++)
+            seen |= lines[j] == log->a[i].line;
+        if (!seen && nl < 10) lines[nl++] = log->a[i].line;
+    }
+    assert_int_equal(nl, 10);
+    for (int i = 0; i < nl; i++) /* sort the lines: a's five, then b's */
+        for (int j = i + 1; j < nl; j++)
+            if (lines[j] < lines[i]) {
+                uint64_t t = lines[i];
+                lines[i] = lines[j], lines[j] = t;
+            }
+    for (int i = 0; i < log->n; i++)
+        for (int j = 0; j < nl; j++)
+            if (log->a[i].line == lines[j]) by[j / 5][j % 5] = log->a[i].sm;
+    free(log);
+}
+
+/* Kernel 1's fifth CTA goes to SM 0 after one round, so SM 1 is next: with
+ * gpu.cta_rr_carry kernel 2 starts there (GPGPU-Sim's m_last_cluster_issue), without it at
+ * SM 0 again. */
+static void test_dispatch_carries_over_kernels(void **state)
+{
+    (void)state;
+    int by[2][5];
+    ctas_to_sms("gpu.cta_rr_carry=false", by);
+    for (int c = 0; c < 5; c++) {
+        assert_int_equal(by[0][c], c % 4);
+        assert_int_equal(by[1][c], c % 4);
+    }
+    ctas_to_sms("gpu.cta_rr_carry=true", by);
+    for (int c = 0; c < 5; c++) {
+        assert_int_equal(by[0][c], c % 4);
+        assert_int_equal(by[1][c], (c + 1) % 4);
     }
 }
 
@@ -120,7 +201,7 @@ static void test_load_miss_then_hit_exact_cycles(void **state)
     assert_int_equal((int)m.coherent_loads, 2);
     assert_int_equal((int)m.fully_cached_loads, 1);
     /* the default preset's unloaded DRAM round trip: CAWA Table 1's minimum of 220 cycles */
-    assert_true(m.lat_rt == 220.0);
+    assert_double_near(m.lat_rt, 220.0, 0);
     assert_int_equal((int)m.cycles, 16 + (int)m.lat_rt + 20);
 }
 
@@ -166,7 +247,7 @@ static void test_divergent_load_accesses(void **state)
     assert_int_equal((int)m.l1d_accesses, 32);
     assert_int_equal((int)m.divergent_loads, 1);
     assert_int_equal((int)m.coherent_loads, 0);
-    assert_true(m.mpli == 32.0);
+    assert_double_near(m.mpli, 32.0, 0);
 }
 
 /* Warps of a CTA wait at a barrier for the slowest: the fast warp cannot pass it early. */
@@ -192,8 +273,8 @@ static void test_barrier_waits_for_all_warps(void **state)
     const char *sets[] = {TINY, NULL};
     sim_metrics m;
     test_sim_ok(wl, sets, NULL, &m);
-    assert_true(m.stall_sync > 0.2);         /* warp 0 waited most of the run */
-    assert_true(m.warp_disparity_max < 0.2); /* and so both finished close together */
+    assert_double_less(0.2, m.stall_sync);         /* warp 0 waited most of the run */
+    assert_double_less(m.warp_disparity_max, 0.2); /* and so both finished close together */
 }
 
 /* A barrier that one warp never reaches (it spins on a flag only set after the barrier) is
@@ -219,7 +300,7 @@ static void test_barrier_never_reached_is_an_error(void **state)
     char err[1024];
     assert_int_equal(test_sim(wl, sets, NULL, &m, err, sizeof err), SIM_FAILED);
     assert_non_null(strstr(err, "sim.max_cycles"));
-    assert_true(m.cycles <= 20001);
+    assert_double_in_range(m.cycles, 0, 20001);
 }
 
 /* A load whose reply takes longer than sim.watchdog stops the run, and the message says the
@@ -280,8 +361,8 @@ static void test_watchdog_waits_for_a_working_memory(void **state)
     char err[1024];
     assert_int_equal(test_sim(wl, shortwd, NULL, &a, err, sizeof err), SIM_OK);
     assert_int_equal(test_sim(wl, longwd, NULL, &b, err, sizeof err), SIM_OK);
-    assert_true(a.cycles > 32 * 128);
-    assert_true(a.cycles == b.cycles);
+    assert_double_less(32 * 128, a.cycles);
+    assert_double_near(a.cycles, b.cycles, 0);
 }
 
 /* An atomic, then a chain independent of it: mov r5 and four adds, 4 cycles apart. With
@@ -342,7 +423,7 @@ static void test_cycle_cap_counts_across_launches(void **state)
     char err[1024];
     assert_int_equal(test_sim(wl, sets, NULL, &m, err, sizeof err), SIM_FAILED);
     assert_non_null(strstr(err, "sim.max_cycles"));
-    assert_true(m.kernels >= 900 && m.kernels <= 1001);
+    assert_double_in_range(m.kernels, 900, 1001);
 }
 
 /* Host loops whose iterations launch nothing cannot change the memory their condition reads:
@@ -462,16 +543,18 @@ static void test_energy_sm_and_front_end_terms(void **state)
     test_sim_ok(wl, idle, NULL, &i);
     /* the defaults (0) leave the energy as it was: nothing at all here */
     assert_int_equal((int)o.cycles, 9);
-    assert_true(o.energy_j == 0.0 && o.energy_sm_j == 0.0 && o.energy_inst_j == 0.0);
+    assert_double_near(o.energy_j, 0.0, 0);
+    assert_double_near(o.energy_sm_j, 0.0, 0);
+    assert_double_near(o.energy_inst_j, 0.0, 0);
     assert_int_equal((int)f.cycles, 9);
-    assert_near(f.energy_sm_j, 18e-9, 1e-15);
-    assert_near(f.energy_inst_j, 30e-12, 1e-18);
-    assert_near(f.energy_j, 18e-9 + 30e-12, 1e-15);
-    assert_near(f.power_w, (18e-9 + 30e-12) / 9e-9, 1e-9);
-    assert_near(a.util, 5.0 / 18.0, 1e-12);
-    assert_near(a.energy_sm_j, 5e-9, 1e-15);
-    assert_near(a.energy_j, 5e-9, 1e-15);
-    assert_near(i.energy_sm_j, 13e-9, 1e-15);
+    assert_double_near(f.energy_sm_j, 18e-9, 1e-15);
+    assert_double_near(f.energy_inst_j, 30e-12, 1e-18);
+    assert_double_near(f.energy_j, 18e-9 + 30e-12, 1e-15);
+    assert_double_near(f.power_w, (18e-9 + 30e-12) / 9e-9, 1e-9);
+    assert_double_near(a.util, 5.0 / 18.0, 1e-12);
+    assert_double_near(a.energy_sm_j, 5e-9, 1e-15);
+    assert_double_near(a.energy_j, 5e-9, 1e-15);
+    assert_double_near(i.energy_sm_j, 13e-9, 1e-15);
 }
 
 /* Memory-side clock domains (faster and slower than the core, at non-integer ratios), shared
@@ -495,21 +578,8 @@ static void test_clock_domains_skip_exact(void **state)
         test_sim_ok(names[i], noskip, NULL, &c);
         test_sim_ok(names[i], plain, NULL, &p);
         if (memcmp(&a, &c, sizeof a) != 0) fail_msg("%s: skipping changed the results", names[i]);
-        assert_true(a.cycles != p.cycles);
+        assert_int_not_equal((uint64_t)a.cycles, (uint64_t)p.cycles);
     }
-}
-
-/* CCWS section 5.1: GTO keeps the working set of few warps in the L1D; LRR thrashes it. */
-static void test_gto_misses_less_than_lrr_on_kmeans(void **state)
-{
-    (void)state;
-    const char *gto[] = {"gpu.sms=2", "sched.policy=gto", NULL};
-    const char *lrr[] = {"gpu.sms=2", "sched.policy=lrr", NULL};
-    sim_metrics g, l;
-    test_sim_ok("kmeans", gto, NULL, &g);
-    test_sim_ok("kmeans", lrr, NULL, &l);
-    assert_true(g.mpki < l.mpki);
-    assert_true(g.ipc > l.ipc);
 }
 
 /* DYNCTA's premise: on a bandwidth-bound kernel more CTAs per SM lengthen round trips. */
@@ -521,7 +591,7 @@ static void test_more_ctas_raise_latency_on_stream(void **state)
     sim_metrics a, b;
     test_sim_ok("stream", one, NULL, &a);
     test_sim_ok("stream", eight, NULL, &b);
-    assert_true(b.lat_rt > 1.5 * a.lat_rt);
+    assert_double_less(1.5 * a.lat_rt, b.lat_rt);
 }
 
 /* The compute-bound matrix multiply gains from more CTAs per SM to hide its latencies. */
@@ -535,8 +605,8 @@ static void test_matmul_ipc_rises_with_ctas(void **state)
     test_sim_ok("matmul", one, NULL, &a);
     test_sim_ok("matmul", two, NULL, &b);
     test_sim_ok("matmul", four, NULL, &c);
-    assert_true(b.ipc > a.ipc);
-    assert_true(c.ipc >= b.ipc);
+    assert_double_less(a.ipc, b.ipc);
+    assert_double_in_range(c.ipc, b.ipc, INFINITY);
 }
 
 /* DRAM never moves more than its peak and a streaming kernel gets close to it. */
@@ -545,8 +615,8 @@ static void test_dram_bandwidth_bounded_and_approached(void **state)
     (void)state;
     sim_metrics m;
     test_sim_ok("stream", NULL, NULL, &m);
-    assert_true(m.dram_bandwidth_util <= 1.0);
-    assert_true(m.dram_bandwidth_util > 0.6);
+    assert_double_in_range(m.dram_bandwidth_util, 0, 1.0);
+    assert_double_less(0.6, m.dram_bandwidth_util);
 }
 
 int main(void)
@@ -554,6 +624,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alu_chain_exact_cycles),
         cmocka_unit_test(test_cta_per_cycle),
+        cmocka_unit_test(test_dispatch_carries_over_kernels),
         cmocka_unit_test(test_atomic_holds_warp_from_issue),
         cmocka_unit_test(test_unit_initiation_interval),
         cmocka_unit_test(test_load_miss_then_hit_exact_cycles),
@@ -570,7 +641,6 @@ int main(void)
         cmocka_unit_test(test_deterministic_and_skip_exact),
         cmocka_unit_test(test_energy_sm_and_front_end_terms),
         cmocka_unit_test(test_clock_domains_skip_exact),
-        cmocka_unit_test(test_gto_misses_less_than_lrr_on_kmeans),
         cmocka_unit_test(test_more_ctas_raise_latency_on_stream),
         cmocka_unit_test(test_matmul_ipc_rises_with_ctas),
         cmocka_unit_test(test_dram_bandwidth_bounded_and_approached),

@@ -14,6 +14,7 @@
 
 #include "core/config/metrics.h"
 #include "explorer/space.h"
+#include "tests/support/support.h"
 
 static void assert_contains(const char *haystack, const char *needle)
 {
@@ -54,10 +55,10 @@ static void test_fields(void **state)
     /* l1d.ways: 1 2 4 8 16 */
     assert_int_equal(s->dims[0].kind, DIM_INT);
     assert_int_equal(s->dims[0].nlevels, 5);
-    assert_true(space_level_value(&s->dims[0], 4) == 16);
+    assert_double_near(space_level_value(&s->dims[0], 4), 16, 0);
     /* sm.max_ctas: 1 4 7 */
     assert_int_equal(s->dims[1].nlevels, 3);
-    assert_true(space_level_value(&s->dims[1], 2) == 7);
+    assert_double_near(space_level_value(&s->dims[1], 2), 7, 0);
     /* sched.policy: every choice */
     assert_int_equal(s->dims[2].kind, DIM_VALUES);
     assert_true(s->dims[2].nvalues >= 2);
@@ -66,16 +67,18 @@ static void test_fields(void **state)
     assert_int_equal(s->nworkloads, 2);
     assert_string_equal(s->workloads[0].label, "kmeans#1");
     assert_string_equal(s->workloads[1].label, "kmeans#2");
-    assert_true(s->workloads[1].weight == 2);
+    assert_double_near(s->workloads[1].weight, 2, 0);
     assert_int_equal(s->nobjectives, 3);
     assert_string_equal(s->objectives[0].name, "ipc");
-    assert_true(s->objectives[0].maximise && s->objectives[0].agg == AGG_GEOMEAN);
+    assert_true(s->objectives[0].maximise);
+    assert_int_equal(s->objectives[0].agg, AGG_GEOMEAN);
     assert_string_equal(s->objectives[1].name, "energy_j");
-    assert_true(!s->objectives[1].maximise && s->objectives[1].agg == AGG_SUM);
+    assert_false(s->objectives[1].maximise);
+    assert_int_equal(s->objectives[1].agg, AGG_SUM);
     assert_string_equal(s->objectives[2].name, "cycles_sum");
     assert_int_equal(s->search.kind, SEARCH_NLOPT);
     assert_int_equal(s->search.max_evaluations, 40);
-    assert_true(s->search.max_seconds == 5);
+    assert_double_near(s->search.max_seconds, 5, 0);
     assert_int_equal(s->search.seed, 9);
     assert_int_equal(s->search.threads, 2);
     space_free(s);
@@ -91,22 +94,23 @@ static void test_rounding(void **state)
     const space_dim *w = &s->dims[0];
     assert_int_equal(w->nlevels, 7);
     /* level k covers [k/7, (k+1)/7) */
-    assert_true(space_dim_value(w, 0.0) == 2);
-    assert_true(space_dim_value(w, 0.999 / 7) == 2);
-    assert_true(space_dim_value(w, 1.0 / 7 + 1e-9) == 3);
-    assert_true(space_dim_value(w, 1.0) == 8);
-    assert_true(space_dim_value(w, 1.5) == 8);
-    assert_true(space_dim_value(w, -0.5) == 2);
-    assert_true(space_dim_value(w, NAN) == 2);
+    assert_double_near(space_dim_value(w, 0.0), 2, 0);
+    assert_double_near(space_dim_value(w, 0.999 / 7), 2, 0);
+    assert_double_near(space_dim_value(w, 1.0 / 7 + 1e-9), 3, 0);
+    assert_double_near(space_dim_value(w, 1.0), 8, 0);
+    assert_double_near(space_dim_value(w, 1.5), 8, 0);
+    assert_double_near(space_dim_value(w, -0.5), 2, 0);
+    assert_double_near(space_dim_value(w, NAN), 2, 0);
     /* coordinates of values are level centres */
-    assert_true(fabs(space_dim_coord(w, 5) - 3.5 / 7) < 1e-12);
-    assert_true(space_dim_value(w, space_dim_coord(w, 5)) == 5);
+    assert_double_near(space_dim_coord(w, 5), 3.5 / 7, 1e-12);
+    assert_double_near(space_dim_value(w, space_dim_coord(w, 5)), 5, 0);
     const space_dim *p = &s->dims[1];
-    assert_true(space_dim_value(p, 0.49) == 0); /* lrr */
-    assert_true(space_dim_value(p, 0.5) == 1);  /* gto */
+    assert_double_near(space_dim_value(p, 0.49), 0, 0); /* lrr */
+    assert_double_near(space_dim_value(p, 0.5), 1, 0);  /* gto */
     const space_dim *c = &s->dims[2];
-    assert_true(fabs(space_dim_value(c, 0.5) - sqrt(100.0 * 1000.0)) < 1e-6);
-    assert_true(space_dim_value(c, 0) == 100 && fabs(space_dim_value(c, 1) - 1000) < 1e-9);
+    assert_double_near(space_dim_value(c, 0.5), sqrt(100.0 * 1000.0), 1e-6);
+    assert_double_near(space_dim_value(c, 0), 100, 0);
+    assert_double_near(space_dim_value(c, 1), 1000, 1e-9);
     double x[3] = {0.99, 0.1, 0.0};
     param_set *cfg = param_set_clone(s->base);
     char err[256];
@@ -130,13 +134,16 @@ static void test_constraints(void **state)
     double g[3];
     assert_int_equal(param_set_value(cfg, "l1d.ways", 4, err, sizeof err), 0);
     assert_true(space_violation(s, cfg, g) <= 0);
-    assert_true(g[0] == -4 && g[1] <= 0 && g[2] <= 0);
+    assert_double_near(g[0], -4, 0);
+    assert_true(g[1] <= 0);
+    assert_true(g[2] <= 0);
     assert_int_equal(param_set_value(cfg, "l1d.ways", 8, err, sizeof err), 0);
     space_violation(s, cfg, g);
-    assert_true(g[0] == 1); /* equality breaks a strict < by one step */
+    assert_double_near(g[0], 1, 0); /* equality breaks a strict < by one step */
     assert_int_equal(param_set_value(cfg, "l1d.ways", 11, err, sizeof err), 0);
     space_violation(s, cfg, g);
-    assert_true(g[0] == 4 && g[1] > 0);
+    assert_double_near(g[0], 4, 0);
+    assert_true(g[1] > 0);
     assert_int_equal(param_set_value(cfg, "l1d.ways", 1, err, sizeof err), 0);
     assert_true(space_violation(s, cfg, g) <= 0);
     assert_int_equal(param_set_parse(cfg, "sched.policy", "lrr", err, sizeof err), 0);
@@ -157,7 +164,10 @@ static void test_policy_aliases(void **state)
                         " \"constraints\": [\"l1d.policy != 'dacache_stall'\"],\n" WL "}");
     const space_dim *d = &s->dims[0];
     assert_int_equal(d->nvalues, 4);
-    assert_true(d->values[0] == 0 && d->values[1] == 7 && d->values[2] == 6 && d->values[3] == 5);
+    assert_double_near(d->values[0], 0, 0);
+    assert_double_near(d->values[1], 7, 0);
+    assert_double_near(d->values[2], 6, 0);
+    assert_double_near(d->values[3], 5, 0);
     param_set *cfg = param_set_clone(s->base);
     char err[256], buf[64];
     double g[1];
@@ -171,7 +181,7 @@ static void test_policy_aliases(void **state)
         assert_string_equal(param_get_choice(cfg, "dacache.variant"), variant[k]);
         assert_string_equal(param_get_choice(cfg, "l1d.policy"), k ? "dacache" : "lru");
         /* the level a configuration is at */
-        assert_true(fabs(space_dim_coord(d, param_get_shown(cfg, d->param)) - x[0]) < 1e-12);
+        assert_double_near(space_dim_coord(d, param_get_shown(cfg, d->param)), x[0], 1e-12);
         space_violation(s, cfg, g);
         assert_true(k == 2 ? g[0] > 0 : g[0] <= 0);
     }
@@ -185,7 +195,7 @@ static void test_policy_aliases(void **state)
     space_free(s);
     s = parse_ok("{\"parameters\": {\"l1d.policy\": {}},\n" WL "}");
     assert_int_equal(s->dims[0].nvalues, 8); /* six policies, two aliases */
-    assert_true(s->dims[0].values[7] == 7);
+    assert_double_near(s->dims[0].values[7], 7, 0);
     space_free(s);
 }
 
@@ -218,7 +228,7 @@ static void test_overrides(void **state)
     assert_int_equal(space_override(s, "search.seed=1e300", err, sizeof err), -1);
     assert_contains(err, "search.seed: expected a value in [0, 9007199254740991]");
     assert_int_equal(space_override(s, "search.seed=9007199254740991", err, sizeof err), 0);
-    assert_true(s->search.seed == 9007199254740991ull);
+    assert_int_equal(s->search.seed, 9007199254740991ull);
     assert_int_equal(space_override(s, "search.seconds=2e9", err, sizeof err), -1);
     assert_contains(err, "search.seconds: expected a value in [0, 1000000000]");
     assert_int_equal(space_override(s, "search.threads=1025", err, sizeof err), -1);
@@ -421,7 +431,7 @@ static void test_deep_constraints(void **state)
         space *s = space_parse(text, "t.json", err, sizeof err);
         if (cases[i].message) {
             if (s) fail_msg("case %zu parsed", i);
-            assert_true(strncmp(err, "t.json: constraints[0]: \"", 25) == 0);
+            assert_string_prefix(err, "t.json: constraints[0]: \"");
             assert_contains(err, cases[i].message);
         } else if (!s) {
             fail_msg("case %zu: unexpected error: %s", i, err);

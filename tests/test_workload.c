@@ -11,6 +11,7 @@
 #include "core/workload/wl_cfg.h"
 #include "core/workload/wl_inspect.h"
 #include "core/workload/workload.h"
+#include "tests/support/support.h"
 
 typedef struct step {
     uint32_t pc, mask;
@@ -363,7 +364,7 @@ static void test_predication_and_info(void **state)
         float f;
         memcpy(&f, &out[l], 4);
         /* lanes < 5 add r1, which is 0 for them (never written) */
-        assert_true(f == (l < 20 ? 0.5f * (float)l : 0.0f));
+        assert_double_near(f, l < 20 ? 0.5f * (float)l : 0.0f, 0);
     }
     s.ops->destroy(s.self);
     workload_free(w);
@@ -486,11 +487,11 @@ static void test_overrides_and_expressions(void **state)
     assert_int_equal(cnt, 9);
     float f;
     memcpy(&f, &b[3], 4);
-    assert_true(f == 4.0f);
+    assert_double_near(f, 4.0f, 0);
     const uint32_t *c = wl_workload_array(w, "c", &cnt);
     assert_int_equal(cnt, 3 + 4 + 5);
     for (uint32_t i = 0; i < cnt; i++)
-        assert_true(c[i] >= 3 && c[i] < 5);
+        assert_in_range(c[i], 3, 4);
     assert_int_equal(wl_array_base(w, "a") % 256, 0);
     assert_true(wl_array_base(w, "a") > 0);
     assert_true(wl_array_base(w, "b") >= wl_array_base(w, "a") + 12);

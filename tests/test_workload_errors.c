@@ -157,7 +157,7 @@ static void test_rejected(void **state)
                     CASES[i].where, CASES[i].what);
         assert_int_equal(rc, -1);
         assert_null(w);
-        assert_true(strncmp(err, CASES[i].where, strlen(CASES[i].where)) == 0);
+        assert_string_prefix(err, CASES[i].where);
         assert_non_null(strstr(err, CASES[i].what));
     }
 }
@@ -191,7 +191,7 @@ static void test_bad_edgelist(void **state)
     assert_int_equal(workload_parse(text, "t.wl", NULL, NULL, 0, &w, err, sizeof err), -1);
     char want[300];
     snprintf(want, sizeof want, "%s:3: expected an edge 'src dst'", path);
-    assert_true(strncmp(err, want, strlen(want)) == 0);
+    assert_string_prefix(err, want);
     assert_non_null(strstr(err, "(edge list of t.wl:2)"));
     path = test_write_temp("edges2.txt", "0 1 2\n");
     snprintf(text, sizeof text, ".graph g edgelist(\"%s\")\n" KERNEL_OK HOST_OK, path);
@@ -223,7 +223,7 @@ static void test_error_buffer_edge_cases(void **state)
     big[0] = '.';
     char err[256];
     assert_int_equal(workload_parse(big, "t.wl", NULL, NULL, 0, &w, err, sizeof err), -1);
-    assert_true(strncmp(err, "t.wl:1:", 7) == 0);
+    assert_string_prefix(err, "t.wl:1:");
 }
 
 /* Nesting is bounded (parentheses, calls and signs alike) so that deep input is an error
@@ -293,7 +293,7 @@ static void test_many_labels(void **state)
         if (want[t]) {
             assert_int_equal(rc, -1);
             snprintf(where, sizeof where, "t.wl:%d: ", N + 2);
-            assert_true(strncmp(err, where, strlen(where)) == 0);
+            assert_string_prefix(err, where);
             assert_non_null(strstr(err, want[t]));
         } else {
             if (rc) fail_msg("%s", err);

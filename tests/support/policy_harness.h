@@ -1,6 +1,6 @@
 /* The policy harness: warp schedulers, L1D policies and CTA schedulers built by name outside any
- * SM, for the unit tests of single policies (tests/test_sched.c, test_cta.c, test_policies.c,
- * test_cache_policies.c, test_cache_properties.c, test_l1d.c).
+ * SM, for the unit tests of single policies (tests/test_sched_policies.c, test_cache_policies.c,
+ * test_cta_policies.c, test_policy_conformance.c, test_belady.c, test_l1d.c).
  *
  * Each ph_*_make looks the policy up in the registry, starts from the registry's defaults,
  * applies the "name=value" overrides (NULL-terminated, may be NULL), seeds the policy's own
@@ -11,9 +11,11 @@
 #ifndef WT_TEST_POLICY_HARNESS_H
 #define WT_TEST_POLICY_HARNESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/config/metrics.h"
 #include "core/config/params.h"
 #include "core/policy.h"
 #include "core/util/rng.h"
@@ -40,6 +42,32 @@ void ph_sched_make(ph_sched *s, const char *name, sched_env env, uint64_t seed,
  * the SM does (on_issue). Returns the index into ready, or -1 when it issues nothing. */
 int ph_sched_pick(ph_sched *s, const warp_view *const *ready, int n, uint64_t now);
 void ph_sched_free(ph_sched *s);
+
+/* The instances of scheduler `name` one SM makes (core/sim/sm.c): the state they share, when
+ * the policy has create_shared (made first, with env.scheduler 0), then one instance per
+ * scheduler k = 0..num_schedulers-1, each with env.scheduler k and the shared state; warp slot
+ * w belongs to instance w % num_schedulers. Every instance sees the harness's generator and
+ * its copies of *crit and *stalls (either may be NULL). ph_sched_sm_try returns 0, or -1 with
+ * the message create gave (nothing is left to free). */
+#define PH_MAX_SCHEDULERS 4
+
+typedef struct ph_sched_sm {
+    const sched_ops *ops;
+    void *shared;
+    void *self[PH_MAX_SCHEDULERS];
+    int num_schedulers, max_warps;
+    param_set *p;
+    wt_rng rng;
+    warp_criticality crit;
+    warp_stalls stalls;
+} ph_sched_sm;
+
+int ph_sched_sm_try(ph_sched_sm *s, const char *name, int max_warps, int num_schedulers,
+                    const warp_criticality *crit, const warp_stalls *stalls, uint64_t seed,
+                    const char *const *sets, char *err, size_t errlen);
+/* The instance that schedules warp slot w. */
+void *ph_sched_sm_of(const ph_sched_sm *s, int w);
+void ph_sched_sm_free(ph_sched_sm *s);
 
 /* -------------------------------------------------------------- L1D policies ---- */
 
@@ -74,9 +102,41 @@ typedef struct ph_l1d {
 
 int ph_l1d_try(ph_l1d *f, const char *name, l1d_config cfg, int max_warps, uint64_t seed,
                const char *const *sets, char *err, size_t errlen);
+/* ph_l1d_try with the cache driving *ops instead of the operations `name` resolves to (a
+ * wrapper that checks every call, for instance); `name` still gives the parameters (an alias
+ * sets its variant). ops NULL: the named policy's own. */
+int ph_l1d_try_ops(ph_l1d *f, const char *name, const l1_policy_ops *ops, l1d_config cfg,
+                   int max_warps, uint64_t seed, const char *const *sets, char *err, size_t errlen);
 void ph_l1d_make(ph_l1d *f, const char *name, l1d_config cfg, int max_warps, uint64_t seed,
                  const char *const *sets);
 void ph_l1d_free(ph_l1d *f);
+
+/* Streams of L1D accesses replayed through a whole L1D (PH_LINE-byte lines, every miss filled
+ * at once), for the properties of the policies over streams (test_cache_policies.c) and
+ * Belady's bound (test_belady.c). One access: a load, with what a policy may know of it, or a
+ * store (write-evict). */
+#define PH_LINE 128
+
+typedef struct ph_access {
+    uint64_t line; /* byte address, line-aligned */
+    uint32_t pc;
+    int warp, prio, div;
+    bool critical, store;
+} ph_access;
+
+typedef struct ph_replay {
+    uint64_t misses, bypasses;
+    sim_metrics m; /* the policy's collected statistics, where the catalogue puts them */
+} ph_replay;
+
+/* Runs the stream through an L1D of the geometry with l1d.policy=`policy` (a policy or an
+ * alias; "name=value" overrides in kv), SM 0 with 48 warp slots. */
+ph_replay ph_l1d_replay(const char *policy, const char *const *kv, int sets, int ways, int hash,
+                        const ph_access *s, size_t n);
+/* n random accesses (calloc'd) over `universe` lines, half of them to a hot quarter (reuse for
+ * the policies to find), one in 20 a store when `stores`; random pc, warp, rank, divergence and
+ * criticality. */
+ph_access *ph_random_stream(wt_rng *rng, size_t n, uint64_t universe, int stores);
 
 /* ------------------------------------------------------------- CTA schedulers ---- */
 
@@ -87,6 +147,8 @@ typedef struct ph_cta {
     wt_rng rng;
 } ph_cta;
 
+int ph_cta_try(ph_cta *c, const char *name, cta_env env, uint64_t seed, const char *const *sets,
+               char *err, size_t errlen);
 void ph_cta_make(ph_cta *c, const char *name, cta_env env, uint64_t seed, const char *const *sets);
 void ph_cta_free(ph_cta *c);
 

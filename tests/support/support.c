@@ -1,5 +1,6 @@
 #include "tests/support/support.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,39 @@
 #include "core/config/preset.h"
 #include "core/util/kv.h"
 #include "core/util/textfile.h"
+
+void test_assert_double_near(double a, double b, double eps, const char *a_text, const char *b_text,
+                             const char *file, int line)
+{
+    if (a == b || fabs(a - b) <= eps) return;
+    print_error("%s = %.17g, %s = %.17g: they differ by %g, more than %g\n", a_text, a, b_text, b,
+                fabs(a - b), eps);
+    _fail(file, line);
+}
+
+void test_assert_double_in_range(double v, double lo, double hi, const char *v_text,
+                                 const char *file, int line)
+{
+    if (v >= lo && v <= hi) return;
+    print_error("%s = %.17g is not in [%.17g, %.17g]\n", v_text, v, lo, hi);
+    _fail(file, line);
+}
+
+void test_assert_double_less(double a, double b, const char *a_text, const char *b_text,
+                             const char *file, int line)
+{
+    if (a < b) return;
+    print_error("%s = %.17g is not below %s = %.17g\n", a_text, a, b_text, b);
+    _fail(file, line);
+}
+
+void test_assert_string_prefix(const char *s, const char *prefix, const char *s_text,
+                               const char *file, int line)
+{
+    if (s && strncmp(s, prefix, strlen(prefix)) == 0) return;
+    print_error("%s = \"%s\" does not start with \"%s\"\n", s_text, s ? s : "(null)", prefix);
+    _fail(file, line);
+}
 
 char *test_read_file(const char *path, size_t *len)
 {

@@ -9,6 +9,25 @@
 #include "explorer/simulate.h"
 #include "core/workload/workload.h"
 
+/* Comparisons cmocka 1.1.5 lacks, that print both sides when they fail (its assert_float_equal
+ * rounds to float): |a - b| <= eps (0: exactly equal; NaN never is), lo <= v <= hi, a < b, and
+ * that s starts with prefix. */
+#define assert_double_near(a, b, eps)                                                              \
+    test_assert_double_near((a), (b), (eps), #a, #b, __FILE__, __LINE__)
+#define assert_double_in_range(v, lo, hi)                                                          \
+    test_assert_double_in_range((v), (lo), (hi), #v, __FILE__, __LINE__)
+#define assert_double_less(a, b) test_assert_double_less((a), (b), #a, #b, __FILE__, __LINE__)
+#define assert_string_prefix(s, prefix)                                                            \
+    test_assert_string_prefix((s), (prefix), #s, __FILE__, __LINE__)
+void test_assert_double_near(double a, double b, double eps, const char *a_text, const char *b_text,
+                             const char *file, int line);
+void test_assert_double_in_range(double v, double lo, double hi, const char *v_text,
+                                 const char *file, int line);
+void test_assert_double_less(double a, double b, const char *a_text, const char *b_text,
+                             const char *file, int line);
+void test_assert_string_prefix(const char *s, const char *prefix, const char *s_text,
+                               const char *file, int line);
+
 /* Reads a whole file into a NUL-terminated heap buffer, or returns NULL. */
 char *test_read_file(const char *path, size_t *len);
 /* Writes text to a fresh temporary file and returns its path (static buffer per call slot). */

@@ -1,7 +1,9 @@
-/* Unit tests of the CTA schedulers: the static limit and DYNCTA (Kayiran et al., PACT 2013),
- * driven directly with scripted C_idle/C_mem samples: the initial n, every branch of Algorithm 1
- * at its threshold boundaries, the bounds 1 <= n <= N. The same policies through the core are
- * in test_cta_behaviour.c. */
+/* Unit tests of each CTA scheduler, one section per policy in registry order (policies/list.h):
+ * max_tlp (every CTA the resources allow), the static limit and DYNCTA (Kayiran et al., PACT
+ * 2013), driven directly with scripted C_idle/C_mem samples: the initial n, every branch of
+ * Algorithm 1 at its threshold boundaries, the bounds 1 <= n <= N. What every CTA scheduler must
+ * do is checked in test_policy_conformance.c; the same policies through the core in
+ * test_cta_behaviour.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +30,35 @@ static int sample(ph_cta *c, int sm, uint32_t c_idle, uint32_t c_mem)
     c->ops->on_sample(c->self, sm, &s, 0);
     return c->ops->limit(c->self, sm);
 }
+
+/* ------------------------------------------- max_tlp: the default dispatcher ---- */
+
+static void test_max_tlp(void **state)
+{
+    (void)state;
+    ph_cta c;
+    ph_cta_make(&c, "max_tlp", (cta_env){15, NULL}, 2, NULL);
+    const cta_ops *o = c.ops;
+    void *self = c.self;
+    assert_non_null(o->on_kernel_start);
+    o->on_kernel_start(self, 6);
+    for (int sm = 0; sm < 15; sm++)
+        assert_int_equal(o->limit(self, sm), 6);
+    if (o->on_sample) {
+        cta_sample smp = {1000, 1000, 6};
+        o->on_sample(self, 3, &smp, 5000);
+        assert_int_equal(o->limit(self, 3), 6);
+    }
+    if (o->period) assert_int_equal(o->period(self), 0);
+    o->on_kernel_start(self, 1); /* a new kernel with other resources */
+    for (int sm = 0; sm < 15; sm++)
+        assert_int_equal(o->limit(self, sm), 1);
+    o->on_kernel_start(self, 32);
+    assert_int_equal(o->limit(self, 14), 32);
+    ph_cta_free(&c);
+}
+
+/* ----------------------------------------------- static_limit: a fixed limit ---- */
 
 static void test_static_limit(void **state)
 {
@@ -59,6 +90,8 @@ static void test_static_limit(void **state)
     assert_int_not_equal(param_set_parse(p, "static_limit.n", "33", err, sizeof err), 0);
     param_set_free(p);
 }
+
+/* -------------------------------------------- dyncta: dynamic CTA scheduling ---- */
 
 /* n starts at floor(N/2), at least 1, on every SM, at every kernel start. */
 static void test_dyncta_initial_n(void **state)
@@ -203,11 +236,9 @@ static void test_dyncta_scripted_sequence(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_static_limit),
-        cmocka_unit_test(test_dyncta_initial_n),
-        cmocka_unit_test(test_dyncta_threshold_cases),
-        cmocka_unit_test(test_dyncta_bounds),
-        cmocka_unit_test(test_dyncta_scripted_sequence),
+        cmocka_unit_test(test_max_tlp),          cmocka_unit_test(test_static_limit),
+        cmocka_unit_test(test_dyncta_initial_n), cmocka_unit_test(test_dyncta_threshold_cases),
+        cmocka_unit_test(test_dyncta_bounds),    cmocka_unit_test(test_dyncta_scripted_sequence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
