@@ -73,7 +73,7 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     }
     if (!c->tags || !c->fp || !c->valid || !c->reserved || !c->nreserved || !c->nused ||
         !c->owner || !c->mshr_of || !c->state || !c->mshr || !c->mshr_free || !c->waiters ||
-        (cfg->ways >= L1D_MAP_WAYS && l1d_map_init(&c->map, lines) != 0)) {
+        (cfg->ways >= L1D_MAP_WAYS && l1d_map_init(&c->map, lines, c->tags) != 0)) {
         snprintf(err, errlen, "out of memory");
         l1d_destroy(c);
         return -1;
