@@ -93,8 +93,7 @@ static inline void l1d_map_add(l1d_map *m, uint64_t line, uint32_t i)
 static inline void l1d_map_remove(l1d_map *m, uint64_t line)
 {
     uint32_t h = l1d_map_hash(line), k = l1d_map_home(m, line);
-    while (m->slot[k].i == L1D_MAP_EMPTY || m->slot[k].hash != h ||
-           m->tags[m->slot[k].i] != line)
+    while (m->slot[k].i == L1D_MAP_EMPTY || m->slot[k].hash != h || m->tags[m->slot[k].i] != line)
         k = (k + 1) & m->mask;
     for (uint32_t j = (k + 1) & m->mask; m->slot[j].i != L1D_MAP_EMPTY; j = (j + 1) & m->mask) {
         uint32_t home = l1d_map_home(m, m->tags[m->slot[j].i]);
