@@ -24,21 +24,6 @@
 
 /* ------------------------------- dyncta: the pausing order, through the core ---- */
 
-typedef struct access_log {
-    int n;
-    struct {
-        uint64_t cycle, line;
-        int sm;
-    } a[65536];
-} access_log;
-
-static void log_access(void *arg, const l1_access_record *r)
-{
-    access_log *l = arg;
-    if (strcmp(r->kind, "load") == 0 && l->n < (int)(sizeof l->a / sizeof l->a[0]))
-        l->a[l->n].cycle = r->cycle, l->a[l->n].line = r->line, l->a[l->n].sm = r->sm, l->n++;
-}
-
 /* Eight CTAs of eight warps; every iteration each warp loads its CTA's own line, so the L1D
  * observer shows which CTA issues when. */
 static const char pause_wl[] = ".array out i32 [8*32] zero\n"
@@ -60,7 +45,7 @@ static const char pause_wl[] = ".array out i32 [8*32] zero\n"
                                "        launch k grid=8\n";
 
 /* Share of the accesses in cycles [from, to] made by the CTAs in mask. */
-static double share(const access_log *log, const int *who, uint64_t from, uint64_t to,
+static double share(const test_load_log *log, const int *who, uint64_t from, uint64_t to,
                     unsigned mask)
 {
     int mine = 0, all = 0;
@@ -93,12 +78,12 @@ static void test_pausing_order_through_core(void **state)
                           "dyncta.t_mem_l=0",
                           "dyncta.t_mem_h=0",
                           NULL};
-    access_log *log = calloc(1, sizeof *log);
+    test_load_log *log = calloc(1, sizeof *log);
     assert_non_null(log);
     FILE *trace = tmpfile();
     assert_non_null(trace);
     sim_options opt = {0};
-    opt.l1_observer = log_access;
+    opt.l1_observer = test_log_loads;
     opt.l1_observer_arg = log;
     opt.cta_trace = trace;
     sim_metrics m;

@@ -72,20 +72,6 @@ static void test_cta_per_cycle(void **state)
 }
 
 /* The GPU's dispatch of CTAs to SMs, seen through the L1D observer: the loads of each SM. */
-typedef struct access_log {
-    int n;
-    struct {
-        uint64_t cycle, line;
-        int sm;
-    } a[65536];
-} access_log;
-
-static void log_access(void *arg, const l1_access_record *r)
-{
-    access_log *l = arg;
-    if (strcmp(r->kind, "load") == 0 && l->n < (int)(sizeof l->a / sizeof l->a[0]))
-        l->a[l->n].cycle = r->cycle, l->a[l->n].line = r->line, l->a[l->n].sm = r->sm, l->n++;
-}
 
 /* Two kernels of five one-warp CTAs on four SMs; each CTA loads the line of its own index,
  * kernel 1 from a, kernel 2 from b, so the L1D observer tells which SM ran which CTA. */
@@ -111,10 +97,10 @@ static const char two_kernels_wl[] = ".array a i32 [5*32] zero\n"
 static void ctas_to_sms(const char *carry, int by[2][5])
 {
     const char *sets[] = {"gpu.sms=4", carry, NULL};
-    access_log *log = calloc(1, sizeof *log);
+    test_load_log *log = calloc(1, sizeof *log);
     assert_non_null(log);
     sim_options opt = {0};
-    opt.l1_observer = log_access;
+    opt.l1_observer = test_log_loads;
     opt.l1_observer_arg = log;
     sim_metrics m;
     test_sim_opt_ok(two_kernels_wl, sets, &opt, &m);

@@ -147,3 +147,10 @@ void test_sim_ok(const char *workload_text, const char *const *sets, const char 
     if (test_sim(workload_text, sets, wparams, m, err, sizeof err) != SIM_OK)
         fail_msg("simulation failed: %s", err);
 }
+
+void test_log_loads(void *arg, const l1_access_record *r)
+{
+    test_load_log *l = arg;
+    if (strcmp(r->kind, "load") == 0 && l->n < (int)(sizeof l->a / sizeof l->a[0]))
+        l->a[l->n].cycle = r->cycle, l->a[l->n].line = r->line, l->a[l->n].sm = r->sm, l->n++;
+}

@@ -71,6 +71,18 @@ typedef struct test_wparams {
  * when one is not "name=value" or there are more than TEST_MAX_WPARAMS. */
 int test_split_wparams(test_wparams *w, const char *const *wparams, char *err, size_t errlen);
 
+/* The loads of a run's L1D stream, in simulation order: test_log_loads is the observer
+ * (sim_options.l1_observer, the log its arg; allocate the log, it is large), keeping each
+ * load's cycle, line and SM, up to 65,536 of them. */
+typedef struct test_load_log {
+    int n;
+    struct {
+        uint64_t cycle, line;
+        int sm;
+    } a[65536];
+} test_load_log;
+void test_log_loads(void *arg, const l1_access_record *r);
+
 /* test_sim that must succeed: a failure fails the running cmocka test with the message. */
 void test_sim_ok(const char *workload_text, const char *const *sets, const char *const *wparams,
                  sim_metrics *m);
