@@ -7,21 +7,7 @@
  *
  * Included several times (no include guard), each time with the row macros the includer needs
  * defined; the others expand to nothing, and all are undefined at the end. */
-#ifndef PARAM_INT
-#define PARAM_INT(field, name, def, lo, hi, unit, doc)
-#endif
-#ifndef PARAM_U64
-#define PARAM_U64(field, name, def, lo, hi, unit, doc)
-#endif
-#ifndef PARAM_REAL
-#define PARAM_REAL(field, name, def, lo, hi, unit, doc)
-#endif
-#ifndef PARAM_BOOL
-#define PARAM_BOOL(field, name, def, doc)
-#endif
-#ifndef PARAM_CHOICE
-#define PARAM_CHOICE(field, name, LIST, def, doc)
-#endif
+#include "core/util/param_rows.h"
 
 PARAM_REAL(int_op_pj, "energy.int_op_pj", 0.1, 0, 1e6, "pJ",
            "integer operation per lane (Horowitz ISSCC 2014: 32-bit add, 45 nm)")
@@ -56,8 +42,4 @@ PARAM_REAL(inst_pj, "energy.inst_pj", 0, 0, 1e6, "pJ",
            "pipeline latches (AccelWattch/GPUWattch components IBP, ICP, SCHEDP, PIPEP). "
            "0: not modelled")
 
-#undef PARAM_INT
-#undef PARAM_U64
-#undef PARAM_REAL
-#undef PARAM_BOOL
-#undef PARAM_CHOICE
+#include "core/util/param_rows_end.h"

@@ -25,21 +25,7 @@
  *
  * Included several times (no include guard), each time with the row macros the includer needs
  * defined; the others expand to nothing, and all are undefined at the end. */
-#ifndef PARAM_INT
-#define PARAM_INT(field, name, def, lo, hi, unit, doc)
-#endif
-#ifndef PARAM_U64
-#define PARAM_U64(field, name, def, lo, hi, unit, doc)
-#endif
-#ifndef PARAM_REAL
-#define PARAM_REAL(field, name, def, lo, hi, unit, doc)
-#endif
-#ifndef PARAM_BOOL
-#define PARAM_BOOL(field, name, def, doc)
-#endif
-#ifndef PARAM_CHOICE
-#define PARAM_CHOICE(field, name, LIST, def, doc)
-#endif
+#include "core/util/param_rows.h"
 
 PARAM_U64(seed, "sim.seed", 1, 0, 9007199254740991.0, "",
           "seed of the per-simulation generator every random choice draws from")
@@ -278,8 +264,4 @@ PARAM_INT(l1d_unified_kb, "l1d.unified_kb", 0, 0, 4096, "KB",
           "the L1D the rest, by its ways (GPGPU-Sim -gpgpu_unified_l1d_size with "
           "-gpgpu_adaptive_cache_config 1 and -gpgpu_shmem_option 0,8,16,32,64,96)")
 
-#undef PARAM_INT
-#undef PARAM_U64
-#undef PARAM_REAL
-#undef PARAM_BOOL
-#undef PARAM_CHOICE
+#include "core/util/param_rows_end.h"

@@ -17,21 +17,7 @@
  *
  * Included several times (no include guard), each time with the row macros the includer needs
  * defined; the others expand to nothing, and all are undefined at the end. */
-#ifndef PARAM_INT
-#define PARAM_INT(field, name, def, lo, hi, unit, doc)
-#endif
-#ifndef PARAM_U64
-#define PARAM_U64(field, name, def, lo, hi, unit, doc)
-#endif
-#ifndef PARAM_REAL
-#define PARAM_REAL(field, name, def, lo, hi, unit, doc)
-#endif
-#ifndef PARAM_BOOL
-#define PARAM_BOOL(field, name, def, doc)
-#endif
-#ifndef PARAM_CHOICE
-#define PARAM_CHOICE(field, name, LIST, def, doc)
-#endif
+#include "core/util/param_rows.h"
 
 PARAM_INT(icnt_latency, "icnt.latency", 37, 1, 10000, "cycles",
           "interconnect latency, each direction (37: an unloaded L2 hit takes CAWA Table 1's "
@@ -190,8 +176,4 @@ PARAM_BOOL(dram_latency_first, "dram.latency_first", 0,
            "its data on the way back (GPGPU-Sim -dram_latency, l2cache.cc "
            "m_dram_latency_queue)")
 
-#undef PARAM_INT
-#undef PARAM_U64
-#undef PARAM_REAL
-#undef PARAM_BOOL
-#undef PARAM_CHOICE
+#include "core/util/param_rows_end.h"
