@@ -13,25 +13,8 @@
 #include "core/sim/cpl.h"
 #include "core/config/params.h"
 #include "core/policy.h"
+#include "tests/support/policy_harness.h"
 #include "tests/support/support.h"
-
-static cpl *cpl_make(const char *const *sets)
-{
-    param_set *p = param_set_new();
-    char err[256];
-    if (test_apply_sets(p, NULL, sets, err, sizeof err) != 0) fail_msg("%s", err);
-    cpl *c = NULL;
-    assert_int_equal(cpl_create(&c, 16, p, err, sizeof err), 0);
-    param_set_free(p);
-    return c;
-}
-
-static void branch(cpl *c, int warp, uint32_t pc, uint32_t target, uint32_t reconv, uint32_t active,
-                   uint32_t taken)
-{
-    branch_event b = {warp, pc, target, pc + 1, reconv, active, taken, taken && taken != active, 0};
-    cpl_on_branch(c, &b);
-}
 
 /* CAWA Alg. 2: PC1 "@p0 bra L2" (to PC4), PC2, PC3 "bra L3" (to PC5), PC4 (L2), PC5 (L3);
  * PC5 post-dominates PC1. Taken, the warp runs PC4 (1 instruction); not taken, PC2 and PC3
@@ -39,30 +22,30 @@ static void branch(cpl *c, int warp, uint32_t pc, uint32_t target, uint32_t reco
 static void test_cpl_branch_paths(void **state)
 {
     (void)state;
-    cpl *c = cpl_make(NULL);
+    cpl *c = ph_cpl_make(NULL);
     for (int w = 0; w < 3; w++)
         cpl_warp_start(c, w, 0, 0);
     /* warp 0: every lane takes PC1 */
     cpl_on_issue(c, 0, 1);
-    branch(c, 0, 1, 4, 5, 0xf, 0xf);
+    ph_cpl_branch(c, 0, 1, 4, 5, 0xf, 0xf);
     assert_int_equal(cpl_n_inst(c, 0), -1 - 2); /* committed PC1, skips PC2-PC3 */
     cpl_on_issue(c, 0, 2);                      /* PC4 */
     /* warp 1: no lane takes PC1; PC3 jumps over PC4 */
     cpl_on_issue(c, 1, 1);
-    branch(c, 1, 1, 4, 5, 0xf, 0);
+    ph_cpl_branch(c, 1, 1, 4, 5, 0xf, 0);
     assert_int_equal(cpl_n_inst(c, 1), -1);
     cpl_on_issue(c, 1, 2); /* PC2 */
     cpl_on_issue(c, 1, 3); /* PC3 */
-    branch(c, 1, 3, 5, 5, 0xf, 0xf);
+    ph_cpl_branch(c, 1, 3, 5, 5, 0xf, 0xf);
     assert_int_equal(cpl_n_inst(c, 1), -3 - 1);
     /* warp 2: PC1 diverges; the taken side PC4 runs on top of the fall-through side */
     cpl_on_issue(c, 2, 1);
-    branch(c, 2, 1, 4, 5, 0xf, 0x3);
+    ph_cpl_branch(c, 2, 1, 4, 5, 0xf, 0x3);
     assert_int_equal(cpl_n_inst(c, 2), -1 + 1);
     cpl_on_issue(c, 2, 2); /* PC4 */
     cpl_on_issue(c, 2, 3); /* PC2 */
     cpl_on_issue(c, 2, 4); /* PC3, its lanes jump to PC5 */
-    branch(c, 2, 3, 5, 5, 0xc, 0xc);
+    ph_cpl_branch(c, 2, 3, 5, 5, 0xc, 0xc);
     /* at PC5 every path has the same disparity: 4 instructions of straight-line code */
     for (int w = 0; w < 3; w++)
         assert_int_equal(cpl_n_inst(c, w), -4);
@@ -74,18 +57,18 @@ static void test_cpl_branch_paths(void **state)
         for (int i = 0; i < 4; i++)
             cpl_on_issue(c, 3, 10);
         assert_int_equal(cpl_n_inst(c, 3), -4);
-        branch(c, 3, 13, 10, 14, 0xf, 0xf);
+        ph_cpl_branch(c, 3, 13, 10, 14, 0xf, 0xf);
         assert_int_equal(cpl_n_inst(c, 3), 0);
     }
     /* lanes leave the loop at different trips: the diverged branch still repeats the body */
     for (int i = 0; i < 4; i++)
         cpl_on_issue(c, 3, 10);
-    branch(c, 3, 13, 10, 14, 0xf, 0x1);
+    ph_cpl_branch(c, 3, 13, 10, 14, 0xf, 0x1);
     assert_int_equal(cpl_n_inst(c, 3), 0);
     /* leaving the loop: the warp moves on in straight-line code */
     for (int i = 0; i < 4; i++)
         cpl_on_issue(c, 3, 10);
-    branch(c, 3, 13, 10, 14, 0xf, 0);
+    ph_cpl_branch(c, 3, 13, 10, 14, 0xf, 0);
     assert_int_equal(cpl_n_inst(c, 3), -4);
     cpl_destroy(c);
 }
@@ -95,7 +78,7 @@ static void test_cpl_branch_paths(void **state)
 static void test_cpl_stall_alg3(void **state)
 {
     (void)state;
-    cpl *c = cpl_make(NULL);
+    cpl *c = ph_cpl_make(NULL);
     cpl_warp_start(c, 0, 0, 0);
     cpl_warp_start(c, 1, 0, 0);
     cpl_on_issue(c, 0, 0);
@@ -109,7 +92,7 @@ static void test_cpl_stall_alg3(void **state)
     assert_int_equal((int)cpl_n_stall(c, 0, 50), 2);
     assert_int_equal((int)cpl_criticality_at(c, 0, 6), 2); /* nInst 0: the counter is nStall */
     /* 8 instructions behind warp 1, CPI_avg (2 + 5) / 2 = 3.5: 8 * 3.5 + 2 */
-    branch(c, 0, 20, 11, 21, 1, 1);
+    ph_cpl_branch(c, 0, 20, 11, 21, 1, 1);
     assert_int_equal((int)cpl_criticality(c, 0), 30);
     /* warp 1 has not issued: nothing counted yet */
     assert_int_equal((int)cpl_criticality(c, 1), 0);
@@ -124,7 +107,7 @@ static void test_cpl_memory_wait_is_not_contention(void **state)
 {
     (void)state;
     for (int all = 0; all <= 1; all++) {
-        cpl *c = cpl_make(all ? (const char *const[]){"cpl.stall_cycles=all", NULL} : NULL);
+        cpl *c = ph_cpl_make(all ? (const char *const[]){"cpl.stall_cycles=all", NULL} : NULL);
         cpl_warp_start(c, 0, 0, 0);
         cpl_warp_start(c, 1, 0, 0);
         cpl_on_issue(c, 0, 0);
@@ -150,8 +133,8 @@ static void test_cpl_memory_wait_is_not_contention(void **state)
 static void test_cpl_stall_all_in_progress(void **state)
 {
     (void)state;
-    cpl *c =
-        cpl_make((const char *const[]){"cpl.stall_cycles=all", "cpl.stall_in_progress=true", NULL});
+    cpl *c = ph_cpl_make(
+        (const char *const[]){"cpl.stall_cycles=all", "cpl.stall_in_progress=true", NULL});
     cpl_warp_start(c, 0, 0, 0);
     cpl_warp_start(c, 1, 0, 0);
     /* Alg. 3: the stall between two instructions; while it lasts, it counts as it grows */
@@ -169,7 +152,7 @@ static void test_cpl_stall_all_in_progress(void **state)
     assert_int_equal((int)cpl_criticality_at(c, 0, 6), 5);
     /* a backward branch: the 10 instructions PC11..PC20 run again; 0 is now 8 instructions
      * behind warp 1, CPI_avg (2 + 5) / 2 = 3.5 */
-    branch(c, 0, 20, 11, 21, 1, 1);
+    ph_cpl_branch(c, 0, 20, 11, 21, 1, 1);
     assert_int_equal((int)cpl_n_inst(c, 0), 8);
     assert_int_equal((int)cpl_criticality(c, 0), 33); /* at cycle 6: 8 * 3.5 + 5 */
     /* warp 1 has not issued since its start: 5 cycles of stall, counter 5; 0 is the more
@@ -186,8 +169,8 @@ static void test_cpl_accuracy(void **state)
 {
     (void)state;
     /* the waits in progress count, so that a warp that never issues falls behind */
-    cpl *c = cpl_make((const char *const[]){"cpl.sample_period=10", "cpl.stall_cycles=all",
-                                            "cpl.stall_in_progress=true", NULL});
+    cpl *c = ph_cpl_make((const char *const[]){"cpl.sample_period=10", "cpl.stall_cycles=all",
+                                               "cpl.stall_in_progress=true", NULL});
     /* CTA 0: warps 0, 1, 2; CTA 1: warps 3, 4 */
     for (int w = 0; w < 3; w++)
         cpl_warp_start(c, w, 0, 0);
@@ -199,7 +182,7 @@ static void test_cpl_accuracy(void **state)
         cpl_on_issue(c, w, 5);
         cpl_on_issue(c, w, 6);
     }
-    branch(c, 4, 20, 11, 21, 1, 1);
+    ph_cpl_branch(c, 4, 20, 11, 21, 1, 1);
     /* samples at 10, 20, 30 (taken at the first event after them) */
     cpl_on_issue(c, 0, 35);
     /* CTA 0 finishes with 2 last: predicted slow in all 3 samples */
@@ -216,7 +199,7 @@ static void test_cpl_accuracy(void **state)
     assert_int_equal((int)m.cpl_samples, 3 + 4);
     assert_double_near(m.cpl_accuracy, 4.0 / 7, 1e-9);
     /* a second SM's sums combine as a ratio of the totals */
-    cpl *d = cpl_make((const char *const[]){"cpl.sample_period=10", NULL});
+    cpl *d = ph_cpl_make((const char *const[]){"cpl.sample_period=10", NULL});
     cpl_warp_start(d, 0, 0, 0);
     cpl_warp_exit(d, 0, 25); /* alone: slow in both samples (at 10 and 20) */
     cpl_collect(d, &m);

@@ -100,59 +100,33 @@ typedef struct policy {
 
 #define MAX_POLICIES 64
 
+/* Every policy of one kind's table, as a `policy`. */
+#define ADD_KIND(KIND, table, names, find)                                                         \
+    for (size_t i = 0; table[i]; i++) {                                                            \
+        assert_in_range(n, 0, MAX_POLICIES - 1);                                                   \
+        out[n++] = (policy){KIND,                                                                  \
+                            i,                                                                     \
+                            names[i],                                                              \
+                            table[i],                                                              \
+                            find(table[i]->name),                                                  \
+                            table[i]->name,                                                        \
+                            table[i]->doc,                                                         \
+                            table[i]->params,                                                      \
+                            table[i]->nparams,                                                     \
+                            table[i]->metrics,                                                     \
+                            table[i]->nmetrics,                                                    \
+                            table[i]->collect != NULL};                                            \
+    }
+
 static size_t all_policies(policy *out)
 {
     size_t n = 0;
-    for (size_t i = 0; sched_policies[i]; i++) {
-        const sched_ops *o = sched_policies[i];
-        assert_in_range(n, 0, MAX_POLICIES - 1);
-        out[n++] = (policy){SCHED,
-                            i,
-                            sched_policy_names[i],
-                            o,
-                            sched_policy_find(o->name),
-                            o->name,
-                            o->doc,
-                            o->params,
-                            o->nparams,
-                            o->metrics,
-                            o->nmetrics,
-                            o->collect != NULL};
-    }
-    for (size_t i = 0; l1_policies[i]; i++) {
-        const l1_policy_ops *o = l1_policies[i];
-        assert_in_range(n, 0, MAX_POLICIES - 1);
-        out[n++] = (policy){L1,
-                            i,
-                            l1_policy_names[i],
-                            o,
-                            l1_policy_find(o->name),
-                            o->name,
-                            o->doc,
-                            o->params,
-                            o->nparams,
-                            o->metrics,
-                            o->nmetrics,
-                            o->collect != NULL};
-    }
-    for (size_t i = 0; cta_policies[i]; i++) {
-        const cta_ops *o = cta_policies[i];
-        assert_in_range(n, 0, MAX_POLICIES - 1);
-        out[n++] = (policy){CTA,
-                            i,
-                            cta_policy_names[i],
-                            o,
-                            cta_policy_find(o->name),
-                            o->name,
-                            o->doc,
-                            o->params,
-                            o->nparams,
-                            o->metrics,
-                            o->nmetrics,
-                            o->collect != NULL};
-    }
+    ADD_KIND(SCHED, sched_policies, sched_policy_names, sched_policy_find);
+    ADD_KIND(L1, l1_policies, l1_policy_names, l1_policy_find);
+    ADD_KIND(CTA, cta_policies, cta_policy_names, cta_policy_find);
     return n;
 }
+#undef ADD_KIND
 
 /* A documentation page, read once (the tests run in the repository root). */
 static const char *doc_page(const char *path)

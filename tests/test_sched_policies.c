@@ -676,29 +676,10 @@ static void test_caws_sm_and_avg(void **state)
 
 /* ------------------------------------------- gcaws: greedy criticality-aware ---- */
 
-/* CAWA's predictor as the SM runs it beside the scheduler (its own tests: test_cpl.c). */
-static cpl *cpl_make(const char *const *sets)
-{
-    param_set *p = param_set_new();
-    char err[256];
-    if (test_apply_sets(p, NULL, sets, err, sizeof err) != 0) fail_msg("%s", err);
-    cpl *c = NULL;
-    assert_int_equal(cpl_create(&c, 16, p, err, sizeof err), 0);
-    param_set_free(p);
-    return c;
-}
-
-static void branch(cpl *c, int warp, uint32_t pc, uint32_t target, uint32_t reconv, uint32_t active,
-                   uint32_t taken)
-{
-    branch_event b = {warp, pc, target, pc + 1, reconv, active, taken, taken && taken != active, 0};
-    cpl_on_branch(c, &b);
-}
-
 static void test_gcaws(void **state)
 {
     (void)state;
-    cpl *c = cpl_make(NULL);
+    cpl *c = ph_cpl_make(NULL);
     ph_sched s;
     make(&s, "gcaws", NULL, c);
     for (int w = 0; w < 4; w++) {
@@ -712,11 +693,11 @@ static void test_gcaws(void **state)
     cpl_on_issue(c, 0, 1);
     /* 0 stalls; 2 takes a backward branch (its loop repeats 7 instructions): the most
      * critical ready warp */
-    branch(c, 2, 16, 10, 17, 1, 1);
+    ph_cpl_branch(c, 2, 16, 10, 17, 1, 1);
     assert_int_equal(pick_at(&s, R(1, 2, 3), 2), 2);
     cpl_on_issue(c, 2, 2);
     /* greedy: 2 keeps the issue slot while it can issue, even once 3 is more critical */
-    branch(c, 3, 30, 10, 31, 1, 1);
+    ph_cpl_branch(c, 3, 30, 10, 31, 1, 1);
     assert_int_equal(pick_at(&s, R(0, 1, 2, 3), 3), 2);
     /* 2 stalls: the most critical of the rest is 3 (21 instructions to repeat, 3 cycles of
      * stall), before 1 (3) and 0 (-2 + 2) */

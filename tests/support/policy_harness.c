@@ -336,3 +336,21 @@ void ph_cta_free(ph_cta *c)
     c->self = NULL;
     c->p = NULL;
 }
+
+cpl *ph_cpl_make(const char *const *sets)
+{
+    param_set *p = param_set_new();
+    char err[256];
+    if (test_apply_sets(p, NULL, sets, err, sizeof err) != 0) fail_msg("%s", err);
+    cpl *c = NULL;
+    assert_int_equal(cpl_create(&c, 16, p, err, sizeof err), 0);
+    param_set_free(p);
+    return c;
+}
+
+void ph_cpl_branch(cpl *c, int warp, uint32_t pc, uint32_t target, uint32_t reconv, uint32_t active,
+                   uint32_t taken)
+{
+    branch_event b = {warp, pc, target, pc + 1, reconv, active, taken, taken && taken != active, 0};
+    cpl_on_branch(c, &b);
+}

@@ -19,6 +19,7 @@
 #include "core/config/params.h"
 #include "core/policy.h"
 #include "core/util/rng.h"
+#include "core/sim/cpl.h"
 #include "core/sim/l1d.h"
 
 /* ------------------------------------------------------------- warp schedulers ---- */
@@ -151,5 +152,13 @@ int ph_cta_try(ph_cta *c, const char *name, cta_env env, uint64_t seed, const ch
                char *err, size_t errlen);
 void ph_cta_make(ph_cta *c, const char *name, cta_env env, uint64_t seed, const char *const *sets);
 void ph_cta_free(ph_cta *c);
+
+/* CAWA's predictor of 16 warp slots with the settings "name=value" (NULL: the defaults), as
+ * the SM runs it beside the scheduler; free it with cpl_destroy. */
+cpl *ph_cpl_make(const char *const *sets);
+/* Warp `warp`'s branch at pc to target (reconverging at reconv) with `active` lanes, `taken` of
+ * them taking it, told to c at cycle 0. */
+void ph_cpl_branch(cpl *c, int warp, uint32_t pc, uint32_t target, uint32_t reconv, uint32_t active,
+                   uint32_t taken);
 
 #endif
