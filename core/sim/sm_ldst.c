@@ -234,7 +234,7 @@ void ldst_issue(sm_ldst *ld, int wi, const inst_info *in, const inst_exec *x, ui
     if (ld->cfg->sector_accesses && in->cls != IC_ATOMIC) /* Volta's 32-byte transactions */
         st->n = coalesce_split_sectors(x->addr, st->acc, st->n, sector);
     if (ld->cfg->access_descending) coalesce_sort(st->acc, st->n); /* taken from the end */
-    st->prio = ld->l1_prio ? prio : 0;
+    st->prio = prio; /* 0 unless the policy reads it (ldst_wants_priority) */
     if (in->cls == IC_ST_GLOBAL) {
         ld->st->global_stores++;
         if (ld->cfg->store_acks) warps_stores_sent(ld->wp, wi, (uint32_t)st->n); /* one send each */
