@@ -74,7 +74,7 @@ typedef struct sched_env {
     int scheduler; /* which of the SM's warp schedulers */
     int max_warps; /* warp slots in the SM */
     int num_schedulers;
-    wt_rng *rng;                  /* per-simulation generator */
+    wt_rng *rng;                  /* the SM's generator (sim.seed, a stream per SM) */
     const warp_criticality *crit; /* the SM's criticality predictor; NULL: none */
     void *shared; /* the state the SM's instances share (sched_ops.create_shared), or NULL */
     const warp_stalls *stalls; /* the SM's warps' long waits; NULL: none known */
@@ -165,7 +165,7 @@ typedef struct l1_env {
     l1_geometry geom;
     int sm;
     int max_warps;
-    wt_rng *rng;
+    wt_rng *rng; /* the SM's generator (sim.seed, a stream per SM) */
     /* l1d.recency=miss: on_fill comes when the way is reserved at the miss (GPGPU-Sim's
      * allocate-on-miss reading), so a reserved way holds its place in the recency order */
     bool insert_at_miss;

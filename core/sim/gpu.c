@@ -130,7 +130,7 @@ static int gpu_init(gpu *g, const param_set *p, const sim_plugins *plugins, isou
         return -1;
     }
     for (int i = 0; i < c->num_sms; i++) {
-        sm_env se = {i, c, p, plugins->sched, plugins->l1, g->mem, &g->src, &g->rng, opt};
+        sm_env se = {i, c, p, plugins->sched, plugins->l1, g->mem, &g->src, c->seed, opt};
         if (sm_create(&g->sms[i], &se, err, errlen) != 0) return -1;
         wake_changed(g, i);
     }

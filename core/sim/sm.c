@@ -33,6 +33,7 @@ struct sm {
     sm_wakes wakes;
     sm_reports rep;
     uint64_t wake; /* the next cycle the SM must run */
+    wt_rng rng;    /* the SM's own stream: its draws do not depend on other SMs' */
     sm_stats st;
 };
 
@@ -46,6 +47,7 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
     s->cfg = c;
     s->src = env->src;
     s->wake = UINT64_MAX;
+    wt_rng_seed_stream(&s->rng, env->seed, (uint64_t)s->id);
     sm_evq_init(&s->ev);
     if (cpl_create(&s->cpl, c->max_warps, env->params, err, errlen) != 0) goto fail;
     if (sb_init(&s->sb, c->max_warps) != 0 ||
@@ -56,11 +58,11 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
         exec_create(&s->ex, c, &s->ev, &s->sb, s->wp, &s->wakes, &s->rep, &s->st) != 0)
         goto oom;
     ldst_env le = {s->id,     c,        env->params, env->l1,
-                   env->rng,  env->mem, s->cpl,      env->sched->on_l1_event != NULL,
+                   &s->rng,   env->mem, s->cpl,      env->sched->on_l1_event != NULL,
                    opt,       &s->ev,   &s->sb,      s->wp,
                    &s->wakes, &s->rep,  &s->st};
     if (ldst_create(&s->ld, &le, err, errlen) != 0) goto fail;
-    issue_env ie = {s->id,  c,     env->params, env->sched, env->rng,  s->cpl, s->wp,
+    issue_env ie = {s->id,  c,     env->params, env->sched, &s->rng,   s->cpl, s->wp,
                     &s->sb, s->fe, s->ex,       s->ld,      &s->wakes, &s->st};
     if (issue_create(&s->is, &ie, err, errlen) != 0) goto fail;
     *out = s;

@@ -48,7 +48,7 @@ typedef struct sm_env {
     const l1_policy_ops *l1; /* the L1D's policy */
     memsys *mem;
     isource *src;
-    wt_rng *rng;
+    uint64_t seed;                 /* sim.seed: the SM draws from its own stream of it */
     const struct sim_options *opt; /* L1D trace and observer, or NULL */
 } sm_env;
 

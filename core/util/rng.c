@@ -14,6 +14,14 @@ void wt_rng_seed(wt_rng *r, uint64_t seed)
         r->s[i] = splitmix64(&seed);
 }
 
+void wt_rng_seed_stream(wt_rng *r, uint64_t seed, uint64_t stream)
+{
+    uint64_t x = seed;
+    x = splitmix64(&x) ^ (stream * 0xD1B54A32D192ED03ull);
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&x);
+}
+
 uint64_t wt_rng_below(wt_rng *r, uint64_t n)
 {
     uint64_t limit = UINT64_MAX - UINT64_MAX % n;

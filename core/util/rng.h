@@ -10,6 +10,9 @@ typedef struct wt_rng {
 } wt_rng;
 
 void wt_rng_seed(wt_rng *r, uint64_t seed);
+/* Stream `stream` of seed: generators seeded with one seed and different streams draw
+ * independent sequences (each SM draws from its own, whatever order the SMs run in). */
+void wt_rng_seed_stream(wt_rng *r, uint64_t seed, uint64_t stream);
 /* Uniform in [0, n), n > 0, without modulo bias. */
 uint64_t wt_rng_below(wt_rng *r, uint64_t n);
 
