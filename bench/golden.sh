@@ -10,6 +10,7 @@
 # a workload replayed from its exported Accel-Sim trace, and every mode of the timing model on
 # the two calibrated presets (modes_list). Runs two simulations at a time.
 # --quick keeps one workload per group (a smoke check, about a tenth of the time).
+# GOLDEN_SIM_THREADS=N steps each simulation's SMs on N threads: the outputs must not change.
 # --small runs each kind of run above on inputs shrunk to at most twenty thousand warp
 # instructions (55 runs, 380 KB, seconds even in a sanitizer build): the set committed in
 # tests/golden/small and compared by tests/golden/check.sh, the ctest test `golden`.
@@ -136,11 +137,12 @@ run_one() {
     done
     # The exit status is part of the output: a run that fails must fail the same way.
     local rc=0
-    "$W" sim --json "${args[@]}" >"$OUT/$name.json" 2>"$OUT/$name.err" || rc=$?
+    "$W" sim --json --threads "$SIM_THREADS" "${args[@]}" >"$OUT/$name.json" 2>"$OUT/$name.err" || rc=$?
     echo "$rc" >"$OUT/$name.rc"
 }
 export -f run_one
-export W OUT
+SIM_THREADS=${GOLDEN_SIM_THREADS:-1}
+export W OUT SIM_THREADS
 
 if [ "$QUICK" = "--small" ]; then
     small_jobs_list | xargs -P "$JOBS" -L 1 bash -c 'run_one "$@"' _

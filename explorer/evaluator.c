@@ -354,8 +354,10 @@ sim_status evaluator_simulate(const evaluator *e, const param_set *cfg, size_t w
 {
     memset(m, 0, sizeof *m);
     msg[0] = '\0';
-    return e->tr[w] ? sim_run_source(cfg, trace_isource_factory, e->tr[w], NULL, m, msg, msglen)
-                    : sim_run(cfg, e->wl[w], NULL, m, msg, msglen);
+    sim_options opt = {0};
+    opt.share = e->share;
+    return e->tr[w] ? sim_run_source(cfg, trace_isource_factory, e->tr[w], &opt, m, msg, msglen)
+                    : sim_run(cfg, e->wl[w], &opt, m, msg, msglen);
 }
 
 void evaluator_skip(evaluator *e, const eval_job *job)

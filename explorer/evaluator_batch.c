@@ -1,6 +1,7 @@
 /* Batches of points: each simulation of a batch claimed once, the claimed ones run longest
  * first on the evaluator's threads (or handed to its runner), and with a shard set only this
  * shard's share of the batch's distinct simulations (docs/cluster.md). */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -167,9 +168,19 @@ size_t evaluator_batch(evaluator *e, param_set *const *cfgs, size_t n, const eva
         _Alignas(64) size_t next;
         char pad[64 - sizeof(size_t)];
     } q = {0, {0}};
+    /* A thread that finds none left lends itself to the simulations still running (their SMs
+     * then step on several threads; docs/architecture.md, "Parallel SMs"): the last, long
+     * simulations of a batch do not run alone while the other threads wait. */
+    sim_thread_share share;
+    atomic_init(&share.idle, 0);
+    atomic_init(&share.running, 0);
+    share.max = e->threads;
 #ifdef _OPENMP
     int nthreads = (size_t)e->threads < nt ? e->threads : (int)(nt ? nt : 1);
-#pragma omp parallel num_threads(nthreads) default(none) shared(e, cfgs, tasks, nt, q)
+    if (nthreads > 1 && omp_get_max_active_levels() < 2) omp_set_max_active_levels(2);
+    e->share = nthreads > 1 ? &share : NULL;
+    share.idle = e->threads - nthreads; /* threads the batch leaves free from the start */
+#pragma omp parallel num_threads(nthreads) default(none) shared(e, cfgs, tasks, nt, q, share)
 #endif
     for (;;) {
         size_t t;
@@ -177,9 +188,15 @@ size_t evaluator_batch(evaluator *e, param_set *const *cfgs, size_t n, const eva
 #pragma omp atomic capture
 #endif
         t = q.next++;
-        if (t >= nt) break;
+        if (t >= nt) {
+            atomic_fetch_add_explicit(&share.idle, 1, memory_order_relaxed);
+            break;
+        }
+        atomic_fetch_add_explicit(&share.running, 1, memory_order_relaxed);
         ev_simulate(e, tasks[t].en, cfgs[tasks[t].i], tasks[t].w);
+        atomic_fetch_sub_explicit(&share.running, 1, memory_order_relaxed);
     }
+    e->share = NULL;
     size_t skipped = 0;
     for (size_t i = 0; i < n; i++) {
         int any = 0;

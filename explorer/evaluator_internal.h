@@ -21,6 +21,8 @@ struct evaluator {
     trace_app **tr; /* per workload: its trace, when it is one (docs/traces.md) */
     uint64_t *wid;  /* workload identities */
     int threads;
+    /* while evaluator_batch runs its simulations: the threads they lend each other at the tail */
+    sim_thread_share *share;
     double deadline;
     journal *j;
     /* The memo's keys are made with the configuration hash of the journal version key_version:

@@ -415,6 +415,27 @@ static int replay(const memsys_config *c, const tr_item *tr, int n, int skip, re
     return nrep;
 }
 
+/* A random timed trace of n reads, writes and atomics (60/30/10%) of whole lines and 32-byte
+ * sectors from c's SMs, a quarter of the items after a gap of up to max_gap cycles. */
+static tr_item *random_trace(const memsys_config *c, int n, uint64_t seed, uint64_t max_gap)
+{
+    tr_item *tr = calloc((size_t)n, sizeof *tr);
+    wt_rng g;
+    wt_rng_seed(&g, seed);
+    uint64_t cyc = 0;
+    for (int i = 0; i < n; i++) {
+        cyc += wt_rng_below(&g, 4) == 0 ? wt_rng_below(&g, max_gap) : 0;
+        int k = (int)wt_rng_below(&g, 10);
+        mem_kind kind = k < 6 ? MEM_READ : k < 9 ? MEM_WRITE : MEM_ATOMIC;
+        uint32_t bytes = kind == MEM_ATOMIC ? 4 : wt_rng_below(&g, 2) ? 128 : 32;
+        uint64_t addr = wt_rng_below(&g, 4096) * 128 + (bytes == 32 ? 32 * wt_rng_below(&g, 4) : 0);
+        tr[i].cycle = cyc;
+        tr[i].p =
+            tm_pkt(addr, bytes, kind, (int)wt_rng_below(&g, (uint64_t)c->num_sms), (uint32_t)i);
+    }
+    return tr;
+}
+
 static void test_determinism_and_skipping(void **state)
 {
     (void)state;
@@ -424,20 +445,7 @@ static void test_determinism_and_skipping(void **state)
     c.l2_mshrs = 4;
     c.dram_queue = 4;
     enum { N = 5000 };
-    tr_item *tr = calloc(N, sizeof *tr);
-    wt_rng g;
-    wt_rng_seed(&g, 11);
-    uint64_t cyc = 0;
-    for (int i = 0; i < N; i++) {
-        cyc += wt_rng_below(&g, 4) == 0 ? wt_rng_below(&g, 200) : 0;
-        int k = (int)wt_rng_below(&g, 10);
-        mem_kind kind = k < 6 ? MEM_READ : k < 9 ? MEM_WRITE : MEM_ATOMIC;
-        uint32_t bytes = kind == MEM_ATOMIC ? 4 : wt_rng_below(&g, 2) ? 128 : 32;
-        uint64_t addr = wt_rng_below(&g, 4096) * 128 + (bytes == 32 ? 32 * wt_rng_below(&g, 4) : 0);
-        tr[i].cycle = cyc;
-        tr[i].p =
-            tm_pkt(addr, bytes, kind, (int)wt_rng_below(&g, (uint64_t)c.num_sms), (uint32_t)i);
-    }
+    tr_item *tr = random_trace(&c, N, 11, 200);
     rep_rec *a = calloc(N, sizeof *a), *b = calloc(N, sizeof *b), *d = calloc(N, sizeof *d);
     /* with the request crossbar too: its arbitration events keep skipping exact */
     for (int xbar = 0; xbar <= 1; xbar++) {
@@ -458,6 +466,72 @@ static void test_determinism_and_skipping(void **state)
     free(tr);
     free(a);
     free(b);
+    free(d);
+}
+
+/* Replays a timed trace SM by SM, as the cycle loop does: each cycle every SM in index order
+ * pops its replies, then sends its packets that are due (in trace order, until one is
+ * refused). deferred: the memory system defers the shared part of both (memsys_defer) and each
+ * SM's is flushed in index order once all SMs had their turn. Returns the replies recorded. */
+static int replay_by_sm(const memsys_config *c, const tr_item *tr, int n, int deferred,
+                        rep_rec *out, memsys_stats *st)
+{
+    memsys *m = tm_make(c);
+    memsys_defer(m, deferred);
+    int *next = calloc((size_t)c->num_sms, sizeof *next); /* per SM: its next item to send */
+    int nrep = 0, sent = 0;
+    for (uint64_t now = 0;; now++) {
+        memsys_tick(m, now);
+        for (int s = 0; s < c->num_sms; s++) {
+            mem_packet r;
+            while (memsys_pop_reply(m, s, now, &r))
+                out[nrep++] = (rep_rec){now, r.token, r.sm};
+            for (int *i = &next[s]; *i < n; ++*i) {
+                if (tr[*i].p.sm != s) continue;
+                if (tr[*i].cycle > now || memsys_send(m, &tr[*i].p, now) != 0) break;
+                sent++;
+            }
+        }
+        if (deferred)
+            for (int s = 0; s < c->num_sms; s++)
+                memsys_flush(m, s, now);
+        if (sent == n && !memsys_busy(m)) break;
+        assert_true(now < 10000000);
+    }
+    free(next);
+    memsys_get_stats(m, st);
+    memsys_destroy(m);
+    return nrep;
+}
+
+/* The SMs' sends and pops deferred and flushed in SM order after the cycle's SM phase (SMs on
+ * several threads) leave every reply and counter as doing them at once, SM after SM; with the
+ * request and reply crossbars and a full injection queue (sends refused, retried). */
+static void test_deferred_sends_and_pops(void **state)
+{
+    (void)state;
+    memsys_config c = gtx480_config();
+    c.icnt_sm_queue = 2;
+    c.l2_sets = 4;
+    c.l2_mshrs = 4;
+    c.dram_queue = 4;
+    enum { N = 4000 };
+    tr_item *tr = random_trace(&c, N, 23, 50);
+    rep_rec *a = calloc(2 * N, sizeof *a), *d = calloc(2 * N, sizeof *d);
+    for (int xbar = 0; xbar <= 1; xbar++) {
+        c.icnt_crossbar = xbar;
+        c.icnt_reply_crossbar = xbar;
+        c.write_acks = xbar;
+        memsys_stats sa, sd;
+        int na = replay_by_sm(&c, tr, N, 0, a, &sa);
+        int nd = replay_by_sm(&c, tr, N, 1, d, &sd);
+        assert_true(na > N / 2);
+        assert_int_equal(na, nd);
+        assert_memory_equal(a, d, (size_t)na * sizeof *a);
+        assert_memory_equal(&sa, &sd, sizeof sa);
+    }
+    free(tr);
+    free(a);
     free(d);
 }
 
@@ -1174,6 +1248,7 @@ int main(void)
         cmocka_unit_test(test_clock_dram_bandwidth_exact),
         cmocka_unit_test(test_clock_dram_bandwidth_property),
         cmocka_unit_test(test_clock_domains_skipping),
+        cmocka_unit_test(test_deferred_sends_and_pops),
         cmocka_unit_test(test_slices_share_channel),
         cmocka_unit_test(test_dram_latency_first),
     };

@@ -110,8 +110,8 @@ static void d_destroy(void *self)
     D->slots = NULL;
 }
 
-static const isource_ops digest_ops = {d_next_kernel, d_cta_start, d_warp_start,
-                                       d_peek,        d_issue,     d_destroy};
+static const isource_ops digest_ops = {d_next_kernel, d_cta_start, d_warp_start, d_peek,
+                                       d_issue,       d_destroy,   NULL,         NULL};
 
 static int digest_factory(void *arg, int nsm, int mw, int mc, isource *out, char *err, size_t n)
 {

@@ -318,8 +318,10 @@ static void x_destroy(void *self)
     X->inner.ops = NULL;
 }
 
-static const isource_ops rec_ops = {x_next_kernel, x_cta_start, x_warp_start,
-                                    x_peek,        x_issue,     x_destroy};
+/* No defer: the recorder writes each issue to its file in issue order, so the SMs it serves
+ * step one after another. */
+static const isource_ops rec_ops = {x_next_kernel, x_cta_start, x_warp_start, x_peek,
+                                    x_issue,       x_destroy,   NULL,         NULL};
 
 static int rec_factory(void *arg, int num_sms, int max_warps, int max_ctas, isource *out, char *err,
                        size_t errlen)

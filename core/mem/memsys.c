@@ -212,8 +212,10 @@ void memsys_destroy(memsys *m)
             ms_dram_free(&m->parts[i]);
         }
     if (m->sms)
-        for (int i = 0; i < m->cfg.num_sms; i++)
+        for (int i = 0; i < m->cfg.num_sms; i++) {
             free(m->sms[i].inj);
+            free(m->sms[i].dlog);
+        }
     ms_xbar_free(m);
     ms_rxbar_free(m);
     free(m->parts);
@@ -295,6 +297,14 @@ int memsys_can_send(const memsys *m, int sm, uint64_t now)
     return s->inj_n < m->cfg.icnt_sm_queue || s->inj[s->inj_head] <= now;
 }
 
+uint64_t memsys_send_ready(const memsys *m, int sm, uint64_t now)
+{
+    const ms_sm *s = &m->sms[sm];
+    if (s->inj_n < m->cfg.icnt_sm_queue) return now + 1;
+    uint64_t t = s->inj[s->inj_head];
+    return t > now ? t : now + 1;
+}
+
 int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max)
 {
     if (sm < 0 || sm >= m->cfg.num_sms) return 0;
@@ -314,14 +324,44 @@ int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max)
     return n < max ? n : max;
 }
 
+/* The shared part of a send: the request joins the pool and the interconnect. `start`: the
+ * icnt cycle it starts injecting. */
+static void send_enter(memsys *m, const ms_req *made, uint64_t start, uint64_t now)
+{
+    uint32_t r = ms_req_alloc(m);
+    ms_req *q = &m->reqs[r];
+    uint32_t next = q->next;
+    *q = *made;
+    q->next = next;
+    ms_icnt_enter(m, r, start);
+    /* A queue slot frees when this packet starts injecting; the caller may be waiting for it. */
+    uint64_t core_start = ms_core(&m->clk_icnt, start);
+    if (core_start > now) ms_push_wake(m, core_start);
+}
+
+/* Appends to SM sm's deferred log. */
+static void defer(memsys *m, int sm, const ms_deferred *d)
+{
+    ms_sm *s = &m->sms[sm];
+    if (s->dlog_n == s->dlog_cap) {
+        s->dlog_cap = s->dlog_cap ? 2 * s->dlog_cap : 16;
+        s->dlog = xrealloc(s->dlog, s->dlog_cap * sizeof *s->dlog);
+    }
+    s->dlog[s->dlog_n++] = *d;
+}
+
 int memsys_send(memsys *m, const mem_packet *p, uint64_t now)
 {
     if (!memsys_can_send(m, p->sm, now)) return -1;
-    uint32_t r = ms_req_alloc(m);
-    ms_req *q = &m->reqs[r];
+    /* The SM's own part first (its port, its mapping memo): all an SM stepping on its own
+     * thread may touch. */
+    ms_deferred d;
+    ms_req *q = &d.req;
     q->pkt = *p;
     q->pkt.sent_cycle = now;
     q->line = p->addr >> m->line_shift;
+    q->next = MS_NIL;
+    q->ready = 0;
     ms_sm *s = &m->sms[p->sm];
     if (m->cfg.l2_map == L2_MAP_interleave) {
         ms_map_line(m, q->line, &q->part, &q->local, &q->set);
@@ -334,18 +374,40 @@ int memsys_send(memsys *m, const mem_packet *p, uint64_t now)
         q->local = s->memo_local;
         q->set = s->memo_set;
     }
-    uint64_t start = ms_icnt_inject(m, r, now);
+    d.start = ms_icnt_start(m, q, now);
     int Q = m->cfg.icnt_sm_queue;
     if (s->inj_n == Q) {
         s->inj_head = s->inj_head + 1 == Q ? 0 : s->inj_head + 1;
         s->inj_n--;
     }
     int slot = s->inj_head + s->inj_n; /* both below Q: no division for the wrap */
-    s->inj[slot >= Q ? slot - Q : slot] = start;
+    s->inj[slot >= Q ? slot - Q : slot] = ms_core(&m->clk_icnt, d.start);
     s->inj_n++;
-    /* A queue slot frees when this packet starts injecting; the caller may be waiting for it. */
-    if (start > now) ms_push_wake(m, start);
+    if (m->deferred) {
+        d.freed = MS_NIL;
+        defer(m, p->sm, &d);
+    } else {
+        send_enter(m, q, d.start, now);
+    }
     return 0;
+}
+
+void memsys_defer(memsys *m, int on)
+{
+    m->deferred = on != 0;
+}
+
+void memsys_flush(memsys *m, int sm, uint64_t now)
+{
+    ms_sm *s = &m->sms[sm];
+    for (uint32_t i = 0; i < s->dlog_n; i++) {
+        const ms_deferred *d = &s->dlog[i];
+        if (d->freed != MS_NIL)
+            ms_req_free(m, d->freed);
+        else
+            send_enter(m, &d->req, d->start, now);
+    }
+    s->dlog_n = 0;
 }
 
 void memsys_tick(memsys *m, uint64_t now)
@@ -414,7 +476,10 @@ int memsys_pop_reply(memsys *m, int sm, uint64_t now, mem_packet *p)
         m->reply_mask[sm >> 6] &= ~(1ull << (sm & 63));
     }
     *p = m->reqs[r].pkt;
-    ms_req_free(m, r);
+    if (m->deferred) /* the pool is shared: freed in the SM's turn, where it would have been */
+        defer(m, sm, &(ms_deferred){.freed = r});
+    else
+        ms_req_free(m, r);
     return 1;
 }
 

@@ -76,10 +76,22 @@ uint32_t memsys_slice_of(const memsys *m, uint64_t addr);
 int memsys_can_send(const memsys *m, int sm, uint64_t now);
 /* How many packets could SM sm inject one after another at cycle now, up to max? */
 int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max);
+/* The earliest cycle after now at which SM sm can inject a packet (the oldest of a full
+ * injection queue's starts): what an SM that found no slot waits for. It reads only SM sm's
+ * own port, whatever the other SMs sent in the same cycle. */
+uint64_t memsys_send_ready(const memsys *m, int sm, uint64_t now);
 /* SM p->sm sends a packet at cycle now. Returns 0, or -1 when its injection queue is full
  * (nothing is sent; the caller retries later). Reads and atomics get a reply; writes get one
  * with write_acks. */
 int memsys_send(memsys *m, const mem_packet *p, uint64_t now);
+/* Deferred mode (on = 1), for SMs that step on several threads: memsys_send and
+ * memsys_pop_reply then touch only their SM's own state (its injection port, its reply queue)
+ * and log what they would have done to the shared state (the request pool, the interconnect's
+ * queues and events, the counters); memsys_flush(sm) does it. Flushing every SM that ran, in SM
+ * order, after they all ran, leaves the memory system exactly as running them one after another
+ * in that order would. Pops must still come from one thread (they clear the reply mask). */
+void memsys_defer(memsys *m, int on);
+void memsys_flush(memsys *m, int sm, uint64_t now);
 /* Processes everything due at or before cycle now. */
 void memsys_tick(memsys *m, uint64_t now);
 /* Pops a reply that has reached SM sm by cycle now: returns 1 and fills *p, or 0. Replies of

@@ -163,25 +163,29 @@ void ms_xbar_step(memsys *m, uint32_t gen, uint64_t t)
     if (next != MS_NEVER) xbar_schedule(m, ms_core(k, next));
 }
 
-/* Places request r on its SM's injection port; returns the cycle it starts injecting. Requests
- * of one SM leave in send order, so the start times are computed at once. */
-uint64_t ms_icnt_inject(memsys *m, uint32_t r, uint64_t now)
+/* Takes request q's turn on its SM's injection port (the SM's own state only): sets q->ser and
+ * returns the icnt cycle it starts injecting. Requests of one SM leave in send order, so the
+ * start times are computed at once. */
+uint64_t ms_icnt_start(memsys *m, ms_req *q, uint64_t now)
 {
-    ms_req *q = &m->reqs[r];
     ms_sm *s = &m->sms[q->pkt.sm];
-    uint32_t data = ms_req_bytes(&q->pkt);
-    uint64_t ser = ms_ser(m, data);
-    q->ser = ser; /* again at the partition's input port */
-    const ms_clock *k = &m->clk_icnt;
-    uint64_t start = max_u64(ms_edge(k, now), s->inj_free);
-    s->inj_free = start + ser;
+    q->ser = ms_ser(m, ms_req_bytes(&q->pkt)); /* again at the partition's input port */
+    uint64_t start = max_u64(ms_edge(&m->clk_icnt, now), s->inj_free);
+    s->inj_free = start + q->ser;
+    return start;
+}
+
+/* Request r, injecting from icnt cycle start (ms_icnt_start), enters the interconnect. */
+void ms_icnt_enter(memsys *m, uint32_t r, uint64_t start)
+{
+    const ms_req *q = &m->reqs[r];
     m->st.icnt_packets++;
-    m->st.icnt_bytes += (uint64_t)m->cfg.icnt_header_bytes + data;
+    m->st.icnt_bytes += (uint64_t)m->cfg.icnt_header_bytes + ms_req_bytes(&q->pkt);
     if (m->cfg.icnt_crossbar)
-        xbar_enter(m, r, start + ser);
+        xbar_enter(m, r, start + q->ser);
     else
-        ms_push(m, ms_core(k, start + (uint64_t)m->cfg.icnt_latency), EV_PART_ARRIVE, r, 0);
-    return ms_core(k, start);
+        ms_push(m, ms_core(&m->clk_icnt, start + (uint64_t)m->cfg.icnt_latency), EV_PART_ARRIVE, r,
+                0);
 }
 
 /* The head of request r reached its partition at t: receive it, then queue it for the L2. */

@@ -8,6 +8,8 @@
 #ifndef WT_MEMSYS_INTERNAL_H
 #define WT_MEMSYS_INTERNAL_H
 
+#include <stdbool.h>
+
 #include "core/mem/memsys.h"
 
 #define MS_NIL        UINT32_MAX
@@ -195,7 +197,18 @@ typedef struct ms_sm {
      * instructions. */
     uint64_t memo_line, memo_local;
     uint32_t memo_part, memo_set;
+    /* memsys_defer: what the SM did to the shared state since its last memsys_flush, in order */
+    struct ms_deferred *dlog;
+    uint32_t dlog_n, dlog_cap;
 } ms_sm;
+
+/* A deferred send (the request as memsys_send made it, and its injection start in icnt cycles)
+ * or a deferred free (`freed`: the request popped; MS_NIL for a send). */
+typedef struct ms_deferred {
+    ms_req req;
+    uint64_t start;
+    uint32_t freed;
+} ms_deferred;
 
 /* The request crossbar (icnt_crossbar, memsys_icnt.c). Bit sets over SMs (words per set:
  * xb_words) and over partitions. */
@@ -261,6 +274,7 @@ struct memsys {
     ms_event *heap; /* events at or beyond cur + MS_WHEEL */
     size_t heap_n, heap_cap;
     uint64_t live_reqs;   /* allocated requests (sent, not yet popped or retired) */
+    bool deferred;        /* memsys_defer: sends and frees wait for memsys_flush */
     uint64_t dram_queued; /* entries in DRAM queues */
     memsys_stats st;
 };
@@ -431,7 +445,8 @@ uint32_t ms_reply_bytes(const mem_packet *p);
 uint32_t ms_req_sectors(const memsys *m, const mem_packet *pk);
 
 /* memsys_icnt.c */
-uint64_t ms_icnt_inject(memsys *m, uint32_t r, uint64_t now);
+uint64_t ms_icnt_start(memsys *m, ms_req *q, uint64_t now);
+void ms_icnt_enter(memsys *m, uint32_t r, uint64_t start);
 int ms_xbar_init(memsys *m);
 void ms_xbar_free(memsys *m);
 void ms_xbar_step(memsys *m, uint32_t gen, uint64_t t);

@@ -1,5 +1,6 @@
 /* The GPU: SMs, the CTA dispatcher and the memory system, driven by one cycle loop that skips
  * the cycles in which nothing can happen; watchdogs turn hangs into errors. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,16 @@
 #include "core/sim/sim.h"
 #include "core/sim/sm.h"
 #include "core/sim/stats.h"
+#include "core/sim/team.h"
+
+/* An SM's part of a cycle when the SMs step on several threads: the replies popped for it
+ * beforehand, and how its cycle went. */
+typedef struct sm_step {
+    mem_packet *in;
+    int n_in, cap_in;
+    int issued; /* sm_cycle's result; -1: it failed with err */
+    char err[1024];
+} sm_step;
 
 typedef struct gpu {
     gpu_config cfg;
@@ -50,6 +61,22 @@ typedef struct gpu {
     uint64_t *armed;
     uint64_t *due; /* scratch bit set of the SMs to run this cycle */
     int due_words;
+    /* threads the SMs of a cycle step on (sim_options.threads; 1: one after another, with the
+     * memory system and the source applying effects at once) */
+    int threads;
+    bool deferred;     /* the memory system and the source defer: the SMs may step on threads */
+    sm_step *step;     /* per SM, while deferred */
+    team *team;        /* the threads, while a kernel runs */
+    int *order;        /* scratch: the due SMs in index order */
+    uint64_t step_now; /* the cycle they step in */
+    /* threads lent by other simulations (sim_options.share): how many now, and the cycle at
+     * which the loop next regroups (UINT64_MAX: never) */
+    sim_thread_share *share;
+    int lent;
+    uint64_t regroup_at;
+    /* the cycle loop's state, kept here so that it can leave and go on (a regroup) */
+    uint64_t next_sample; /* the CTA scheduler's next sample */
+    uint64_t mem_next;    /* the memory system's next event as of the last cycle */
 } gpu;
 
 /* Mirrors SM i's wake (and whether it has one) and returns it. */
@@ -85,9 +112,44 @@ static void gpu_free(gpu *g)
     free(g->wake);
     free(g->due);
     free(g->armed);
+    if (g->step)
+        for (int i = 0; i < g->cfg.num_sms; i++)
+            free(g->step[i].in);
+    free(g->step);
+    free(g->order);
     if (g->cta_self) g->cta->destroy(g->cta_self);
     if (g->src.ops) g->src.ops->destroy(g->src.self);
     memsys_destroy(g->mem);
+}
+
+/* SMs on several threads (docs/architecture.md, "Parallel SMs"): the memory system and the
+ * source defer what an SM does to shared state until the SMs of the cycle have run, and the
+ * cycle loop applies it in SM order. Not with what the SMs report as they go (the L1D trace and
+ * observer, the recorded warp profile: in simulation order), nor with a source that cannot
+ * defer; then the SMs step one after another. Returns 0, or -1 with err. */
+static int threads_init(gpu *g, const sim_options *opt, char *err, size_t errlen)
+{
+    g->threads = 1;
+    g->regroup_at = UINT64_MAX;
+    int want = opt && opt->threads > 1 ? opt->threads : 1;
+#ifndef _OPENMP
+    return 0;
+#endif
+    if (!opt || (want <= 1 && !opt->share) || g->cfg.num_sms < 2 || opt->l1_trace ||
+        opt->l1_observer || opt->warp_profile_out || !g->src.ops->defer ||
+        g->src.ops->defer(g->src.self, 1) != 0)
+        return 0;
+    g->share = opt->share;
+    g->step = calloc((size_t)g->cfg.num_sms, sizeof *g->step);
+    g->order = calloc((size_t)g->cfg.num_sms, sizeof *g->order);
+    if (!g->step || !g->order) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memsys_defer(g->mem, 1);
+    g->deferred = true;
+    g->threads = want;
+    return 0;
 }
 
 static int gpu_init(gpu *g, const param_set *p, const sim_plugins *plugins, isource_factory make,
@@ -134,7 +196,7 @@ static int gpu_init(gpu *g, const param_set *p, const sim_plugins *plugins, isou
         if (sm_create(&g->sms[i], &se, err, errlen) != 0) return -1;
         wake_changed(g, i);
     }
-    return 0;
+    return threads_init(g, opt, err, errlen);
 }
 
 /* CTAs per SM the kernel's resources allow (N in DYNCTA). */
@@ -284,6 +346,21 @@ static inline void find_due(gpu *g, uint64_t now)
     }
 }
 
+/* After SM i ran at cycle now and issued `issued`: its wake, its finished CTAs (returned) and
+ * whether it is busy. *ran_min: the earliest wake of the SMs that ran. */
+static inline int sm_done(gpu *g, int i, uint64_t now, int issued, uint64_t *ran_min)
+{
+    sm *s = g->sms[i];
+    if (issued) g->last_issue = now;
+    uint64_t wk = set_wake(g, i);
+    *ran_min = wk < *ran_min ? wk : *ran_min;
+    int done = sm_take_finished(s);
+    /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
+    if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
+    note_busy(g, i);
+    return done;
+}
+
 /* Runs the due SMs: each takes its replies, then runs, in index order. An SM's sends cannot
  * reach another SM within the cycle, so taking them SM by SM is the same as all at once.
  * *ran tells whether any SM ran, *ran_min the earliest wake of those that did. Returns the
@@ -306,16 +383,80 @@ static inline int run_due(gpu *g, uint64_t now, bool *ran, uint64_t *ran_min, ch
                     sm_deliver(s, &p, now);
             int issued = sm_cycle(s, now, err, errlen);
             if (issued < 0) return -1;
-            if (issued) g->last_issue = now;
-            uint64_t wk = set_wake(g, i);
-            *ran_min = wk < *ran_min ? wk : *ran_min;
             *ran = true;
-            int done = sm_take_finished(s);
-            /* CTAs finished while others were paused: the oldest paused resume (DYNCTA IV) */
-            if (done && sm_resident_ctas(s) + done > g->limit[i]) apply_limit(g, i, now);
-            finished += done;
-            note_busy(g, i);
+            finished += sm_done(g, i, now, issued, ran_min);
         }
+    }
+    return finished;
+}
+
+/* The fewest due SMs worth sharing among threads: below, a cycle's work is shorter than
+ * waking the other threads. */
+#define PARALLEL_MIN_SMS 4
+
+/* The k-th due SM's cycle, on whichever thread: its replies (popped beforehand), then its
+ * cycle. */
+static void step_sm(void *arg, int k)
+{
+    gpu *g = arg;
+    int i = g->order[k];
+    sm_step *st = &g->step[i];
+    sm *s = g->sms[i];
+    for (int j = 0; j < st->n_in; j++)
+        sm_deliver(s, &st->in[j], g->step_now);
+    st->issued = sm_cycle(s, g->step_now, st->err, sizeof st->err);
+}
+
+/* run_due with the SMs on the team's threads (or one after another without a team): the due SMs'
+ * replies are popped in index order, the SMs step on any thread, then, in index order, each one's
+ * deferred sends and frees and the source's deferred effects are applied and its outcome taken, as
+ * run_due does after each SM. The result is run_due's, whatever the thread count. */
+static int run_due_threads(gpu *g, uint64_t now, bool *ran, uint64_t *ran_min, char *err,
+                           size_t errlen)
+{
+    int n = 0;
+    for (int w = 0; w < g->due_words; w++)
+        for (uint64_t bits = g->due[w]; bits; bits &= bits - 1) {
+            int i = w * 64 + __builtin_ctzll(bits);
+            if (i >= g->cfg.num_sms) break;
+            g->order[n++] = i;
+            sm_step *st = &g->step[i];
+            st->n_in = 0;
+            for (;;) {
+                if (st->n_in == st->cap_in) {
+                    int cap = st->cap_in ? 2 * st->cap_in : 16;
+                    mem_packet *in = realloc(st->in, (size_t)cap * sizeof *in);
+                    if (!in) {
+                        snprintf(err, errlen, "out of memory");
+                        return -1;
+                    }
+                    st->in = in;
+                    st->cap_in = cap;
+                }
+                if (!memsys_pop_reply(g->mem, i, now, &st->in[st->n_in])) break;
+                st->n_in++;
+            }
+        }
+    g->step_now = now;
+    if (g->team && n >= PARALLEL_MIN_SMS)
+        team_round(g->team, n, step_sm, g);
+    else
+        for (int k = 0; k < n; k++)
+            step_sm(g, k);
+
+    const isource_ops *so = g->src.ops;
+    int finished = 0;
+    *ran = n > 0;
+    *ran_min = UINT64_MAX;
+    for (int k = 0; k < n; k++) {
+        int i = g->order[k];
+        memsys_flush(g->mem, i, now);
+        if (so->commit) so->commit(g->src.self, i);
+        if (g->step[i].issued < 0) {
+            snprintf(err, errlen, "%s", g->step[i].err);
+            return -1;
+        }
+        finished += sm_done(g, i, now, g->step[i].issued, ran_min);
     }
     return finished;
 }
@@ -368,36 +509,81 @@ static int watchdog_error(const gpu *g, uint64_t now, uint64_t next, char *err, 
     return -1;
 }
 
-/* Runs the current kernel to completion from cycle *now. Returns 0, or -1 with err. */
-static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
+/* Lent threads (sim_options.share): every this many cycles a simulation gives back the threads
+ * it borrowed and takes its part of the idle ones again. */
+#define REGROUP_CYCLES 8192
+#define KERNEL_REGROUP 1
+
+/* At a regroup point: whether to leave the cycle loop to change the team (threads were lent, or
+ * some are idle); else the next point is set. */
+static bool regroup_now(gpu *g)
+{
+    if (g->lent || atomic_load_explicit(&g->share->idle, memory_order_relaxed) > 0) return true;
+    g->regroup_at += REGROUP_CYCLES;
+    return false;
+}
+
+/* Borrows this simulation's part of the idle threads of its share, up to its most: the idle
+ * ones over the simulations still running, rounded up. */
+static void borrow_threads(gpu *g, uint64_t now)
+{
+    g->lent = 0;
+    g->regroup_at = UINT64_MAX;
+    sim_thread_share *sh = g->share;
+    if (!sh) return;
+    g->regroup_at = now + REGROUP_CYCLES;
+    int running = atomic_load_explicit(&sh->running, memory_order_relaxed);
+    int idle = atomic_load_explicit(&sh->idle, memory_order_relaxed);
+    for (;;) {
+        int want = running > 1 ? (idle + running - 1) / running : idle;
+        if (want > sh->max - g->threads) want = sh->max - g->threads;
+        if (want > idle) want = idle;
+        if (want <= 0) return;
+        if (atomic_compare_exchange_weak_explicit(&sh->idle, &idle, idle - want,
+                                                  memory_order_relaxed, memory_order_relaxed)) {
+            g->lent = want;
+            return;
+        }
+    }
+}
+
+static void return_threads(gpu *g)
+{
+    if (g->lent) atomic_fetch_add_explicit(&g->share->idle, g->lent, memory_order_relaxed);
+    g->lent = 0;
+}
+
+/* The cycle loop of the current kernel, started, from cycle *now to its end (0) or to a regroup
+ * point (KERNEL_REGROUP, *now the cycle to go on from). Returns -1 with err on failure. */
+static int kernel_loop(gpu *g, uint64_t *now_io, char *err, size_t errlen)
 {
     const gpu_config *c = &g->cfg;
     uint64_t now = *now_io;
-    if (kernel_start(g, now, err, errlen) != 0) return -1;
-    uint64_t next_sample = g->cta_period ? now + g->cta_period : UINT64_MAX;
-    /* the memory system's next event as of the end of the last cycle: nothing sends between
-     * then and the next tick, so a cycle before it has nothing for the memory to do */
-    uint64_t mem_next = 0;
     for (;;) {
-        if (now >= mem_next) memsys_tick(g->mem, now);
+        if (now >= g->regroup_at && regroup_now(g)) {
+            *now_io = now;
+            return KERNEL_REGROUP;
+        }
+        if (now >= g->mem_next) memsys_tick(g->mem, now);
         find_due(g, now);
         bool ran;
         uint64_t ran_min;
-        int finished = run_due(g, now, &ran, &ran_min, err, errlen);
+        int finished = g->deferred ? run_due_threads(g, now, &ran, &ran_min, err, errlen)
+                                   : run_due(g, now, &ran, &ran_min, err, errlen);
         if (finished < 0) return -1;
-        if (now >= next_sample) {
+        if (now >= g->next_sample) {
             sample_ctas(g, now);
-            next_sample += g->cta_period;
+            g->next_sample += g->cta_period;
         }
         /* a CTA started now keeps the GPU busy even if every SM had drained (nbusy counts it) */
         if (finished || g->cta_period || g->disp_held) dispatch(g, now);
         if (g->next_cta >= g->k.grid && g->nbusy == 0 && !memsys_busy(g->mem)) break;
         update_min_wake(g, now, ran_min, ran);
 
-        uint64_t next = mem_next = memsys_next_event(g->mem, now);
+        uint64_t next = g->mem_next = memsys_next_event(g->mem, now);
         if (g->min_wake < next) next = g->min_wake;
         if (next <= now || !c->skip_idle) next = now + 1;
-        if (next_sample < next) next = next_sample;
+        if (g->next_sample < next) next = g->next_sample;
         if (g->disp_held && next > now + 1) next = now + 1; /* more CTAs to hand out */
         if (next == UINT64_MAX || next - g->last_issue > c->watchdog) {
             /* warps waiting on a memory system that works through a long queue (thousands of
@@ -419,6 +605,45 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     }
     *now_io = now + 1;
     return 0;
+}
+
+typedef struct kernel_run {
+    gpu *g;
+    uint64_t *now_io;
+    char *err;
+    size_t errlen;
+} kernel_run;
+
+static int kernel_loop_team(void *arg, team *t)
+{
+    kernel_run *r = arg;
+    r->g->team = t;
+    int rc = kernel_loop(r->g, r->now_io, r->err, r->errlen);
+    r->g->team = NULL;
+    return rc;
+}
+
+/* Runs the current kernel to completion from cycle *now, on its own threads and those it
+ * borrows. Returns 0, or -1 with err. */
+static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
+{
+    if (kernel_start(g, *now_io, err, errlen) != 0) return -1;
+    g->next_sample = g->cta_period ? *now_io + g->cta_period : UINT64_MAX;
+    /* the memory system's next event as of the end of the last cycle: nothing sends between
+     * then and the next tick, so a cycle before it has nothing for the memory to do */
+    g->mem_next = 0;
+    for (;;) {
+        borrow_threads(g, *now_io);
+        int threads = g->threads + g->lent, rc;
+        if (threads <= 1) {
+            rc = kernel_loop(g, now_io, err, errlen);
+        } else {
+            kernel_run r = {g, now_io, err, errlen};
+            rc = team_run(threads, kernel_loop_team, &r);
+        }
+        return_threads(g);
+        if (rc != KERNEL_REGROUP) return rc;
+    }
 }
 
 /* Stores a policy's values of the n metrics it declares into their slots. */

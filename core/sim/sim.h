@@ -30,6 +30,17 @@ typedef struct l1_access_record {
     const char *outcome; /* "hit", "miss", "merged", "reservation_fail", "bypass" */
 } l1_access_record;
 
+/* Threads that simulations running side by side lend each other: the explorer's, at the tail of
+ * a batch, when fewer simulations are left than it has threads. A simulation given a share
+ * borrows its part of the idle threads (the idle ones over the running simulations, rounded
+ * up, within `max` in all) at each kernel start and every few thousand cycles, and gives them
+ * back after; the threads only change how fast it runs. */
+typedef struct sim_thread_share {
+    _Atomic int idle;    /* threads with nothing to do, free to lend */
+    _Atomic int running; /* simulations running that may borrow */
+    int max;             /* the most threads one simulation uses */
+} sim_thread_share;
+
 typedef struct sim_options {
     FILE *l1_trace; /* if set, every L1D access as CSV: sm,cycle,warp,pc,line,kind,outcome (a
                      * replay that can only fail, waiting for a fill or an injection slot, is
@@ -52,6 +63,13 @@ typedef struct sim_options {
     const struct warp_profile *warp_profile;
     /* if set, every warp's execution time (its CTA's start to its exit) is recorded in it */
     struct warp_profile *warp_profile_out;
+    /* Threads the SMs of a cycle step on (0 or 1: one after another). Results are the same at
+     * every count (docs/architecture.md, "Parallel SMs"), so it is not a parameter of the
+     * configuration. Ignored with l1_trace, l1_observer or warp_profile_out, and for a source
+     * that cannot defer its shared effects (isource_ops.defer). */
+    int threads;
+    /* if set, idle threads this simulation may borrow (same conditions as threads) */
+    sim_thread_share *share;
 } sim_options;
 
 /* Makes the instruction source of one simulation (a workload instance, a trace reader) for a

@@ -177,7 +177,7 @@ uint64_t ldst_wake(const sm_ldst *ld, uint64_t now)
     const mem_stage *st = &ld->stage;
     uint64_t wake = UINT64_MAX;
     if (st->busy && !st->blocked_on_fill && !st->blocked_on_queue)
-        wake = st->blocked_on_send ? memsys_next_event(ld->mem, now)
+        wake = st->blocked_on_send ? memsys_send_ready(ld->mem, ld->sm, now)
                : st->done_at > now ? st->done_at
                                    : now + 1;
     if (st->q_count) {
@@ -690,7 +690,7 @@ static uint64_t l1q_wake(const sm_ldst *ld, uint64_t now)
     for (uint32_t banks = st->q_busy; banks; banks &= banks - 1) {
         const l1q_bank *q = &st->q[__builtin_ctz(banks)];
         if (q->blocked_on_fill) continue; /* a fill wakes the SM (a reply) */
-        uint64_t w = q->blocked_on_send ? memsys_next_event(ld->mem, now)
+        uint64_t w = q->blocked_on_send ? memsys_send_ready(ld->mem, ld->sm, now)
                      : q->ready > now   ? q->ready
                                         : now + 1;
         if (w < wake) wake = w;

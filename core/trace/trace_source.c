@@ -203,7 +203,16 @@ static void destroy(void *self)
     free(S);
 }
 
-static const isource_ops trace_ops = {next_kernel, cta_start, warp_start, peek, issue, destroy};
+/* A trace's issue touches only its own warp's state: nothing to defer. */
+static int defer(void *self, int on)
+{
+    (void)self;
+    (void)on;
+    return 0;
+}
+
+static const isource_ops trace_ops = {next_kernel, cta_start, warp_start, peek,
+                                      issue,       destroy,   defer,      NULL};
 
 int trace_instance(const trace_app *t, int num_sms, int max_warps, int max_ctas, isource *out,
                    char *err, size_t errlen)

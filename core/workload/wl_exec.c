@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/workload/wl_alu.h"
@@ -202,29 +203,96 @@ static inline bool consecutive_words(uint32_t act, const uint32_t *addr)
     return off == 0;
 }
 
+/* A global load, store or atomic's data movement, at checked addresses: d gets the loaded
+ * (or, for an atomic, the old) words, a and b are the stored value and the atomic's operands. */
+static inline void global_access(wl_instance *I, int op, int sub, uint32_t act,
+                                 const uint32_t *addr, const uint32_t *a, const uint32_t *b,
+                                 uint32_t *d)
+{
+    switch (op) {
+    case OP_LDG:
+        if (consecutive_words(act, addr))
+            memcpy(d, &I->mem[(addr[0] - WL_MEM_BASE) >> 2], WT_WARP_SIZE * sizeof *d);
+        else
+            LANES(act, l, d[l] = I->mem[(addr[l] - WL_MEM_BASE) >> 2]);
+        break;
+    case OP_STG:
+        if (consecutive_words(act, addr))
+            memcpy(&I->mem[(addr[0] - WL_MEM_BASE) >> 2], a, WT_WARP_SIZE * sizeof *a);
+        else
+            LANES(act, l, I->mem[(addr[l] - WL_MEM_BASE) >> 2] = a[l]);
+        break;
+    default: /* OP_ATOM */
+        LANES(act, l, {
+            uint32_t *m = &I->mem[(addr[l] - WL_MEM_BASE) >> 2];
+            uint32_t old = *m;
+            *m = sub == AT_CAS ? (old == a[l] ? b[l] : old) : atom_op(sub, old, a[l]);
+            d[l] = old;
+        });
+        break;
+    }
+}
+
+/* Deferred mode: the access waits in SM sm's list for wl_commit. Nothing but the warp itself
+ * reads its destination before its next issue, which comes after the commit, and the values
+ * it stores are copied now (an immediate's lanes live on the issuer's stack). Returns 0, or
+ * -1 with err when out of memory. */
+static int defer_global(wl_instance *I, int sm, const wl_inst *in, uint32_t act,
+                        const uint32_t *addr, const wl_operands *o, char *err, size_t errlen)
+{
+    wl_pending_list *p = &I->pending[sm];
+    if (p->n == p->cap) {
+        uint32_t cap = p->cap ? 2 * p->cap : 8;
+        wl_pending *e = realloc(p->e, cap * sizeof *e);
+        if (!e) {
+            if (err && errlen) snprintf(err, errlen, "%s: out of memory", I->w->name);
+            return -1;
+        }
+        p->e = e;
+        p->cap = cap;
+    }
+    wl_pending *x = &p->e[p->n++];
+    x->op = (uint8_t)in->op;
+    x->sub = (uint8_t)in->sub;
+    x->act = act;
+    x->d = o->d;
+    memcpy(x->addr, addr, sizeof x->addr);
+    if (o->a) memcpy(x->a, o->a, sizeof x->a);
+    if (o->b) memcpy(x->b, o->b, sizeof x->b);
+    return 0;
+}
+
+void wl_commit(void *self, int sm)
+{
+    wl_instance *I = self;
+    wl_pending_list *p = &I->pending[sm];
+    for (uint32_t i = 0; i < p->n; i++) {
+        const wl_pending *x = &p->e[i];
+        global_access(I, x->op, x->sub, x->act, x->addr, x->a, x->b, x->d);
+    }
+    p->n = 0;
+}
+
 /* Loads, stores and atomics (OP_LDG .. OP_ATOM): the addresses go to out for the memory
- * system, the data moves here. Returns 0, or -1 with err for a bad address. */
+ * system, the data moves here (or at wl_commit, deferred). Returns 0, or -1 with err for a
+ * bad address. */
 static inline int exec_memory(wl_instance *I, const wl_warp *W, int sm, const wl_inst *in,
                               uint32_t pc, uint32_t act, const wl_operands *o, inst_exec *out,
                               char *err, size_t errlen)
 {
-    const uint32_t *a = o->a, *b = o->b;
+    const uint32_t *a = o->a;
     uint32_t *d = o->d;
     switch (in->op) {
     case OP_LDG:
-        if (addresses(I, W, in, pc, act, 0, "global load", out, err, errlen)) return -1;
-        if (consecutive_words(act, out->addr))
-            memcpy(d, &I->mem[(out->addr[0] - WL_MEM_BASE) >> 2], WT_WARP_SIZE * sizeof *d);
-        else
-            LANES(act, l, d[l] = I->mem[(out->addr[l] - WL_MEM_BASE) >> 2]);
-        break;
     case OP_STG:
-        if (addresses(I, W, in, pc, act, 0, "global store", out, err, errlen)) return -1;
-        if (consecutive_words(act, out->addr))
-            memcpy(&I->mem[(out->addr[0] - WL_MEM_BASE) >> 2], a, WT_WARP_SIZE * sizeof *a);
-        else
-            LANES(act, l, I->mem[(out->addr[l] - WL_MEM_BASE) >> 2] = a[l]);
+    case OP_ATOM: {
+        static const char *const what[] = {"global load", "global store", "atomic"};
+        int k = in->op == OP_LDG ? 0 : in->op == OP_STG ? 1 : 2;
+        if (addresses(I, W, in, pc, act, 0, what[k], out, err, errlen)) return -1;
+        if (I->deferred) return defer_global(I, sm, in, act, out->addr, o, err, errlen);
+        global_access(I, in->op, in->sub, act, out->addr, o->a, o->b, d);
         break;
+    }
     case OP_LDS:
     case OP_STS: {
         if (addresses(I, W, in, pc, act, 1, in->op == OP_LDS ? "shared load" : "shared store", out,
@@ -238,15 +306,6 @@ static inline int exec_memory(wl_instance *I, const wl_warp *W, int sm, const wl
             LANES(act, l, sh[out->addr[l] >> 2] = a[l]);
         break;
     }
-    default: /* OP_ATOM */
-        if (addresses(I, W, in, pc, act, 0, "atomic", out, err, errlen)) return -1;
-        LANES(act, l, {
-            uint32_t *m = &I->mem[(out->addr[l] - WL_MEM_BASE) >> 2];
-            uint32_t old = *m;
-            *m = in->sub == AT_CAS ? (old == a[l] ? b[l] : old) : atom_op(in->sub, old, a[l]);
-            d[l] = old;
-        });
-        break;
     }
     return 0;
 }

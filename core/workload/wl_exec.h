@@ -3,6 +3,8 @@
 #ifndef WT_WL_EXEC_H
 #define WT_WL_EXEC_H
 
+#include <stdbool.h>
+
 #include "core/workload/wl_internal.h"
 
 typedef struct wl_entry {
@@ -17,6 +19,21 @@ typedef struct wl_warp {
     int cta_slot;
     uint32_t cta_id, warp_in_cta;
 } wl_warp;
+
+/* A global load, store or atomic issued in deferred mode (isource_ops.defer): its addresses
+ * are checked and handed to the timing model at issue, its data move at wl_commit. */
+typedef struct wl_pending {
+    uint8_t op, sub;
+    uint32_t act;
+    uint32_t *d; /* loads and atomics: the destination register's lanes */
+    uint32_t addr[WT_WARP_SIZE];
+    uint32_t a[WT_WARP_SIZE], b[WT_WARP_SIZE]; /* stores: a; atomics: a, b */
+} wl_pending;
+
+typedef struct wl_pending_list {
+    wl_pending *e;
+    uint32_t n, cap;
+} wl_pending_list;
 
 typedef struct wl_instance {
     const workload *w;
@@ -35,10 +52,15 @@ typedef struct wl_instance {
     uint64_t *iter_launches; /* per HOST_DO: `launches` when its current iteration began */
     const wl_kernel *k;
     uint32_t grid, block;
+    /* deferred mode: per SM, the global accesses issued since its last wl_commit */
+    bool deferred;
+    wl_pending_list *pending;
 } wl_instance;
 
 extern const isource_ops wl_isource_ops;
 
 int wl_issue(void *self, int sm, int warp_slot, inst_exec *out, char *err, size_t errlen);
+/* isource_ops.commit: SM sm's pending global accesses, in issue order. */
+void wl_commit(void *self, int sm);
 
 #endif

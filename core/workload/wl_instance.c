@@ -118,10 +118,23 @@ static void destroy(void *self)
     free(I->shared);
     free(I->iters);
     free(I->iter_launches);
+    if (I->pending)
+        for (int i = 0; i < I->nsm; i++)
+            free(I->pending[i].e);
+    free(I->pending);
     free(I);
 }
 
-const isource_ops wl_isource_ops = {next_kernel, cta_start, warp_start, peek, wl_issue, destroy};
+static int defer(void *self, int on)
+{
+    wl_instance *I = self;
+    if (on && !I->pending && !(I->pending = calloc((size_t)I->nsm, sizeof *I->pending))) return -1;
+    I->deferred = on != 0;
+    return 0;
+}
+
+const isource_ops wl_isource_ops = {next_kernel, cta_start, warp_start, peek,
+                                    wl_issue,    destroy,   defer,      wl_commit};
 
 int workload_instance(const workload *w, int num_sms, int max_warps, int max_ctas, isource *out,
                       char *err, size_t errlen)

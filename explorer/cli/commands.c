@@ -53,6 +53,8 @@ static const cli_option sim_options[] = {
     {"--cta-trace FILE",
      "write the CTA limit of every SM at every sample as CSV (one workload only)"},
     {"--per-sm FILE", "write the statistics of each SM as CSV (one workload only)"},
+    {"--threads N", "step the SMs of each cycle on N threads (same results at every N; one "
+                    "thread with --l1-trace or --belady)"},
     {NULL, NULL}};
 
 static const cli_option front_options[] = {
@@ -91,7 +93,7 @@ const cli_command cli_commands[] = {
     {.name = "sim",
      .args = "[--preset P] [--workload W | --trace DIR/kernelslist.g]... [--wparam k=v]... "
              "[--set k=v]... [--json [--config]] [--belady] [--l1-trace FILE] [--cta-trace FILE] "
-             "[--per-sm FILE]",
+             "[--per-sm FILE] [--threads N]",
      .summary = "simulate one configuration, print every metric",
      .options = sim_options,
      .run = cli_sim},

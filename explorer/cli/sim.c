@@ -30,12 +30,14 @@ typedef struct sim_args {
     const char *cta_trace; /* the CTA limit n of every SM at every sample, CSV */
     const char *per_sm;    /* the per-SM statistics, CSV */
     int belady;            /* --belady: Belady-optimal misses of each run's L1D stream */
+    int threads;           /* --threads: the SMs of a cycle step on this many threads */
 } sim_args;
 
 static int parse_args(int argc, char **argv, sim_args *a)
 {
     memset(a, 0, sizeof *a);
     a->preset = WT_DEFAULT_PRESET;
+    a->threads = 1;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         int has_value = i + 1 < argc;
@@ -67,6 +69,15 @@ static int parse_args(int argc, char **argv, sim_args *a)
             a->cta_trace = argv[++i];
         } else if (!strcmp(o, "--per-sm") && has_value) {
             a->per_sm = argv[++i];
+        } else if (!strcmp(o, "--threads") && has_value) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (end == argv[i] || *end || n < 1 || n > 1024) {
+                fprintf(stderr, "warptune sim: --threads %s: expected an integer in [1, 1024]\n",
+                        argv[i]);
+                return -1;
+            }
+            a->threads = (int)n;
         } else {
             fprintf(stderr, "warptune sim: unknown or incomplete option '%s'\n", o);
             return -1;
@@ -285,6 +296,7 @@ int cli_sim(int argc, char **argv)
         opt.l1_trace = l1.f;
         opt.cta_trace = cta.f;
         opt.per_sm = per_sm.f;
+        opt.threads = a.threads;
         belady_recorder *rec = a.belady ? belady_recorder_new() : NULL;
         if (rec) {
             opt.l1_observer = belady_observe;
