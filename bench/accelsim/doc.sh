@@ -42,7 +42,15 @@ printf '| warp instructions equal | all | %s | %s |\n' "$(val pair qv100 warp_in
 printf '| scheduler switches, sign agrees | at least 90%% | %s of %s | %s of %s |\n' "$(val switch qv100 sign_agrees)" "$(val switch qv100 cases)" "$(val switch fermi sign_agrees)" "$(val switch fermi cases)"
 printf '| switches over 5%% in the reference: warptune within 1.5x | all | %s of %s | %s of %s |\n' "$(val switch qv100 within_1.5x)" "$(val switch qv100 over_5pct)" "$(val switch fermi within_1.5x)" "$(val switch fermi over_5pct)"
 printf '| switches, mean gap between the two changes (points) | | %s | %s |\n' "$(val switch qv100 mean_gap)" "$(val switch fermi mean_gap)"
-printf '| worst cycle ratios (warptune / reference) | | %s | %s |\n\n' "$(worst qv100)" "$(worst fermi)"
+printf '| worst cycle ratios (warptune / reference) | | %s | %s |\n' "$(worst qv100)" "$(worst fermi)"
+speed() { # speed PAIR: "geomean (min name to max name)" of the speed line
+    local g lo hi
+    g=$(val speed "$1" geomean)
+    [ -n "$g" ] || { echo "not measured"; return; }
+    lo=$(val speed "$1" min | sed 's/(/x (/'); hi=$(val speed "$1" max | sed 's/(/x (/')
+    echo "${g}x (${lo} to ${hi})"
+}
+printf '| speed: reference seconds per warp instruction over warptune'"'"'s, geomean (min to max; "Speed" below) | | %s | %s |\n\n' "$(speed qv100)" "$(speed fermi)"
 cat <<'EOF'
 ![cycles of every workload, warptune against the reference, each pair on its own scheduler; the band is 15%](validation-cycles.svg)
 
@@ -61,6 +69,36 @@ for pair in qv100 fermi; do
     echo "|---|---:|---:|---:|---:|---:|---:|---:|"
     awk -F, -v p=$pair -v b=$b '$1 == p && $3 == b {
         printf "| %s | %d | %d | %.2f | %.1f | %.1f | %.3f | %.3f |\n", $2, $4, $5, $5 / $4, $6, $7, $12, $15 }' "$CSV"
+    echo
+done
+cat <<'EOF'
+## Speed
+
+Each run records its simulator's seconds: warptune's CPU seconds (user and system, by bash's
+`time`) of `warptune sim` on one thread, the reference's CPU seconds where its `.ref` file has
+them (`cpu_seconds`) and its wall seconds otherwise (`host_seconds`: the committed references
+ran one simulation per core on a 16-core machine, so their wall time is close to their CPU time;
+`reference_time` below says which). The ratio is the reference's seconds per warp instruction
+over warptune's, on each pair's own scheduler; runs under a second on the reference's side are
+left out (their time is mostly start-up and whole-second rounding). The two sides ran on
+different machines unless both files were written by one `bench/accelsim/run`.
+
+EOF
+for pair in qv100 fermi; do
+    b=lrr; [ $pair = fermi ] && b=gto
+    echo "### $pair ($b)"
+    echo
+    awk -v p=$pair '$1 == "speed" && $2 == p {
+        for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+        sub(/\(/, "x (", v["min"]); sub(/\(/, "x (", v["max"])
+        printf "%s runs: geomean %sx, lowest %s, highest %s; reference time: %s seconds.\n\n",
+            v["runs"], v["geomean"], v["min"], v["max"], v["reference_time"] }' "$S"
+    echo "| workload | warp instructions | reference seconds | warptune CPU seconds | ratio |"
+    echo "|---|---:|---:|---:|---:|"
+    awk -F, -v p=$pair -v b=$b '$1 == p && $3 == b && $19 != "" {
+        r = $18 != "" ? $18 : $17
+        printf "| %s | %d | %s | %.2f | %s |\n", $2, $9, r, $19,
+            (r >= 1 && $19 > 0) ? sprintf("%.0f", (r / $8) / ($19 / $9)) : "(under a second)" }' "$CSV"
     echo
 done
 cat <<'EOF'

@@ -31,6 +31,8 @@ NR == 1 { next }
     key = pair SUBSEP w SUBSEP s
     rc[key] = $4; wc[key] = $5; ri[key] = $6; wi[key] = $7
     rw[key] = $8; ww[key] = $9; ra[key] = $10; rmr[key] = $12; wmr[key] = $15; same[key] = $16
+    # the reference's seconds: its CPU seconds where recorded, else its wall seconds
+    rs[key] = $18 != "" ? $18 : $17; rbasis[key] = $18 != "" ? "cpu" : "wall"; ws[key] = $19
     if (!(pair in seen)) { seen[pair] = 1; pairs[++np] = pair }
     if (!((pair, w) in wseen)) { wseen[pair, w] = 1; wl[pair, ++nw[pair]] = w }
 }
@@ -83,6 +85,21 @@ END {
         }
         printf "switch %s cases=%d sign_agrees=%d (%.0f%%) over_5pct=%d within_1.5x=%d mean_gap=%.2f\n",
             pair, cases, agree, cases ? 100 * agree / cases : 0, big, nclose, cases ? 100 * gap / cases : 0
+        # speed: the reference's seconds per warp instruction over warptune's, on the pair's
+        # scheduler, over the runs with both times (a run under a second on either side is
+        # left out: its time is mostly start-up and rounding)
+        ns = 0; lsum = 0; smin = 0; smax = 0; basis = ""
+        for (i = 1; i <= nw[pair]; i++) {
+            w = wl[pair, i]; key = pair SUBSEP w SUBSEP b
+            if (!(key in rc) || rs[key] < 1 || ws[key] == "" || ws[key] <= 0 || rw[key] <= 0) continue
+            v = (rs[key] / rw[key]) / (ws[key] / ww[key])
+            ns++; lsum += log(v)
+            if (ns == 1 || v < smin) { smin = v; wmin = w }
+            if (ns == 1 || v > smax) { smax = v; wmax = w }
+            basis = basis == "" || basis == rbasis[key] ? rbasis[key] : "mixed"
+        }
+        if (ns) printf "speed %s runs=%d min=%.0f(%s) geomean=%.0f max=%.0f(%s) reference_time=%s\n",
+            pair, ns, smin, wmin, exp(lsum / ns), smax, wmax, basis
         all_cases += cases; all_agree += agree; all_big += big; all_close += nclose
     }
     printf "switch all cases=%d sign_agrees=%d (%.0f%%) over_5pct=%d within_1.5x=%d\n",
