@@ -2,7 +2,10 @@
 
 #include <sched.h>
 #include <stdatomic.h>
+#include <assert.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -11,16 +14,23 @@
  * system's tick, the SMs' deferred effects) is some microseconds; longer waits are a busy host
  * or the end of the loop. */
 #define TEAM_SPINS 4096
+#define TEAM_MAX   64 /* threads of a team */
+
+/* A thread's part of a round: jobs [next, end) of the round, taken from the front by a
+ * compare-and-swap of one word (bits 63..32 the round, 31..16 end, 15..0 next), by its owner
+ * first and by the others once theirs are done. One per host cache line. */
+typedef struct team_part {
+    _Alignas(64) _Atomic uint64_t next;
+} team_part;
 
 struct team {
-    /* The round on offer: its number (bits 63..32), its jobs (31..16) and the next job to take
-     * (15..0). One word, so that taking a job (a compare-and-swap) also checks the round. */
-    _Atomic uint64_t round;
-    _Atomic int finished; /* jobs of the round the helpers finished */
+    _Atomic uint32_t round; /* the round on offer; its parts are set before it is */
+    _Atomic int finished;   /* jobs of the round the helpers finished */
     _Atomic int stop;
-    team_job job; /* the round's: written before the round is published */
+    team_job job; /* the round's, written before it is published */
     void *arg;
     int size;
+    team_part part[TEAM_MAX];
 };
 
 static inline void cpu_relax(void)
@@ -32,36 +42,41 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static inline int jobs_of(uint64_t r)
+/* Takes the next job of part p in round r: its index, or -1 when the part has none left in
+ * that round (or another round is on). */
+static int take(team_part *p, uint32_t r)
 {
-    return (int)((r >> 16) & 0xFFFF);
-}
-
-static inline int next_of(uint64_t r)
-{
-    return (int)(r & 0xFFFF);
-}
-
-/* Takes the next job of the round in *r (reloaded on failure): its index, or -1 when the
- * round has none left. */
-static int take(team *t, uint64_t *r)
-{
-    while (next_of(*r) < jobs_of(*r))
-        if (atomic_compare_exchange_weak_explicit(&t->round, r, *r + 1, memory_order_acq_rel,
+    uint64_t w = atomic_load_explicit(&p->next, memory_order_acquire);
+    while ((uint32_t)(w >> 32) == r && (w & 0xFFFF) < ((w >> 16) & 0xFFFF))
+        if (atomic_compare_exchange_weak_explicit(&p->next, &w, w + 1, memory_order_acq_rel,
                                                   memory_order_acquire))
-            return next_of(*r);
+            return (int)(w & 0xFFFF);
     return -1;
 }
 
-static void help(team *t)
+/* Runs jobs of round r, thread `self`'s part first (the SMs it stepped last cycle, whose state
+ * its core's caches hold), then what is left of the others'. Returns the jobs it ran. */
+static int work(team *t, uint32_t r, int self)
 {
+    int ran = 0;
+    for (int i = 0; i < t->size; i++) {
+        team_part *p = &t->part[(self + i) % t->size];
+        for (int k; (k = take(p, r)) >= 0; ran++)
+            t->job(t->arg, k);
+    }
+    return ran;
+}
+
+static void help(team *t, int self)
+{
+    uint32_t done = 0; /* the last round it worked on */
     int spins = 0;
     while (!atomic_load_explicit(&t->stop, memory_order_acquire)) {
-        uint64_t r = atomic_load_explicit(&t->round, memory_order_acquire);
-        int k = take(t, &r);
-        if (k >= 0) {
-            t->job(t->arg, k);
-            atomic_fetch_add_explicit(&t->finished, 1, memory_order_release);
+        uint32_t r = atomic_load_explicit(&t->round, memory_order_acquire);
+        if (r != done) {
+            int ran = work(t, r, self);
+            if (ran) atomic_fetch_add_explicit(&t->finished, ran, memory_order_release);
+            done = r;
             spins = 0;
         } else if (++spins < TEAM_SPINS) {
             cpu_relax();
@@ -74,7 +89,7 @@ static void help(team *t)
 
 void team_round(team *t, int n, team_job job, void *arg)
 {
-    if (t->size == 1 || n < 2 || n > 0xFFFF) {
+    if (!t || t->size == 1 || n < 2 || n > 0xFFFF) {
         for (int k = 0; k < n; k++)
             job(arg, k);
         return;
@@ -82,14 +97,19 @@ void team_round(team *t, int n, team_job job, void *arg)
     t->job = job;
     t->arg = arg;
     atomic_store_explicit(&t->finished, 0, memory_order_relaxed);
-    uint64_t number = (atomic_load_explicit(&t->round, memory_order_relaxed) >> 32) + 1;
-    uint64_t r = number << 32 | (uint64_t)n << 16;
-    atomic_store_explicit(&t->round, r, memory_order_release);
-    int mine = 0, k;
-    while ((k = take(t, &r)) >= 0) {
-        job(arg, k);
-        mine++;
+    uint32_t r = atomic_load_explicit(&t->round, memory_order_relaxed) + 1;
+    if (r == 0) r = 1; /* 0: no round yet */
+    /* contiguous parts: a thread takes the same SMs from cycle to cycle while the due ones
+     * stay the same */
+    for (int i = 0, first = 0; i < t->size; i++) {
+        int end = (int)((long)n * (i + 1) / t->size);
+        atomic_store_explicit(&t->part[i].next,
+                              (uint64_t)r << 32 | (uint64_t)end << 16 | (uint64_t)first,
+                              memory_order_release);
+        first = end;
     }
+    atomic_store_explicit(&t->round, r, memory_order_release);
+    int mine = work(t, r, 0);
     /* every job is taken: wait for those a helper holds */
     for (int spins = 0; atomic_load_explicit(&t->finished, memory_order_acquire) + mine < n;)
         if (++spins < TEAM_SPINS) {
@@ -102,35 +122,40 @@ void team_round(team *t, int n, team_job job, void *arg)
 
 int team_size(const team *t)
 {
-    return t->size;
+    return t ? t->size : 1;
 }
 
 int team_run(int threads, int (*body)(void *arg, team *t), void *arg)
 {
-    team t;
-    atomic_init(&t.round, 0);
-    atomic_init(&t.finished, 0);
-    atomic_init(&t.stop, 0);
-    t.job = NULL;
-    t.arg = NULL;
-    t.size = 1;
+    static_assert(TEAM_MAX <= 64, "parts are indexed by thread");
+    team *t = aligned_alloc(64, sizeof *t);
+    if (!t) return body(arg, NULL);
+    memset(t, 0, sizeof *t);
+    atomic_init(&t->round, 0);
+    atomic_init(&t->finished, 0);
+    atomic_init(&t->stop, 0);
+    t->size = 1;
+    int rc;
 #ifdef _OPENMP
+    if (threads > TEAM_MAX) threads = TEAM_MAX;
     if (threads > 1) {
-        int rc = 0;
 #pragma omp parallel num_threads(threads)
         {
             if (omp_get_thread_num() == 0) {
-                t.size = omp_get_num_threads();
-                rc = body(arg, &t);
-                atomic_store_explicit(&t.stop, 1, memory_order_release);
+                t->size = omp_get_num_threads();
+                rc = body(arg, t);
+                atomic_store_explicit(&t->stop, 1, memory_order_release);
             } else {
-                help(&t);
+                help(t, omp_get_thread_num());
             }
         }
+        free(t);
         return rc;
     }
 #else
     (void)threads;
 #endif
-    return body(arg, &t);
+    rc = body(arg, t);
+    free(t);
+    return rc;
 }

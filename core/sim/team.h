@@ -2,10 +2,13 @@
  * cycle when the SMs step on several threads (docs/architecture.md, "Parallel SMs").
  *
  * The master runs the loop; at each round it hands out jobs 0..n-1, takes them too, and goes on
- * once every job has finished. Jobs are taken one at a time from a shared counter, so a thread
- * that is late to a round (descheduled on a busy host) takes nothing and holds nobody up: the
- * master waits only for jobs already taken, never for a thread to arrive. Between rounds the
- * helpers spin, then yield their core. */
+ * once every job has finished. The jobs are cut into one contiguous part per thread, so that a
+ * thread steps the same SMs from cycle to cycle (their state stays in its core's caches); each
+ * job is taken, one at a time, by a compare-and-swap on its part, by the part's owner first and
+ * by any thread whose own part is done. A thread late to a round (descheduled on a busy host)
+ * finds its part taken by the others and holds nobody up: the master waits only for jobs
+ * already taken, never for a thread to arrive. Between rounds the helpers spin, then yield
+ * their core. */
 #ifndef WT_TEAM_H
 #define WT_TEAM_H
 
