@@ -190,6 +190,11 @@ int l1d_load_needs_fill(const l1d *c, uint64_t line_addr)
     return 1; /* no MSHR, or (the caller could send) every way of the set reserved */
 }
 
+void l1d_prefetch(const l1d *c, uint64_t line_addr)
+{
+    if (c->map.slot) l1d_map_prefetch(&c->map, line_addr);
+}
+
 l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, int *mshr,
                     int *owner_warp, int *evicted_warp, uint64_t *evicted_line)
 {
