@@ -3,6 +3,7 @@
 
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/sim/sm_scoreboard.h"
 #include "core/sim/warp_profile.h"
@@ -44,7 +45,8 @@ int warps_create(sm_warps **out, int sm_id, int max_warps, int max_ctas, isource
     wp->oracle = oracle;
     wp->profile_out = profile_out;
     wp->st = st;
-    wp->w = calloc((size_t)max_warps, sizeof *wp->w);
+    wp->w = aligned_alloc(_Alignof(sm_warp), (size_t)max_warps * sizeof *wp->w);
+    if (wp->w) memset(wp->w, 0, (size_t)max_warps * sizeof *wp->w);
     wp->c = calloc((size_t)max_ctas, sizeof *wp->c);
     if (!wp->w || !wp->c) {
         warps_destroy(wp);
