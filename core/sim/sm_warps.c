@@ -202,7 +202,8 @@ static uint64_t release_barrier(sm_warps *wp, int cs)
     if (c->at_barrier == 0 || c->at_barrier + c->exited < c->nwarps) return 0;
     uint64_t released = 0;
     for (int i = 0; i < wp->max_warps; i++) {
-        if (wp->w[i].live && wp->w[i].cta_slot == cs) {
+        /* the view's copy of cta_slot: in the record's first host cache line, with live */
+        if (wp->w[i].live && wp->w[i].view.cta_slot == cs) {
             wp->w[i].at_barrier = false;
             released |= (uint64_t)1 << i;
         }
