@@ -4,10 +4,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+/* 64 bytes, 64-byte aligned: each issue's and stall's update touches one host cache line */
 typedef struct cpl_warp {
-    bool used; /* holds a warp of a resident CTA (running or finished) */
-    bool live; /* the warp is running */
+    _Alignas(64) bool used; /* holds a warp of a resident CTA (running or finished) */
+    bool live;              /* the warp is running */
     int cta_slot;
     uint64_t last;          /* cycle of its last issue (its start before the first) */
     uint64_t issued;        /* instructions committed */
@@ -72,7 +74,8 @@ int cpl_create(cpl **out, int max_warps, const param_set *p, char *err, size_t e
     }
     cpl *c = calloc(1, sizeof *c);
     if (c) {
-        c->w = calloc((size_t)max_warps, sizeof *c->w);
+        c->w = aligned_alloc(_Alignof(cpl_warp), (size_t)max_warps * sizeof *c->w);
+        if (c->w) memset(c->w, 0, (size_t)max_warps * sizeof *c->w);
         c->cta = calloc((size_t)max_warps, sizeof *c->cta);
         c->cta_warps = calloc((size_t)max_warps, sizeof *c->cta_warps);
     }

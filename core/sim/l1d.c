@@ -50,6 +50,7 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
     /* written when allocated and read only while in use: no clearing (hundreds of MSHRs per
      * SM, an L1D made again at each carveout change) */
     c->mshr = malloc((size_t)cfg->mshrs * sizeof *c->mshr);
+    c->mshr_req = malloc((size_t)cfg->mshrs * sizeof *c->mshr_req);
     c->mshr_words = (cfg->mshrs + 63) / 64;
     c->mshr_free = calloc((size_t)c->mshr_words, sizeof *c->mshr_free);
     c->waiters = malloc((size_t)cfg->mshrs * (size_t)cfg->mshr_merge * sizeof *c->waiters);
@@ -72,8 +73,8 @@ int l1d_create(l1d **out, const l1d_config *cfg, const l1_policy_ops *ops, const
         }
     }
     if (!c->tags || !c->fp || !c->valid || !c->reserved || !c->nreserved || !c->nused ||
-        !c->owner || !c->mshr_of || !c->state || !c->mshr || !c->mshr_free || !c->waiters ||
-        (cfg->ways >= L1D_MAP_WAYS && l1d_map_init(&c->map, lines, c->tags) != 0)) {
+        !c->owner || !c->mshr_of || !c->state || !c->mshr || !c->mshr_req || !c->mshr_free ||
+        !c->waiters || (cfg->ways >= L1D_MAP_WAYS && l1d_map_init(&c->map, lines, c->tags) != 0)) {
         snprintf(err, errlen, "out of memory");
         l1d_destroy(c);
         return -1;
@@ -118,6 +119,7 @@ void l1d_destroy(l1d *c)
     free(c->mshr);
     free(c->mshr_free);
     free(c->waiters);
+    free(c->mshr_req);
     free(c->svalid);
     free(c->spend);
     free(c->smshr);
@@ -190,6 +192,11 @@ int l1d_load_needs_fill(const l1d *c, uint64_t line_addr)
     return 1; /* no MSHR, or (the caller could send) every way of the set reserved */
 }
 
+void l1d_prefetch(const l1d *c, uint64_t line_addr)
+{
+    if (c->map.slot) l1d_map_prefetch(&c->map, line_addr);
+}
+
 l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, int *mshr,
                     int *owner_warp, int *evicted_warp, uint64_t *evicted_line)
 {
@@ -209,7 +216,7 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     if (m >= 0) {
         mshr_entry *e = &c->mshr[m];
         if (e->nwaiters >= c->cfg.mshr_merge) return fail(c, L1F_MERGE);
-        c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge + (size_t)e->nwaiters++] = waiter;
+        mshr_add_waiter(c, m, waiter);
         *mshr = m;
         if (c->cfg.recency_miss && c->ops->on_hit) { /* GPGPU-Sim: HIT_RESERVED is a use */
             l1_set_view v = set_view(c, set);
@@ -246,9 +253,8 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     m = word * 64 + __builtin_ctzll(c->mshr_free[word]);
     c->mshr_free[word] &= c->mshr_free[word] - 1;
     c->mshr_in_use++;
-    c->mshr[m] = (mshr_entry){r->line_addr, way, set, 0, 1, *r};
+    mshr_set(c, m, r, way, set, 0, waiter);
     c->mshr_of[i] = (int16_t)m;
-    c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge] = waiter;
     *mshr = m;
     if (c->cfg.recency_miss && c->ops->on_fill) /* insertion when the line is reserved */
         c->ops->on_fill(c->policy, r, &v, way);
@@ -304,7 +310,7 @@ int l1d_fill(l1d *c, int m, uint32_t *waiters, uint64_t *line_addr)
     c->valid[i] = 1;
     if (!c->cfg.recency_miss && c->ops->on_fill) {
         l1_set_view v = set_view(c, e->set);
-        c->ops->on_fill(c->policy, &e->req, &v, e->way);
+        c->ops->on_fill(c->policy, &c->mshr_req[m], &v, e->way);
     }
     int n = copy_waiters(c, m, waiters);
     *line_addr = e->line;
@@ -417,7 +423,7 @@ l1_outcome l1d_load_sectors(l1d *c, const l1_request *r, uint32_t sectors, uint3
     }
     for (uint32_t q = sec->merged; q; q &= q - 1) {
         int s = __builtin_ctz(q), m = c->smshr[i * (size_t)c->nsec + (size_t)s];
-        c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge + (size_t)c->mshr[m].nwaiters++] = waiter;
+        mshr_add_waiter(c, m, waiter);
         sec->mshr[s] = m;
     }
     if (sec->miss && !c->spend[i]) {
@@ -430,9 +436,8 @@ l1_outcome l1d_load_sectors(l1d *c, const l1_request *r, uint32_t sectors, uint3
     }
     for (uint32_t q = sec->miss; q; q &= q - 1) {
         int s = __builtin_ctz(q), m = mshr_alloc(c);
-        c->mshr[m] = (mshr_entry){r->line_addr, way, set, s, 1, *r};
+        mshr_set(c, m, r, way, set, s, waiter);
         c->smshr[i * (size_t)c->nsec + (size_t)s] = (int16_t)m;
-        c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge] = waiter;
         c->spend[i] |= (uint16_t)(1u << s);
         sec->mshr[s] = m;
     }
@@ -464,9 +469,9 @@ __attribute__((noinline)) static int fill_sector(l1d *c, int m, uint32_t *waiter
     if (!c->cfg.recency_miss) {
         l1_set_view v = set_view(c, e->set);
         if (!was_valid && c->ops->on_fill)
-            c->ops->on_fill(c->policy, &e->req, &v, e->way);
+            c->ops->on_fill(c->policy, &c->mshr_req[m], &v, e->way);
         else if (was_valid && c->ops->on_hit)
-            c->ops->on_hit(c->policy, &e->req, &v, e->way);
+            c->ops->on_hit(c->policy, &c->mshr_req[m], &v, e->way);
     }
     int n = copy_waiters(c, m, waiters);
     *line_addr = e->line + (uint64_t)e->sector * L1D_SECTOR;

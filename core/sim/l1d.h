@@ -85,6 +85,10 @@ int l1d_load_sectors_needs_fill(const l1d *c, uint64_t line_addr, uint32_t secto
  * cheaply". Changes nothing. */
 int l1d_load_needs_fill(const l1d *c, uint64_t line_addr);
 
+/* A hint that line_addr will be looked up soon: starts loading the host memory its lookup
+ * reads. Changes nothing the cache holds. */
+void l1d_prefetch(const l1d *c, uint64_t line_addr);
+
 /* Write-evict for a global store or atomic: drops the line if it is present and valid.
  * Returns 1 if a line was dropped. */
 int l1d_store(l1d *c, uint64_t line_addr);

@@ -11,13 +11,17 @@
 #include "core/sim/l1d_map.h"
 #include "core/util/bits.h"
 
+/* What a fill reads of an MSHR, 24 bytes with its first waiter: a fill comes long after the
+ * miss, when the MSHRs of a large GPU's SMs have left the host's caches, and it should cost one
+ * host cache miss, not two or three. The allocating request is apart (mshr_req), read only by
+ * a policy's fill. Ways, sets and merges are far below 2^15 (parameter ranges). */
 typedef struct mshr_entry {
     uint64_t line;
-    int way; /* reserved way, in set `set` */
-    int set;
-    int sector; /* sectored: the one sector it fetches */
-    int nwaiters;
-    l1_request req; /* the allocating request, handed to the policy at fill */
+    int16_t way; /* reserved way, in set `set` */
+    int16_t set;
+    int16_t sector; /* sectored: the one sector it fetches */
+    int16_t nwaiters;
+    uint32_t waiter0; /* the first waiter; the others in waiters[] from index 1 */
 } mshr_entry;
 
 struct l1d {
@@ -42,7 +46,8 @@ struct l1d {
     int nsec;
     size_t state_bytes;
     mshr_entry *mshr;
-    uint64_t *mshr_free; /* bit per MSHR: free (the lowest free one is allocated first) */
+    l1_request *mshr_req; /* per MSHR: the allocating request, handed to the policy at fill */
+    uint64_t *mshr_free;  /* bit per MSHR: free (the lowest free one is allocated first) */
     int mshr_words;
     uint32_t *waiters; /* mshrs * mshr_merge */
     int mshr_in_use;
@@ -188,11 +193,24 @@ static inline int copy_waiters(const l1d *c, int m, uint32_t *waiters)
 {
     const uint32_t *w = c->waiters + (size_t)m * (size_t)c->cfg.mshr_merge;
     int n = c->mshr[m].nwaiters;
-    if (n == 1)
-        waiters[0] = w[0];
-    else
-        memcpy(waiters, w, (size_t)n * sizeof *waiters);
+    waiters[0] = c->mshr[m].waiter0;
+    if (n > 1) memcpy(waiters + 1, w + 1, (size_t)(n - 1) * sizeof *waiters);
     return n;
+}
+
+/* MSHR m, just allocated by request r for way `way` of `set` (and sector `sector`), with its
+ * first waiter. */
+static inline void mshr_set(l1d *c, int m, const l1_request *r, int way, int set, int sector,
+                            uint32_t waiter)
+{
+    c->mshr[m] = (mshr_entry){r->line_addr, (int16_t)way, (int16_t)set, (int16_t)sector, 1, waiter};
+    c->mshr_req[m] = *r;
+}
+
+/* One more load waits on MSHR m (it has room). */
+static inline void mshr_add_waiter(l1d *c, int m, uint32_t waiter)
+{
+    c->waiters[(size_t)m * (size_t)c->cfg.mshr_merge + (size_t)c->mshr[m].nwaiters++] = waiter;
 }
 
 #endif

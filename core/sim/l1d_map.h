@@ -78,6 +78,13 @@ static inline uint32_t l1d_map_find(const l1d_map *m, uint64_t line)
     }
 }
 
+/* Starts loading the slot a lookup of line probes first: with one map per SM, the maps of a
+ * large GPU do not stay in the host's caches, and the probe's load otherwise stalls. */
+static inline void l1d_map_prefetch(const l1d_map *m, uint64_t line)
+{
+    __builtin_prefetch(&m->slot[l1d_map_home(m, line)]);
+}
+
 /* Adds line (not in the map), held by way i (tags[i] is line). */
 static inline void l1d_map_add(l1d_map *m, uint64_t line, uint32_t i)
 {

@@ -14,8 +14,7 @@
 
 /* What the stage keeps of each warp slot. */
 typedef struct issue_warp {
-    uint8_t stall;        /* stall_kind of the last cycle it was classified */
-    uint64_t stall_since; /* the cycle from which `stall` holds */
+    uint64_t stall_since; /* the cycle from which its stall[] holds */
     uint32_t contended;   /* cycles since its last issue in a contention state (CPL's nStall) */
     uint64_t last_issue;
 } issue_warp;
@@ -37,6 +36,9 @@ struct sm_issue {
     sm_wakes *wakes;
     sm_stats *st;
     issue_warp *iw;
+    /* per warp: the stall_kind of the last cycle it was classified; apart from iw, as every
+     * warp's is read by each scan: one host cache line for the SM's warps */
+    uint8_t *stall;
     uint64_t sched_mask[4];                  /* warp slots of each scheduler */
     const warp_view **views;                 /* the scan's ready and paused lists */
     uint32_t stall_count[ST_COUNT + 1];      /* live warps per current classification */
@@ -60,7 +62,7 @@ static int sched_of(const sm_issue *is, int wi)
 static bool warp_stalled(const void *ctx, int wi)
 {
     const sm_issue *is = ctx;
-    uint8_t st = is->iw[wi].stall;
+    uint8_t st = is->stall[wi];
     return !warps_get(is->wp, wi)->live || st == ST_MEM || st == ST_SYNC;
 }
 
@@ -115,8 +117,9 @@ int issue_create(sm_issue **out, const issue_env *env, char *err, size_t errlen)
     is->wakes = env->wakes;
     is->st = env->st;
     is->iw = calloc((size_t)c->max_warps, sizeof *is->iw);
+    is->stall = calloc((size_t)c->max_warps, sizeof *is->stall);
     is->views = calloc(2 * (size_t)c->max_warps, sizeof *is->views);
-    if (!is->iw || !is->views) goto oom;
+    if (!is->iw || !is->stall || !is->views) goto oom;
     for (int wi = 0; wi < c->max_warps; wi++)
         is->sched_mask[wi % c->schedulers] |= (uint64_t)1 << wi;
     is->crit = cpl_as_criticality(is->cpl);
@@ -150,6 +153,7 @@ void issue_destroy(sm_issue *is)
         if (is->self[k]) is->sched->destroy(is->self[k]);
     if (is->shared) is->sched->destroy_shared(is->shared);
     free(is->iw);
+    free(is->stall);
     free(is->views);
     free(is);
 }
@@ -159,12 +163,13 @@ void issue_destroy(sm_issue *is)
 /* Sets warp wi's classification from cycle now on. The cycles it spent ready but not picked, or
  * held by a busy unit or load/store unit, are contention: CPL's nStall counts them (CAWA 3.1,
  * "stall latencies caused by shared resource contention as well as scheduler delays"). */
-static void set_stall(issue_warp *w, uint8_t st, uint64_t now)
+static void set_stall(sm_issue *is, int wi, uint8_t st, uint64_t now)
 {
-    if (st == w->stall) return;
-    if (((1u << w->stall) & ST_CONTENDED) && now > w->stall_since)
+    if (st == is->stall[wi]) return;
+    issue_warp *w = &is->iw[wi];
+    if (((1u << is->stall[wi]) & ST_CONTENDED) && now > w->stall_since)
         w->contended += (uint32_t)(now - w->stall_since);
-    w->stall = st;
+    is->stall[wi] = st;
     w->stall_since = now;
 }
 
@@ -191,7 +196,7 @@ static int classify(const sm_issue *is, int wi, int k, uint64_t now, uint64_t *w
     /* Last found ready, or waiting only for a unit or the load/store unit (or new): its
      * barrier, branch latency and scoreboard have not changed since (only its own issue sets
      * them, and a release can only clear a hazard), so only the unit is left to check. */
-    if (!((1u << is->iw[wi].stall) & ST_CONTENDED)) {
+    if (!((1u << is->stall[wi]) & ST_CONTENDED)) {
         if (w->at_barrier) return ST_SYNC;
         if (w->ready_at > now) {
             if (w->ready_at < *wake) *wake = w->ready_at;
@@ -254,8 +259,7 @@ int issue_scan(sm_issue *is, int k, uint64_t now, uint64_t *wake, const warp_vie
             continue;
         }
         int st = classify(is, wi, k, now, wake);
-        issue_warp *iw = &is->iw[wi];
-        counts[iw->stall]--;
+        counts[is->stall[wi]]--;
         /* An empty instruction buffer stays empty until the fetch fills it and marks the warp
          * again (sm_fetch.c), so such a warp is not looked at meanwhile either. */
         if ((1u << st) & ((1u << ST_SYNC) | (1u << ST_MEM) | (1u << ST_DATA) | (1u << ST_STAGE)) ||
@@ -270,7 +274,7 @@ int issue_scan(sm_issue *is, int k, uint64_t now, uint64_t *wake, const warp_vie
             else
                 ready[nready++] = warps_view(is->wp, wi);
         }
-        set_stall(iw, (uint8_t)st, now);
+        set_stall(is, wi, (uint8_t)st, now);
         counts[st]++;
     }
     *list = nready ? ready : paused;
@@ -288,7 +292,7 @@ int issue_pick(sm_issue *is, int k, const warp_view *const *list, int n, uint64_
     int wi = list[pick]->slot;
     is->stall_count[ST_SCHED]--;
     is->stall_count[ST_EXEC]++;
-    set_stall(&is->iw[wi], ST_EXEC, now);
+    set_stall(is, wi, ST_EXEC, now);
     return wi;
 }
 
@@ -419,7 +423,8 @@ void issue_warp_start(sm_issue *is, int wi, int cta_slot, uint64_t now)
 {
     cpl_warp_start(is->cpl, wi, cta_slot, now);
     /* its first wait starts after its start cycle */
-    is->iw[wi] = (issue_warp){.stall = ST_SCHED, .stall_since = now + 1, .last_issue = now};
+    is->iw[wi] = (issue_warp){.stall_since = now + 1, .last_issue = now};
+    is->stall[wi] = ST_SCHED;
     is->stall_count[ST_SCHED]++;
     is->wakes->recheck |= (uint64_t)1 << wi;
     if (is->sched->on_warp_start)
@@ -429,7 +434,7 @@ void issue_warp_start(sm_issue *is, int wi, int cta_slot, uint64_t now)
 void issue_warp_exit(sm_issue *is, int wi, uint64_t now)
 {
     cpl_warp_exit(is->cpl, wi, now);
-    is->stall_count[is->iw[wi].stall]--;
+    is->stall_count[is->stall[wi]]--;
     if (is->sched->on_warp_exit) is->sched->on_warp_exit(is->self[sched_of(is, wi)], wi, now);
 }
 

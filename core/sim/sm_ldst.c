@@ -47,6 +47,7 @@ typedef struct l1q_bank {
     uint64_t ready;
     bool blocked_on_fill, blocked_on_send; /* the head's last try, as in mem_stage */
     uint64_t fail_fills, failed_at;
+    uint64_t last_in; /* the cycle the newest entry entered (its own copy is a colder line) */
 } l1q_bank;
 
 /* The instruction in the load/store unit, one access per cycle. */
@@ -645,6 +646,7 @@ static void l1q_cycle(sm_ldst *ld, uint64_t now)
         q->count--;
         st->q_count--;
         if (q->count) {
+            l1d_prefetch(ld->l1, q->e[q->head].a.line); /* the new head's lookup is next */
             uint64_t r = q->e[q->head].entered + (uint64_t)st->q_depth;
             q->ready = r > now + 1 ? r : now + 1;
         } else {
@@ -669,9 +671,10 @@ static void l1q_enter(sm_ldst *ld, uint64_t now)
         }
         int tail = q->head + q->count;
         if (tail >= st->q_depth) tail -= st->q_depth;
-        if (q->count && q->e[tail == 0 ? st->q_depth - 1 : tail - 1].entered == now)
-            break; /* the tail was taken this cycle: next cycle */
+        if (q->count && q->last_in == now) break; /* the tail was taken this cycle: next cycle */
         q->e[tail] = (l1q_entry){*a, st->rec, st->warp, st->n, st->prio, st->pc, st->cls, now};
+        q->last_in = now;
+        l1d_prefetch(ld->l1, a->line); /* looked up once at the head, q_depth cycles on */
         if (!q->count) {
             q->ready = now + (uint64_t)st->q_depth;
             st->q_busy |= 1u << (q - st->q);

@@ -11,14 +11,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/isource.h"
 
+/* 64 bytes, 64-byte aligned: a warp's check or update touches one host cache line */
 typedef struct sb_regs {
-    uint64_t pending[2];  /* a result is on its way */
-    uint64_t mem[2];      /* of those, from a global load that missed */
-    uint64_t inflight[2]; /* of those, from a global load or atomic (hit or miss) */
-    uint64_t marks[2];    /* long-operation marks (see above) */
+    _Alignas(64) uint64_t pending[2]; /* a result is on its way */
+    uint64_t mem[2];                  /* of those, from a global load that missed */
+    uint64_t inflight[2];             /* of those, from a global load or atomic (hit or miss) */
+    uint64_t marks[2];                /* long-operation marks (see above) */
 } sb_regs;
 
 typedef struct scoreboard {
@@ -30,7 +32,8 @@ typedef enum sb_hazard { SB_NONE, SB_DATA, SB_MEM } sb_hazard;
 /* 0, or -1 when out of memory. */
 static inline int sb_init(scoreboard *sb, int max_warps)
 {
-    sb->w = calloc((size_t)max_warps, sizeof *sb->w);
+    sb->w = aligned_alloc(_Alignof(sb_regs), (size_t)max_warps * sizeof *sb->w);
+    if (sb->w) memset(sb->w, 0, (size_t)max_warps * sizeof *sb->w);
     return sb->w ? 0 : -1;
 }
 

@@ -3,6 +3,7 @@
 
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/sim/sm_scoreboard.h"
 #include "core/sim/warp_profile.h"
@@ -44,7 +45,8 @@ int warps_create(sm_warps **out, int sm_id, int max_warps, int max_ctas, isource
     wp->oracle = oracle;
     wp->profile_out = profile_out;
     wp->st = st;
-    wp->w = calloc((size_t)max_warps, sizeof *wp->w);
+    wp->w = aligned_alloc(_Alignof(sm_warp), (size_t)max_warps * sizeof *wp->w);
+    if (wp->w) memset(wp->w, 0, (size_t)max_warps * sizeof *wp->w);
     wp->c = calloc((size_t)max_ctas, sizeof *wp->c);
     if (!wp->w || !wp->c) {
         warps_destroy(wp);
@@ -200,7 +202,8 @@ static uint64_t release_barrier(sm_warps *wp, int cs)
     if (c->at_barrier == 0 || c->at_barrier + c->exited < c->nwarps) return 0;
     uint64_t released = 0;
     for (int i = 0; i < wp->max_warps; i++) {
-        if (wp->w[i].live && wp->w[i].cta_slot == cs) {
+        /* the view's copy of cta_slot: in the record's first host cache line, with live */
+        if (wp->w[i].live && wp->w[i].view.cta_slot == cs) {
             wp->w[i].at_barrier = false;
             released |= (uint64_t)1 << i;
         }

@@ -18,24 +18,27 @@
 
 struct warp_profile;
 
+/* What the issue scan reads of a warp comes first, within 64 bytes (view.cls and view.paused
+ * included), and the records are 64-byte aligned: classifying a warp touches one host cache
+ * line, not two (the warps of a large GPU's SMs do not stay in the host's caches). */
 typedef struct sm_warp {
-    bool live;
+    _Alignas(64) bool live;
     bool at_barrier;
     bool exit_pending; /* it issued its last instruction and leaves once nothing of it is
                         * queued for the load/store unit, in a collector or unacknowledged */
+    uint8_t mq_count;  /* its memory instructions on their way to the load/store unit */
+    uint8_t oc_count;  /* its instructions not yet out of a collector (sm.oc_dispatch=unit) */
+    uint16_t atomics;  /* its atomic instructions with accesses in flight */
+    uint64_t ready_at; /* no issue before (branch latency) */
+    uint64_t need[2];  /* scoreboard slots the next instruction reads or writes */
+    warp_view view;    /* what the schedulers see of it */
     int cta_slot;      /* CTA slot in the SM */
     uint32_t cta_id;   /* CTA id in the grid */
     int warp_in_cta;
+    uint32_t stores;       /* its store accesses not yet acknowledged (sm.store_acks) */
     uint64_t age;          /* assignment order on this SM: smaller is older */
-    uint64_t ready_at;     /* no issue before (branch latency) */
     uint64_t oracle;       /* its time in the oracle profile, 0 without one */
     const inst_info *next; /* NULL once the warp has exited */
-    uint64_t need[2];      /* scoreboard slots the next instruction reads or writes */
-    uint8_t mq_count;      /* its memory instructions on their way to the load/store unit */
-    uint8_t oc_count;      /* its instructions not yet out of a collector (sm.oc_dispatch=unit) */
-    uint16_t atomics;      /* its atomic instructions with accesses in flight */
-    uint32_t stores;       /* its store accesses not yet acknowledged (sm.store_acks) */
-    warp_view view;        /* what the schedulers see of it */
 } sm_warp;
 
 typedef struct sm_warps sm_warps;
