@@ -1,6 +1,7 @@
 /* Tests of the thread team that steps the SMs of a cycle (core/sim/team.h): every job of a
- * round runs exactly once, the jobs see what the master wrote before the round and the master
- * sees what they wrote after it, and the body's result comes back. */
+ * round runs exactly once, the jobs see what the master wrote before the round, after() sees
+ * each job's result, in job order, and stops at its first failure while every job still runs,
+ * and the body's result comes back. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,10 @@ typedef struct rounds {
     int output[MAX_JOBS]; /* written by job k in its round */
     int runs[MAX_JOBS];   /* times job k ran, over all rounds */
     int size;
+    int next_after; /* the job after() expects next in this round */
+    int bad_after;  /* after() came out of order, or before its job had finished */
+    int fail_at;    /* after() of this job returns non-zero (-1: none) */
+    int round;
 } rounds;
 
 static void job(void *arg, int k)
@@ -25,6 +30,13 @@ static void job(void *arg, int k)
     rounds *r = arg;
     r->output[k] = r->input[k] * 3 + 1;
     r->runs[k]++;
+}
+
+static int after(void *arg, int k)
+{
+    rounds *r = arg;
+    if (k != r->next_after++ || r->output[k] != (r->round * 1000 + k) * 3 + 1) r->bad_after = 1;
+    return k == r->fail_at ? k + 1 : 0;
 }
 
 /* Rounds of 0 to MAX_JOBS - 1 jobs; after each, every job ran once more and wrote from the
@@ -38,7 +50,14 @@ static int body(void *arg, team *t)
         int n = (round * 37) % MAX_JOBS;
         for (int k = 0; k < n; k++)
             r->input[k] = round * 1000 + k;
-        team_round(t, n, job, r);
+        r->round = round;
+        r->next_after = 0;
+        /* every fifth round, an after() fails half-way: the later ones are not called, and
+         * every job still runs */
+        r->fail_at = round % 5 == 0 && n > 0 ? n / 2 : -1;
+        int rc = team_round(t, n, job, after, r);
+        if (rc != r->fail_at + 1 || r->bad_after) return 100 + round;
+        if (r->next_after != (r->fail_at >= 0 ? r->fail_at + 1 : n)) return 100 + round;
         for (int k = 0; k < n; k++) {
             expect[k]++;
             if (r->output[k] != (round * 1000 + k) * 3 + 1 || r->runs[k] != expect[k])

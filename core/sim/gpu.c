@@ -64,11 +64,13 @@ typedef struct gpu {
     /* threads the SMs of a cycle step on (sim_options.threads; 1: one after another, with the
      * memory system and the source applying effects at once) */
     int threads;
-    bool deferred;     /* the memory system and the source defer: the SMs may step on threads */
-    sm_step *step;     /* per SM, while deferred */
-    team *team;        /* the threads, while a kernel runs */
-    int *order;        /* scratch: the due SMs in index order */
-    uint64_t step_now; /* the cycle they step in */
+    bool deferred;         /* the memory system and the source defer: the SMs may step on threads */
+    sm_step *step;         /* per SM, while deferred */
+    team *team;            /* the threads, while a kernel runs */
+    int *order;            /* scratch: the due SMs in index order */
+    uint64_t step_now;     /* the cycle they step in */
+    int step_finished;     /* CTAs finished in the cycle's SMs so far */
+    uint64_t step_ran_min; /* their earliest wake */
     /* threads lent by other simulations (sim_options.share): how many now, and the cycle at
      * which the loop next regroups (UINT64_MAX: never) */
     sim_thread_share *share;
@@ -407,6 +409,20 @@ static void step_sm(void *arg, int k)
     st->issued = sm_cycle(s, g->step_now, st->err, sizeof st->err);
 }
 
+/* After the k-th due SM stepped and every one before it had its turn here: its deferred sends
+ * and frees and its source effects are applied, and its outcome taken, as run_due does right
+ * after each SM. Returns 0, or k + 1 when the SM failed (its err says why). */
+static int stepped_sm(void *arg, int k)
+{
+    gpu *g = arg;
+    int i = g->order[k];
+    memsys_flush(g->mem, i, g->step_now);
+    if (g->src.ops->commit) g->src.ops->commit(g->src.self, i);
+    if (g->step[i].issued < 0) return k + 1;
+    g->step_finished += sm_done(g, i, g->step_now, g->step[i].issued, &g->step_ran_min);
+    return 0;
+}
+
 /* run_due with the SMs on the team's threads (or one after another without a team): the due SMs'
  * replies are popped in index order, the SMs step on any thread, then, in index order, each one's
  * deferred sends and frees and the source's deferred effects are applied and its outcome taken, as
@@ -438,27 +454,16 @@ static int run_due_threads(gpu *g, uint64_t now, bool *ran, uint64_t *ran_min, c
             }
         }
     g->step_now = now;
-    if (g->team && n >= PARALLEL_MIN_SMS)
-        team_round(g->team, n, step_sm, g);
-    else
-        for (int k = 0; k < n; k++)
-            step_sm(g, k);
-
-    const isource_ops *so = g->src.ops;
-    int finished = 0;
+    g->step_finished = 0;
+    g->step_ran_min = UINT64_MAX;
+    int rc = team_round(n >= PARALLEL_MIN_SMS ? g->team : NULL, n, step_sm, stepped_sm, g);
     *ran = n > 0;
-    *ran_min = UINT64_MAX;
-    for (int k = 0; k < n; k++) {
-        int i = g->order[k];
-        memsys_flush(g->mem, i, now);
-        if (so->commit) so->commit(g->src.self, i);
-        if (g->step[i].issued < 0) {
-            snprintf(err, errlen, "%s", g->step[i].err);
-            return -1;
-        }
-        finished += sm_done(g, i, now, g->step[i].issued, ran_min);
+    *ran_min = g->step_ran_min;
+    if (rc) {
+        snprintf(err, errlen, "%s", g->step[g->order[rc - 1]].err);
+        return -1;
     }
-    return finished;
+    return g->step_finished;
 }
 
 /* Brings g->min_wake up to date after a cycle. Every wake is then later than now (an SM that
