@@ -324,19 +324,47 @@ int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max)
     return n < max ? n : max;
 }
 
-/* The shared part of a send: the request joins the pool and the interconnect. `start`: the
- * icnt cycle it starts injecting. */
-static void send_enter(memsys *m, const ms_req *made, uint64_t start, uint64_t now)
+/* The shared part of a send: request r, injecting from icnt cycle start, joins the
+ * interconnect. */
+static void send_shared(memsys *m, uint32_t r, uint64_t start, uint64_t now)
 {
-    uint32_t r = ms_req_alloc(m);
-    ms_req *q = &m->reqs[r];
-    uint32_t next = q->next;
-    *q = *made;
-    q->next = next;
     ms_icnt_enter(m, r, start);
     /* A queue slot frees when this packet starts injecting; the caller may be waiting for it. */
     uint64_t core_start = ms_core(&m->clk_icnt, start);
     if (core_start > now) ms_push_wake(m, core_start);
+}
+
+/* The SM's own part of a send (its port, its mapping memo: all an SM stepping on its own thread
+ * may touch): fills request q for packet p sent at now and takes its turn on the SM's injection
+ * port. Returns the icnt cycle it starts injecting. */
+static uint64_t send_own(memsys *m, ms_req *q, const mem_packet *p, uint64_t now)
+{
+    q->pkt = *p;
+    q->pkt.sent_cycle = now;
+    q->line = p->addr >> m->line_shift;
+    q->next = MS_NIL;
+    ms_sm *s = &m->sms[p->sm];
+    if (m->cfg.l2_map == L2_MAP_interleave) {
+        ms_map_line(m, q->line, &q->part, &q->local, &q->set);
+    } else {
+        if (q->line != s->memo_line) {
+            ms_map_line_gpgpusim(m, q->line, &s->memo_part, &s->memo_local, &s->memo_set);
+            s->memo_line = q->line;
+        }
+        q->part = s->memo_part;
+        q->local = s->memo_local;
+        q->set = s->memo_set;
+    }
+    uint64_t start = ms_icnt_start(m, q, now);
+    int Q = m->cfg.icnt_sm_queue;
+    if (s->inj_n == Q) {
+        s->inj_head = s->inj_head + 1 == Q ? 0 : s->inj_head + 1;
+        s->inj_n--;
+    }
+    int slot = s->inj_head + s->inj_n; /* both below Q: no division for the wrap */
+    s->inj[slot >= Q ? slot - Q : slot] = ms_core(&m->clk_icnt, start);
+    s->inj_n++;
+    return start;
 }
 
 /* Appends to SM sm's deferred log. */
@@ -353,42 +381,15 @@ static void defer(memsys *m, int sm, const ms_deferred *d)
 int memsys_send(memsys *m, const mem_packet *p, uint64_t now)
 {
     if (!memsys_can_send(m, p->sm, now)) return -1;
-    /* The SM's own part first (its port, its mapping memo): all an SM stepping on its own
-     * thread may touch. */
-    ms_deferred d;
-    ms_req *q = &d.req;
-    q->pkt = *p;
-    q->pkt.sent_cycle = now;
-    q->line = p->addr >> m->line_shift;
-    q->next = MS_NIL;
-    q->ready = 0;
-    ms_sm *s = &m->sms[p->sm];
-    if (m->cfg.l2_map == L2_MAP_interleave) {
-        ms_map_line(m, q->line, &q->part, &q->local, &q->set);
-    } else {
-        if (q->line != s->memo_line) {
-            ms_map_line_gpgpusim(m, q->line, &s->memo_part, &s->memo_local, &s->memo_set);
-            s->memo_line = q->line;
-        }
-        q->part = s->memo_part;
-        q->local = s->memo_local;
-        q->set = s->memo_set;
-    }
-    d.start = ms_icnt_start(m, q, now);
-    int Q = m->cfg.icnt_sm_queue;
-    if (s->inj_n == Q) {
-        s->inj_head = s->inj_head + 1 == Q ? 0 : s->inj_head + 1;
-        s->inj_n--;
-    }
-    int slot = s->inj_head + s->inj_n; /* both below Q: no division for the wrap */
-    s->inj[slot >= Q ? slot - Q : slot] = ms_core(&m->clk_icnt, d.start);
-    s->inj_n++;
     if (m->deferred) {
+        ms_deferred d;
+        d.start = send_own(m, &d.req, p, now);
         d.freed = MS_NIL;
         defer(m, p->sm, &d);
-    } else {
-        send_enter(m, q, d.start, now);
+        return 0;
     }
+    uint32_t r = ms_req_alloc(m);
+    send_shared(m, r, send_own(m, &m->reqs[r], p, now), now);
     return 0;
 }
 
@@ -402,10 +403,13 @@ void memsys_flush(memsys *m, int sm, uint64_t now)
     ms_sm *s = &m->sms[sm];
     for (uint32_t i = 0; i < s->dlog_n; i++) {
         const ms_deferred *d = &s->dlog[i];
-        if (d->freed != MS_NIL)
+        if (d->freed != MS_NIL) {
             ms_req_free(m, d->freed);
-        else
-            send_enter(m, &d->req, d->start, now);
+        } else {
+            uint32_t r = ms_req_alloc(m);
+            m->reqs[r] = d->req;
+            send_shared(m, r, d->start, now);
+        }
     }
     s->dlog_n = 0;
 }
