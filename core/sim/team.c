@@ -31,6 +31,7 @@ typedef struct team_part {
 struct team {
     _Atomic uint32_t round; /* the round on offer; its parts are set before it is */
     _Atomic uint32_t *done; /* per job: the last round in which it finished */
+    void *done_mem;         /* its allocation */
     int done_cap;
     _Atomic int stop;
     team_job job; /* the round's, written before it is published */
@@ -127,11 +128,12 @@ int team_round(team *t, int n, team_job job, team_after after, void *arg)
 {
     if (!t || t->size == 1 || n < 2 || n > 0xFFFF) return run_here(n, job, after, arg);
     if (n > t->done_cap) {
-        _Atomic uint32_t *d = realloc((void *)t->done, (size_t)n * sizeof *d);
-        if (!d) return run_here(n, job, after, arg); /* no room to track the jobs */
+        void *mem = realloc(t->done_mem, (size_t)n * sizeof *t->done);
+        if (!mem) return run_here(n, job, after, arg); /* no room to track the jobs */
+        t->done_mem = mem;
+        t->done = mem;
         for (int k = t->done_cap; k < n; k++)
-            atomic_init(&d[k], 0);
-        t->done = d;
+            atomic_init(&t->done[k], 0);
         t->done_cap = n;
     }
     t->job = job;
@@ -202,7 +204,7 @@ int team_run(int threads, int (*body)(void *arg, team *t), void *arg)
                 help(t, omp_get_thread_num());
             }
         }
-        free((void *)t->done);
+        free(t->done_mem);
         free(t);
         return rc;
     }
@@ -210,7 +212,7 @@ int team_run(int threads, int (*body)(void *arg, team *t), void *arg)
     (void)threads;
 #endif
     rc = body(arg, t);
-    free((void *)t->done);
+    free(t->done_mem);
     free(t);
     return rc;
 }
