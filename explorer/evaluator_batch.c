@@ -177,8 +177,8 @@ size_t evaluator_batch(evaluator *e, param_set *const *cfgs, size_t n, const eva
     share.max = e->threads;
 #ifdef _OPENMP
     int nthreads = (size_t)e->threads < nt ? e->threads : (int)(nt ? nt : 1);
-    if (nthreads > 1 && omp_get_max_active_levels() < 2) omp_set_max_active_levels(2);
-    e->share = nthreads > 1 ? &share : NULL;
+    if (e->threads > 1 && omp_get_max_active_levels() < 2) omp_set_max_active_levels(2);
+    e->share = e->threads > 1 ? &share : NULL;
     share.idle = e->threads - nthreads; /* threads the batch leaves free from the start */
 #pragma omp parallel num_threads(nthreads) default(none) shared(e, cfgs, tasks, nt, q, share)
 #endif
