@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -494,6 +495,35 @@ static void test_deterministic_and_skip_exact(void **state)
     }
 }
 
+/* SMs stepping on three threads, or on threads borrowed from a share (as the explorer lends
+ * them), give every metric of the one-thread run, on kernels with global stores, atomics,
+ * barriers and several launches (kmeans, bfs, stream); the borrowed threads are given back. */
+static void test_threads_give_the_same_results(void **state)
+{
+    (void)state;
+    const char *names[] = {"kmeans", "bfs", "stream"};
+    const char *sets[] = {"gpu.sms=8", NULL};
+    for (size_t i = 0; i < 3; i++) {
+        const char *const bfs_small[] = {"nodes=4096", "edges=32768", NULL};
+        const char *const *wp = strcmp(names[i], "bfs") == 0 ? bfs_small : NULL;
+        sim_metrics one, three, lent;
+        test_sim_ok(names[i], sets, wp, &one);
+        char err[1024] = "";
+        sim_options opt = {0};
+        opt.threads = 3;
+        assert_int_equal(test_sim_opt(names[i], sets, wp, &opt, &three, err, sizeof err), SIM_OK);
+        sim_thread_share share = {.max = 3};
+        atomic_init(&share.idle, 2);
+        atomic_init(&share.running, 1);
+        sim_options borrow = {0};
+        borrow.share = &share;
+        assert_int_equal(test_sim_opt(names[i], sets, wp, &borrow, &lent, err, sizeof err), SIM_OK);
+        assert_int_equal(atomic_load(&share.idle), 2);
+        assert_memory_equal(&one, &three, sizeof one);
+        assert_memory_equal(&one, &lent, sizeof one);
+    }
+}
+
 /* The energy terms of idle/active SMs and of the front end, on the chain of
  * test_alu_chain_exact_cycles (9 cycles, 3 warp instructions) on 2 SMs, only one of which gets
  * the CTA. At 1000 MHz a cycle is 1 ns, so 1 W for one SM-cycle is 1e-9 J.
@@ -625,6 +655,7 @@ int main(void)
         cmocka_unit_test(test_out_of_bounds_is_an_error),
         cmocka_unit_test(test_bad_config_is_rejected),
         cmocka_unit_test(test_deterministic_and_skip_exact),
+        cmocka_unit_test(test_threads_give_the_same_results),
         cmocka_unit_test(test_energy_sm_and_front_end_terms),
         cmocka_unit_test(test_clock_domains_skip_exact),
         cmocka_unit_test(test_more_ctas_raise_latency_on_stream),

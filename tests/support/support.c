@@ -132,6 +132,13 @@ sim_status test_sim(const char *workload_text, const char *const *sets, const ch
     return run(workload_text, sets, wparams, NULL, m, err, errlen);
 }
 
+sim_status test_sim_opt(const char *workload_text, const char *const *sets,
+                        const char *const *wparams, const sim_options *opt, sim_metrics *m,
+                        char *err, size_t errlen)
+{
+    return run(workload_text, sets, wparams, opt, m, err, errlen);
+}
+
 void test_sim_opt_ok(const char *workload_text, const char *const *sets, const sim_options *opt,
                      sim_metrics *m)
 {

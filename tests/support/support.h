@@ -87,6 +87,10 @@ void test_log_loads(void *arg, const l1_access_record *r);
 void test_sim_ok(const char *workload_text, const char *const *sets, const char *const *wparams,
                  sim_metrics *m);
 
+/* test_sim with sim_options too. */
+sim_status test_sim_opt(const char *workload_text, const char *const *sets,
+                        const char *const *wparams, const sim_options *opt, sim_metrics *m,
+                        char *err, size_t errlen);
 /* test_sim_ok with sim_options (observers, trace files) and no workload overrides. */
 void test_sim_opt_ok(const char *workload_text, const char *const *sets, const sim_options *opt,
                      sim_metrics *m);
