@@ -326,7 +326,7 @@ int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max)
 
 /* The shared part of a send: request r, injecting from icnt cycle start, joins the
  * interconnect. */
-static void send_shared(memsys *m, uint32_t r, uint64_t start, uint64_t now)
+static inline void send_shared(memsys *m, uint32_t r, uint64_t start, uint64_t now)
 {
     ms_icnt_enter(m, r, start);
     /* A queue slot frees when this packet starts injecting; the caller may be waiting for it. */
@@ -337,7 +337,7 @@ static void send_shared(memsys *m, uint32_t r, uint64_t start, uint64_t now)
 /* The SM's own part of a send (its port, its mapping memo: all an SM stepping on its own thread
  * may touch): fills request q for packet p sent at now and takes its turn on the SM's injection
  * port. Returns the icnt cycle it starts injecting. */
-static uint64_t send_own(memsys *m, ms_req *q, const mem_packet *p, uint64_t now)
+static inline uint64_t send_own(memsys *m, ms_req *q, const mem_packet *p, uint64_t now)
 {
     q->pkt = *p;
     q->pkt.sent_cycle = now;

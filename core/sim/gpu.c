@@ -564,31 +564,35 @@ static int kernel_loop(gpu *g, uint64_t *now_io, char *err, size_t errlen)
 {
     const gpu_config *c = &g->cfg;
     uint64_t now = *now_io;
+    /* the loop's state in locals (registers), back in g when the loop leaves for a regroup */
+    uint64_t next_sample = g->next_sample, mem_next = g->mem_next;
     for (;;) {
         if (now >= g->regroup_at && regroup_now(g)) {
             *now_io = now;
+            g->next_sample = next_sample;
+            g->mem_next = mem_next;
             return KERNEL_REGROUP;
         }
-        if (now >= g->mem_next) memsys_tick(g->mem, now);
+        if (now >= mem_next) memsys_tick(g->mem, now);
         find_due(g, now);
         bool ran;
         uint64_t ran_min;
         int finished = g->deferred ? run_due_threads(g, now, &ran, &ran_min, err, errlen)
                                    : run_due(g, now, &ran, &ran_min, err, errlen);
         if (finished < 0) return -1;
-        if (now >= g->next_sample) {
+        if (now >= next_sample) {
             sample_ctas(g, now);
-            g->next_sample += g->cta_period;
+            next_sample += g->cta_period;
         }
         /* a CTA started now keeps the GPU busy even if every SM had drained (nbusy counts it) */
         if (finished || g->cta_period || g->disp_held) dispatch(g, now);
         if (g->next_cta >= g->k.grid && g->nbusy == 0 && !memsys_busy(g->mem)) break;
         update_min_wake(g, now, ran_min, ran);
 
-        uint64_t next = g->mem_next = memsys_next_event(g->mem, now);
+        uint64_t next = mem_next = memsys_next_event(g->mem, now);
         if (g->min_wake < next) next = g->min_wake;
         if (next <= now || !c->skip_idle) next = now + 1;
-        if (g->next_sample < next) next = g->next_sample;
+        if (next_sample < next) next = next_sample;
         if (g->disp_held && next > now + 1) next = now + 1; /* more CTAs to hand out */
         if (next == UINT64_MAX || next - g->last_issue > c->watchdog) {
             /* warps waiting on a memory system that works through a long queue (thousands of
