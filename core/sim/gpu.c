@@ -65,7 +65,7 @@ typedef struct gpu {
      * memory system and the source applying effects at once) */
     int threads;
     bool deferred;         /* the memory system and the source defer: the SMs may step on threads */
-    sm_step *step;         /* per SM, while deferred */
+    sm_step *step;         /* per SM, when they may ever (threads or a share) */
     team *team;            /* the threads, while a kernel runs */
     int *order;            /* scratch: the due SMs in index order */
     uint64_t step_now;     /* the cycle they step in */
@@ -139,7 +139,7 @@ static int threads_init(gpu *g, const sim_options *opt, char *err, size_t errlen
 #endif
     if (!opt || (want <= 1 && !opt->share) || g->cfg.num_sms < 2 || opt->l1_trace ||
         opt->l1_observer || opt->warp_profile_out || !g->src.ops->defer ||
-        g->src.ops->defer(g->src.self, 1) != 0)
+        g->src.ops->defer(g->src.self, 0) != 0)
         return 0;
     g->share = opt->share;
     g->step = calloc((size_t)g->cfg.num_sms, sizeof *g->step);
@@ -148,9 +148,19 @@ static int threads_init(gpu *g, const sim_options *opt, char *err, size_t errlen
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    memsys_defer(g->mem, 1);
-    g->deferred = true;
     g->threads = want;
+    return 0;
+}
+
+/* Deferring (for a stretch of the loop on several threads) or not (on one: deferring costs a
+ * log entry per send and per global access). Only between cycles, where every log is empty.
+ * Returns 0, or -1 when the source cannot (the stretch then runs on one thread). */
+static int set_deferred(gpu *g, bool on)
+{
+    if (on == g->deferred) return 0;
+    if (g->src.ops->defer(g->src.self, on) != 0) return -1;
+    memsys_defer(g->mem, on);
+    g->deferred = on;
     return 0;
 }
 
@@ -644,6 +654,7 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     for (;;) {
         borrow_threads(g, *now_io);
         int threads = g->threads + g->lent, rc;
+        if (g->step && set_deferred(g, threads > 1) != 0) threads = 1;
         if (threads <= 1) {
             rc = kernel_loop(g, now_io, err, errlen);
         } else {
