@@ -86,12 +86,13 @@ typedef struct isource_ops {
     void (*destroy)(void *self);
     /* Optional: for SMs that step on several threads within a cycle. defer(self, 1) makes issue
      * leave pending every effect on state that SMs share (a workload's global memory), per SM;
-     * commit(self, sm) then performs SM sm's in issue order. Committing the SMs that issued, in
-     * SM order, once they all have, leaves the state as issuing one SM after another does:
-     * within a cycle nothing reads a pending effect (a warp's destination is read by that warp
-     * only, from its next issue on; memory only by global accesses, which are all pending).
-     * defer returns 0, or -1 (the SMs then step one after another). A source without defer
-     * steps on one thread; one without commit has nothing to defer (a trace). */
+     * commit(self, sm) then performs SM sm's in issue order; defer(self, 0), with nothing
+     * pending, goes back. Committing each SM that issued, in SM order, once it has (later SMs
+     * may still be issuing) leaves the state as issuing one SM after another does: within a
+     * cycle nothing reads a pending effect (a warp's destination is read by that warp only,
+     * from its next issue on; memory only by global accesses, which are all pending). defer
+     * returns 0, or -1 (the SMs then step one after another). A source without defer steps on
+     * one thread; one without commit has nothing to defer (a trace). */
     int (*defer)(void *self, int on);
     void (*commit)(void *self, int sm);
 } isource_ops;

@@ -34,6 +34,18 @@ static memsys_config gtx480_config(void)
     return c;
 }
 
+/* gtx480_config with a two-entry injection queue, a small L2 and short queues: refused sends,
+ * evictions and write-backs. */
+static memsys_config contended_config(void)
+{
+    memsys_config c = gtx480_config();
+    c.icnt_sm_queue = 2;
+    c.l2_sets = 4;
+    c.l2_mshrs = 4;
+    c.dram_queue = 4;
+    return c;
+}
+
 /* Reads p's line from *now until the memory system is idle again: the line is then in the L2. */
 static void bring_into_l2(memsys *m, const mem_packet *p, uint64_t *now)
 {
@@ -439,11 +451,7 @@ static tr_item *random_trace(const memsys_config *c, int n, uint64_t seed, uint6
 static void test_determinism_and_skipping(void **state)
 {
     (void)state;
-    memsys_config c = gtx480_config();
-    c.icnt_sm_queue = 2;
-    c.l2_sets = 4; /* small L2: evictions and write-backs */
-    c.l2_mshrs = 4;
-    c.dram_queue = 4;
+    memsys_config c = contended_config();
     enum { N = 5000 };
     tr_item *tr = random_trace(&c, N, 11, 200);
     rep_rec *a = calloc(N, sizeof *a), *b = calloc(N, sizeof *b), *d = calloc(N, sizeof *d);
@@ -510,11 +518,7 @@ static int replay_by_sm(const memsys_config *c, const tr_item *tr, int n, int de
 static void test_deferred_sends_and_pops(void **state)
 {
     (void)state;
-    memsys_config c = gtx480_config();
-    c.icnt_sm_queue = 2;
-    c.l2_sets = 4;
-    c.l2_mshrs = 4;
-    c.dram_queue = 4;
+    memsys_config c = contended_config();
     enum { N = 4000 };
     tr_item *tr = random_trace(&c, N, 23, 50);
     rep_rec *a = calloc(2 * N, sizeof *a), *d = calloc(2 * N, sizeof *d);
@@ -542,11 +546,7 @@ static void expect_bad(memsys_config c, const char *name);
 static void test_clock_domains_skipping(void **state)
 {
     (void)state;
-    memsys_config c = gtx480_config();
-    c.icnt_sm_queue = 2;
-    c.l2_sets = 4;
-    c.l2_mshrs = 4;
-    c.dram_queue = 4;
+    memsys_config c = contended_config();
     c.core_mhz = 700;
     c.icnt_mhz = 1000; /* faster: n/d = 7/10 */
     c.l2_mhz = 450;    /* slower: 14/9 */

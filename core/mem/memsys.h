@@ -87,9 +87,11 @@ int memsys_send(memsys *m, const mem_packet *p, uint64_t now);
 /* Deferred mode (on = 1), for SMs that step on several threads: memsys_send and
  * memsys_pop_reply then touch only their SM's own state (its injection port, its reply queue)
  * and log what they would have done to the shared state (the request pool, the interconnect's
- * queues and events, the counters); memsys_flush(sm) does it. Flushing every SM that ran, in SM
- * order, after they all ran, leaves the memory system exactly as running them one after another
- * in that order would. Pops must still come from one thread (they clear the reply mask). */
+ * queues and events, the counters); memsys_flush(sm) does it. Flushing each SM that ran, in SM
+ * order, once it has run (later SMs may still be running: their own part never reads what a
+ * flush writes) leaves the memory system exactly as running them one after another in that
+ * order would. Pops must still come from one thread, before the SMs run (they clear the reply
+ * mask and read the request pool, which a flush may move). on = 0 only with every log flushed. */
 void memsys_defer(memsys *m, int on);
 void memsys_flush(memsys *m, int sm, uint64_t now);
 /* Processes everything due at or before cycle now. */

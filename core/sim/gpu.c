@@ -433,6 +433,25 @@ static int stepped_sm(void *arg, int k)
     return 0;
 }
 
+/* Pops SM i's replies at cycle now into its step, to be delivered on whichever thread steps it.
+ * Returns 0, or -1 when out of memory. */
+static int take_replies(gpu *g, int i, uint64_t now)
+{
+    sm_step *st = &g->step[i];
+    st->n_in = 0;
+    for (;;) {
+        if (st->n_in == st->cap_in) {
+            int cap = st->cap_in ? 2 * st->cap_in : 16;
+            mem_packet *in = realloc(st->in, (size_t)cap * sizeof *in);
+            if (!in) return -1;
+            st->in = in;
+            st->cap_in = cap;
+        }
+        if (!memsys_pop_reply(g->mem, i, now, &st->in[st->n_in])) return 0;
+        st->n_in++;
+    }
+}
+
 /* run_due with the SMs on the team's threads (or one after another without a team): the due SMs'
  * replies are popped in index order, the SMs step on any thread, then, in index order, each one's
  * deferred sends and frees and the source's deferred effects are applied and its outcome taken, as
@@ -446,21 +465,9 @@ static int run_due_threads(gpu *g, uint64_t now, bool *ran, uint64_t *ran_min, c
             int i = w * 64 + __builtin_ctzll(bits);
             if (i >= g->cfg.num_sms) break;
             g->order[n++] = i;
-            sm_step *st = &g->step[i];
-            st->n_in = 0;
-            for (;;) {
-                if (st->n_in == st->cap_in) {
-                    int cap = st->cap_in ? 2 * st->cap_in : 16;
-                    mem_packet *in = realloc(st->in, (size_t)cap * sizeof *in);
-                    if (!in) {
-                        snprintf(err, errlen, "out of memory");
-                        return -1;
-                    }
-                    st->in = in;
-                    st->cap_in = cap;
-                }
-                if (!memsys_pop_reply(g->mem, i, now, &st->in[st->n_in])) break;
-                st->n_in++;
+            if (take_replies(g, i, now) != 0) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
             }
         }
     g->step_now = now;

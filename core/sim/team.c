@@ -1,9 +1,8 @@
 #include "core/sim/team.h"
 
 #include <sched.h>
-#include <stdbool.h>
 #include <stdatomic.h>
-#include <assert.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +16,11 @@
 #define TEAM_SPINS 4096
 #define TEAM_MAX   64 /* threads of a team */
 /* The master's part of a round's jobs, in percent of an equal share */
-#ifndef TEAM_MASTER_SHARE
 #define TEAM_MASTER_SHARE 85
-#endif
 
-/* A thread's part of a round: jobs [next, end) of the round, taken from the front by a
- * compare-and-swap of one word (bits 63..32 the round, 31..16 end, 15..0 next), by its owner
- * first and by the others once theirs are done. One per host cache line. */
+/* A thread's part of a round: jobs [next, end) of the round, taken by a compare-and-swap of one
+ * word (bits 63..32 the round, 31..16 end, 15..0 next), by its owner from the front and by the
+ * others, once theirs are done, from the back. One per host cache line. */
 typedef struct team_part {
     _Alignas(64) _Atomic uint64_t next;
 } team_part;
@@ -72,16 +69,25 @@ static inline void run_job(team *t, uint32_t r, int k)
 }
 
 /* Runs jobs of round r, thread `self`'s part first (the SMs it stepped last cycle, whose state
- * its core's caches hold), then what is left of the others'. Returns the jobs it ran. */
-static int work(team *t, uint32_t r, int self)
+ * its core's caches hold), then what is left of the others'. */
+static void work(team *t, uint32_t r, int self)
 {
-    int ran = 0;
     for (int i = 0; i < t->size; i++) {
         team_part *p = &t->part[(self + i) % t->size];
-        for (int k; (k = take(p, r, i == 0)) >= 0; ran++)
+        for (int k; (k = take(p, r, i == 0)) >= 0;)
             run_job(t, r, k);
     }
-    return ran;
+}
+
+/* One step of a wait: spin, and now and then yield the core. */
+static inline void wait_step(int *spins)
+{
+    if (++*spins < TEAM_SPINS) {
+        cpu_relax();
+    } else {
+        sched_yield();
+        *spins = 0;
+    }
 }
 
 static void help(team *t, int self)
@@ -94,22 +100,9 @@ static void help(team *t, int self)
             work(t, r, self);
             done = r;
             spins = 0;
-        } else if (++spins < TEAM_SPINS) {
-            cpu_relax();
         } else {
-            sched_yield();
-            spins = 0;
+            wait_step(&spins);
         }
-    }
-}
-
-static inline void wait_step(int *spins)
-{
-    if (++*spins < TEAM_SPINS) {
-        cpu_relax();
-    } else {
-        sched_yield();
-        *spins = 0;
     }
 }
 
@@ -183,35 +176,30 @@ int team_size(const team *t)
 
 int team_run(int threads, int (*body)(void *arg, team *t), void *arg)
 {
-    static_assert(TEAM_MAX <= 64, "parts are indexed by thread");
     team *t = aligned_alloc(64, sizeof *t);
     if (!t) return body(arg, NULL);
     memset(t, 0, sizeof *t);
     atomic_init(&t->round, 0);
     atomic_init(&t->stop, 0);
     t->size = 1;
-    int rc;
+    int rc = 0;
 #ifdef _OPENMP
     if (threads > TEAM_MAX) threads = TEAM_MAX;
-    if (threads > 1) {
-#pragma omp parallel num_threads(threads)
-        {
-            if (omp_get_thread_num() == 0) {
-                t->size = omp_get_num_threads();
-                rc = body(arg, t);
-                atomic_store_explicit(&t->stop, 1, memory_order_release);
-            } else {
-                help(t, omp_get_thread_num());
-            }
+    if (threads < 1) threads = 1;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        if (omp_get_thread_num() == 0) {
+            t->size = omp_get_num_threads();
+            rc = body(arg, t);
+            atomic_store_explicit(&t->stop, 1, memory_order_release);
+        } else {
+            help(t, omp_get_thread_num());
         }
-        free(t->done_mem);
-        free(t);
-        return rc;
     }
 #else
     (void)threads;
-#endif
     rc = body(arg, t);
+#endif
     free(t->done_mem);
     free(t);
     return rc;

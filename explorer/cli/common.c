@@ -72,6 +72,18 @@ int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg)
     return 0;
 }
 
+int cli_threads_arg(const char *cmd, const char *arg, int *out)
+{
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (end == arg || *end || n < 1 || n > 1024) {
+        fprintf(stderr, "warptune %s: --threads %s: expected an integer in [1, 1024]\n", cmd, arg);
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
+}
+
 int cli_stdout_check(const char *cmd)
 {
     errno = 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "explorer/cli/cli.h"
+#include "explorer/cli/common.h"
 #include "explorer/cli/commands.h"
 #include "explorer/explore.h"
 #include "explorer/mpi_eval.h"
@@ -57,16 +58,7 @@ int cli_explore(int argc, char **argv)
         } else if (!strcmp(a, "--validate") || !strcmp(a, "--dry-run")) {
             o.validate = 1;
         } else if (!strcmp(a, "--threads") && has) {
-            char *end;
-            long n = strtol(argv[++i], &end, 10);
-            if (*end || n < 1 || n > 1024) {
-                fprintf(stderr,
-                        "warptune explore: --threads %s: expected an integer in [1, "
-                        "1024]\n",
-                        argv[i]);
-                return WT_EXIT_BAD_INPUT;
-            }
-            o.threads = (int)n;
+            if (cli_threads_arg("explore", argv[++i], &o.threads) != 0) return WT_EXIT_BAD_INPUT;
         } else if (!strcmp(a, "--shard") && has) {
             if (shard_parse(argv[++i], &o.shard_k, &o.shard_n) != 0) {
                 fprintf(stderr, "warptune explore: --shard %s: expected K/N with 1 <= K <= N\n",

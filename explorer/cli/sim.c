@@ -70,14 +70,7 @@ static int parse_args(int argc, char **argv, sim_args *a)
         } else if (!strcmp(o, "--per-sm") && has_value) {
             a->per_sm = argv[++i];
         } else if (!strcmp(o, "--threads") && has_value) {
-            char *end;
-            long n = strtol(argv[++i], &end, 10);
-            if (end == argv[i] || *end || n < 1 || n > 1024) {
-                fprintf(stderr, "warptune sim: --threads %s: expected an integer in [1, 1024]\n",
-                        argv[i]);
-                return -1;
-            }
-            a->threads = (int)n;
+            if (cli_threads_arg("sim", argv[++i], &a->threads) != 0) return -1;
         } else {
             fprintf(stderr, "warptune sim: unknown or incomplete option '%s'\n", o);
             return -1;
