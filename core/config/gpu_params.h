@@ -264,4 +264,31 @@ PARAM_INT(l1d_unified_kb, "l1d.unified_kb", 0, 0, 4096, "KB",
           "the L1D the rest, by its ways (GPGPU-Sim -gpgpu_unified_l1d_size with "
           "-gpgpu_adaptive_cache_config 1 and -gpgpu_shmem_option 0,8,16,32,64,96)")
 
+PARAM_BOOL(sample_kernels, "sample.kernels", 0,
+           "kernel sampling (docs/sampling.md): a launch whose features (name, grid, block, "
+           "warp instructions by class, thread instructions, global lines touched) match an "
+           "earlier one's within sample.kernel_tolerance runs functionally and its statistics "
+           "are projected from that one's; false: every launch in detail")
+PARAM_BOOL(sample_intra, "sample.intra", 0,
+           "intra-kernel sampling (docs/sampling.md): once a kernel's cycles per warp "
+           "instruction are stable over CTA waves, no more CTAs are handed out, the resident "
+           "ones finish in detail and the rest run functionally, projected at the stable "
+           "waves' rates; false: every CTA in detail")
+PARAM_REAL(sample_kernel_tolerance, "sample.kernel_tolerance", 0.05, 0, 1, "",
+           "how far a launch's features may differ from its group's first launch, relative "
+           "to the larger of the two (class counts relative to the warp instructions)")
+PARAM_REAL(sample_wave_tolerance, "sample.wave_tolerance", 0.03, 0, 1, "",
+           "how far one interval's (CTA wave's or window's) cycles per warp instruction may "
+           "differ from the interval before, relative, for the kernel to count as stable")
+PARAM_INT(sample_stable_waves, "sample.stable_waves", 2, 1, 64, "waves",
+          "consecutive interval-to-interval comparisons within sample.wave_tolerance that "
+          "make a kernel stable")
+PARAM_INT(sample_warmup_waves, "sample.warmup_waves", 1, 0, 64, "waves",
+          "CTA waves at a kernel's start left out of the comparisons: an interval is "
+          "compared only once as many CTAs have finished (cold caches, and the first wave's "
+          "CTAs starting together)")
+PARAM_INT(sample_window, "sample.window", 5000, 100, 100000000, "cycles",
+          "the interval intra-kernel sampling measures a kernel by when its grid holds fewer "
+          "than sample.warmup_waves + sample.stable_waves + 2 CTA waves")
+
 #include "core/util/param_rows_end.h"

@@ -107,6 +107,10 @@ typedef struct sim_metrics {
 #undef WT_METRIC_NONE
     /* the policies' metrics, in catalogue order (read them by name: metric_get) */
     double policy[WT_POLICY_METRICS_MAX];
+    /* Sampled simulation (docs/sampling.md): the warp instructions simulated in detail and those
+     * run functionally, whose statistics were projected. Both 0 when nothing was projected (the
+     * run is all detail). Not metrics: a result that projects says so beside its metrics. */
+    double detailed_warp_insts, projected_warp_insts;
 } sim_metrics;
 
 /* A metric a policy declares. */

@@ -6,6 +6,8 @@
 
 #include "core/config/config.h"
 #include "core/util/rng.h"
+#include "core/sim/functional.h"
+#include "core/sim/sample.h"
 #include "core/sim/sim.h"
 #include "core/sim/sm.h"
 #include "core/sim/stats.h"
@@ -79,6 +81,13 @@ typedef struct gpu {
     /* the cycle loop's state, kept here so that it can leave and go on (a regroup) */
     uint64_t next_sample; /* the CTA scheduler's next sample */
     uint64_t mem_next;    /* the memory system's next event as of the last cycle */
+    /* sampled simulation (core/sim/sample.h), or NULL: the CTAs handed out end at grid_end (the
+     * grid, unless intra-kernel sampling stopped the kernel), and the next wave ends once
+     * ctas_finished reaches wave_at */
+    sampler *smp;
+    uint32_t grid_end, ctas_finished;
+    sample_next sample_at; /* where the next interval ends */
+    func_counts ff;        /* what the stop's fast-forward ran */
 } gpu;
 
 /* Mirrors SM i's wake (and whether it has one) and returns it. */
@@ -121,6 +130,7 @@ static void gpu_free(gpu *g)
     free(g->order);
     if (g->cta_self) g->cta->destroy(g->cta_self);
     if (g->src.ops) g->src.ops->destroy(g->src.self);
+    sampler_destroy(g->smp);
     memsys_destroy(g->mem);
 }
 
@@ -208,6 +218,7 @@ static int gpu_init(gpu *g, const param_set *p, const sim_plugins *plugins, isou
         if (sm_create(&g->sms[i], &se, err, errlen) != 0) return -1;
         wake_changed(g, i);
     }
+    if (sampler_create(&g->smp, c, make, arg, err, errlen) != 0) return -1;
     return threads_init(g, opt, err, errlen);
 }
 
@@ -267,7 +278,7 @@ static int dispatch(gpu *g, uint64_t now)
         g->disp_cycle = now;
     }
     g->disp_held = false;
-    while (g->next_cta < g->k.grid && stuck < sms) {
+    while (g->next_cta < g->grid_end && stuck < sms) {
         sm *s = g->sms[g->rr];
         bool room = sm_resident_ctas(s) < policy_limit(g, g->rr);
         bool rate = !per_cycle || g->disp_n[g->rr] < per_cycle;
@@ -324,6 +335,10 @@ static int kernel_start(gpu *g, uint64_t now, char *err, size_t errlen)
         return -1;
     }
     g->next_cta = 0;
+    g->grid_end = g->k.grid;
+    g->ctas_finished = 0;
+    g->sample_at = (sample_next){UINT32_MAX, UINT64_MAX};
+    memset(&g->ff, 0, sizeof g->ff);
     if (!c->cta_rr_carry) g->rr = 0;
     if (g->cta->on_kernel_start) g->cta->on_kernel_start(g->cta_self, g->n_max);
     for (int i = 0; i < c->num_sms; i++) {
@@ -331,6 +346,14 @@ static int kernel_start(gpu *g, uint64_t now, char *err, size_t errlen)
         if (sm_l1d_kernel_start(g->sms[i], &g->k, g->n_max, err, errlen) != 0) return -1;
         apply_limit(g, i, now);
         trace_limit(g, i, now, 0, 0);
+    }
+    if (g->smp) { /* a wave: the CTAs the GPU holds at once under the limits now in force */
+        uint32_t wave = 0;
+        for (int i = 0; i < c->num_sms; i++)
+            wave += (uint32_t)g->limit[i];
+        stats_counters at;
+        stats_capture(c, g->sms, g->mem, now, &at);
+        g->sample_at = sampler_kernel_start(g->smp, g->k.grid, wave, now, &at);
     }
     if (c->cta_dispatch_late)
         g->disp_held = true; /* handed out after the SMs run this cycle (the loop's dispatch) */
@@ -575,6 +598,28 @@ static void return_threads(gpu *g)
     g->lent = 0;
 }
 
+/* Intra-kernel sampling, at the end of an interval in cycle now: the sampler measures, and once
+ * the kernel is stable no more CTAs are handed out and every resident warp is fast-forwarded to
+ * its exit (the CTAs not handed out run functionally after the loop: run_kernel). Returns 0, or
+ * -1 with err. */
+static int sample_interval(gpu *g, uint64_t now, char *err, size_t errlen)
+{
+    stats_counters at;
+    stats_capture(&g->cfg, g->sms, g->mem, now + 1, &at);
+    if (!sampler_interval(g->smp, g->ctas_finished, g->next_cta, now + 1, &at, &g->sample_at))
+        return 0;
+    g->grid_end = g->next_cta;
+    if (g->step && set_deferred(g, false) != 0) { /* the source applies effects at once again */
+        snprintf(err, errlen, "kernel %s: the source cannot stop deferring", g->k.name);
+        return -1;
+    }
+    for (int i = 0; i < g->cfg.num_sms; i++) {
+        if (sm_fast_forward(g->sms[i], now + 1, &g->ff, err, errlen) != 0) return -1;
+        wake_changed(g, i);
+    }
+    return 0;
+}
+
 /* The cycle loop of the current kernel, started, from cycle *now to its end (0) or to a regroup
  * point (KERNEL_REGROUP, *now the cycle to go on from). Returns -1 with err on failure. */
 static int kernel_loop(gpu *g, uint64_t *now_io, char *err, size_t errlen)
@@ -597,13 +642,19 @@ static int kernel_loop(gpu *g, uint64_t *now_io, char *err, size_t errlen)
         int finished = g->deferred ? run_due_threads(g, now, &ran, &ran_min, err, errlen)
                                    : run_due(g, now, &ran, &ran_min, err, errlen);
         if (finished < 0) return -1;
+        if (g->smp) {
+            g->ctas_finished += (uint32_t)finished;
+            if ((g->ctas_finished >= g->sample_at.wave_at || now >= g->sample_at.window_at) &&
+                sample_interval(g, now, err, errlen) != 0)
+                return -1;
+        }
         if (now >= next_sample) {
             sample_ctas(g, now);
             next_sample += g->cta_period;
         }
         /* a CTA started now keeps the GPU busy even if every SM had drained (nbusy counts it) */
         if (finished || g->cta_period || g->disp_held) dispatch(g, now);
-        if (g->next_cta >= g->k.grid && g->nbusy == 0 && !memsys_busy(g->mem)) break;
+        if (g->next_cta >= g->grid_end && g->nbusy == 0 && !memsys_busy(g->mem)) break;
         update_min_wake(g, now, ran_min, ran);
 
         uint64_t next = mem_next = memsys_next_event(g->mem, now);
@@ -649,10 +700,22 @@ static int kernel_loop_team(void *arg, team *t)
     return rc;
 }
 
+/* Runs CTAs first.. of the current kernel functionally (sampled simulation), every SM empty,
+ * adding what they did to *fc. Returns 0, or -1 with err. */
+static int run_functional(gpu *g, uint32_t first, func_counts *fc, char *err, size_t errlen)
+{
+    if (g->step && set_deferred(g, false) != 0) {
+        snprintf(err, errlen, "kernel %s: the source cannot stop deferring", g->k.name);
+        return -1;
+    }
+    return func_run(&g->src, &g->k, first, g->k.grid, FUNC_CTA_CAP, fc, err, errlen);
+}
+
 /* Runs the current kernel to completion from cycle *now, on its own threads and those it
  * borrows. Returns 0, or -1 with err. */
 static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
 {
+    int rc;
     if (kernel_start(g, *now_io, err, errlen) != 0) return -1;
     g->next_sample = g->cta_period ? *now_io + g->cta_period : UINT64_MAX;
     /* the memory system's next event as of the end of the last cycle: nothing sends between
@@ -660,7 +723,7 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
     g->mem_next = 0;
     for (;;) {
         borrow_threads(g, *now_io);
-        int threads = g->threads + g->lent, rc;
+        int threads = g->threads + g->lent;
         if (g->step && set_deferred(g, threads > 1) != 0) threads = 1;
         if (threads <= 1) {
             rc = kernel_loop(g, now_io, err, errlen);
@@ -669,8 +732,36 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
             rc = team_run(threads, kernel_loop_team, &r);
         }
         return_threads(g);
-        if (rc != KERNEL_REGROUP) return rc;
+        if (rc != KERNEL_REGROUP) break;
     }
+    if (rc != 0 || !g->smp || (g->grid_end == g->k.grid && !g->ff.warp_insts)) return rc;
+    /* intra-kernel sampling stopped the kernel: the CTAs not handed out run functionally, and
+     * they and the fast-forwarded instructions are projected */
+    func_counts fc = g->ff;
+    if (run_functional(g, g->grid_end, &fc, err, errlen) != 0) return -1;
+    sampler_project_rest(g->smp, &fc);
+    return 0;
+}
+
+/* Runs the launch the source just gave: in detail (its own intra-kernel sampling included), or,
+ * with kernel sampling, functionally when an earlier launch of its group stands for it.
+ * Returns 0, or -1 with err. */
+static int run_launch(gpu *g, uint64_t *now_io, char *err, size_t errlen)
+{
+    if (!g->smp) return run_kernel(g, now_io, err, errlen);
+    if (sampler_launch_functional(g->smp, &g->k)) {
+        func_counts fc = {0};
+        if (run_functional(g, 0, &fc, err, errlen) != 0) return -1;
+        sampler_project_launch(g->smp, &fc);
+        return 0;
+    }
+    stats_counters at;
+    stats_capture(&g->cfg, g->sms, g->mem, *now_io, &at);
+    sampler_launch_begin(g->smp, &at);
+    if (run_kernel(g, now_io, err, errlen) != 0) return -1;
+    stats_capture(&g->cfg, g->sms, g->mem, *now_io, &at);
+    sampler_launch_end(g->smp, &at);
+    return 0;
 }
 
 /* Stores a policy's values of the n metrics it declares into their slots. */
@@ -715,7 +806,7 @@ sim_status sim_run_plugins(const param_set *config, const sim_plugins *plugins,
     for (;;) {
         int r = g.src.ops->next_kernel(g.src.self, &g.k, err, errlen);
         if (r == 0) break;
-        if (r < 0 || run_kernel(&g, &now, err, errlen) != 0) {
+        if (r < 0 || run_launch(&g, &now, err, errlen) != 0) {
             status = SIM_FAILED;
             break;
         }
@@ -723,7 +814,15 @@ sim_status sim_run_plugins(const param_set *config, const sim_plugins *plugins,
     }
     for (int i = 0; i < g.cfg.num_sms; i++)
         sm_account(g.sms[i], now);
-    stats_collect(&g.cfg, (const sm *const *)g.sms, g.mem, now, kernels, out);
+    uint64_t projected = g.smp ? sampler_projected_insts(g.smp) : 0;
+    if (projected) {
+        stats_collect_projected(&g.cfg, (const sm *const *)g.sms, g.mem, now, sampler_extra(g.smp),
+                                kernels, out);
+        out->projected_warp_insts = (double)projected;
+        out->detailed_warp_insts = out->warp_insts - (double)projected;
+    } else {
+        stats_collect(&g.cfg, (const sm *const *)g.sms, g.mem, now, kernels, out);
+    }
     if (opt && opt->per_sm) stats_write_per_sm(opt->per_sm, &g.cfg, (const sm *const *)g.sms, now);
     for (int i = 0; i < g.cfg.num_sms && g.limit; i++)
         g.limit_cycles += (double)g.limit[i] * (double)(now - g.limit_since[i]);

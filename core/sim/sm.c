@@ -5,6 +5,7 @@
  * issued instruction to its unit, and computes when the SM must run next. */
 #include "core/sim/sm.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -351,6 +352,42 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
     if (now + 1 < wake && fe_pending(s->fe)) wake = now + 1; /* the fetch goes on */
     s->wake = wake;
     return issued;
+}
+
+/* ------------------------------------------------------------ fast forward ---- */
+
+int sm_fast_forward(sm *s, uint64_t now, func_counts *add, char *err, size_t errlen)
+{
+    const gpu_config *c = s->cfg;
+    int *slots = malloc((size_t)c->max_warps * sizeof *slots);
+    unsigned char *state = malloc((size_t)c->max_warps);
+    int rc = 0;
+    if (!slots || !state) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    for (int cs = 0; cs < c->max_ctas && rc == 0; cs++) {
+        int n = 0;
+        uint32_t id = 0;
+        for (int wi = 0; wi < c->max_warps; wi++) {
+            const sm_warp *w = warps_get(s->wp, wi);
+            if (!w->live || w->cta_slot != cs || w->exit_pending || !w->next) continue;
+            slots[n] = wi;
+            state[n++] = w->at_barrier ? FUNC_AT_BARRIER : FUNC_RUNNING;
+            id = w->cta_id;
+        }
+        if (!n) continue;
+        func_cta cta = {"", id, s->id, slots, n};
+        rc = func_run_warps(s->src, &cta, state, true, FUNC_CTA_CAP, add, err, errlen);
+        for (int j = 0; j < n; j++)
+            warps_next(s->wp, slots[j]); /* an exit now, or done */
+    }
+    free(slots);
+    free(state);
+    /* every warp's next instruction changed: classify them all again */
+    sm_wake_all(&s->wakes);
+    s->wake = now;
+    return rc;
 }
 
 /* ------------------------------------------------------------------- replies ---- */

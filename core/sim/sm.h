@@ -13,6 +13,7 @@
 
 #include "core/config/config.h"
 #include "core/isource.h"
+#include "core/sim/functional.h"
 #include "core/config/metrics.h"
 #include "core/mem/memsys.h"
 #include "core/policy.h"
@@ -72,6 +73,11 @@ int sm_take_finished(sm *s);
 /* Runs cycle now. Returns the number of instructions issued, or -1 with err (a workload
  * runtime error). */
 int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen);
+/* Sampled simulation's stop inside a kernel (core/sim/sample.h): every resident warp runs
+ * functionally up to its exit, which it then issues in the cycles after now, and its CTA's
+ * barriers hold only as long as the warps still to arrive at them take functionally. Adds the
+ * instructions run to *add. Returns 0, or -1 with err (a workload runtime error). */
+int sm_fast_forward(sm *s, uint64_t now, func_counts *add, char *err, size_t errlen);
 /* A reply from the memory system arrived at cycle now. */
 void sm_deliver(sm *s, const mem_packet *p, uint64_t now);
 /* The next cycle this SM must run (UINT64_MAX: only an outside event can wake it). */

@@ -1,5 +1,6 @@
 #include "core/sim/stats.h"
 
+#include <math.h>
 #include <string.h>
 
 static double ratio(double a, double b)
@@ -38,27 +39,35 @@ static void energy(const gpu_config *c, const sm_stats *t, const memsys_stats *m
     m->power_w = ratio(m->energy_j, seconds);
 }
 
-void stats_collect(const gpu_config *c, const sm *const *sms, const memsys *mem, uint64_t cycles,
-                   int kernels, sim_metrics *m)
+/* The SMs' counters summed into t; *ract and *util get the sums over SMs of their active and
+ * resident shares of `cycles`. */
+static void sum_sms(const gpu_config *c, const sm *const *sms, uint64_t cycles, sm_stats *t,
+                    double *ract, double *util)
 {
-    sm_stats t;
-    memset(&t, 0, sizeof t);
-    double ract = 0, util = 0;
+    memset(t, 0, sizeof *t);
+    *ract = *util = 0;
     for (int i = 0; i < c->num_sms; i++) {
         const sm_stats *s = sm_get_stats(sms[i]);
         const uint64_t *src = (const uint64_t *)s;
-        uint64_t *dst = (uint64_t *)&t;
+        uint64_t *dst = (uint64_t *)t;
         /* every counter up to the disparity fields is a uint64_t: sum them */
-        size_t words = offsetof(sm_stats, disparity_sum) / sizeof(uint64_t);
-        for (size_t k = 0; k < words; k++)
+        for (size_t k = 0; k < STATS_SM_WORDS; k++)
             dst[k] += src[k];
-        t.disparity_sum += s->disparity_sum;
-        if (s->disparity_max > t.disparity_max) t.disparity_max = s->disparity_max;
-        ract += ratio((double)s->active_cycles, (double)cycles);
-        util += ratio((double)s->resident_cycles, (double)cycles);
+        t->disparity_sum += s->disparity_sum;
+        if (s->disparity_max > t->disparity_max) t->disparity_max = s->disparity_max;
+        *ract += ratio((double)s->active_cycles, (double)cycles);
+        *util += ratio((double)s->resident_cycles, (double)cycles);
     }
-    memsys_stats ms;
-    memsys_get_stats(mem, &ms);
+}
+
+/* The metrics of summed counters t and ms over `cycles`; ract and util are the sums over SMs
+ * of their shares. */
+static void metrics_of(const gpu_config *c, const sm_stats *tp, const memsys_stats *msp,
+                       const memsys *mem, uint64_t cycles, double ract, double util, int kernels,
+                       sim_metrics *m)
+{
+    const sm_stats t = *tp;
+    const memsys_stats ms = *msp;
     double n = c->num_sms;
 
     m->cycles = (double)cycles;
@@ -123,6 +132,63 @@ void stats_collect(const gpu_config *c, const sm *const *sms, const memsys *mem,
     m->stall_data = ratio((double)t.stall[ST_DATA], live);
     m->stall_struct = ratio((double)t.stall[ST_STRUCT], live);
     energy(c, &t, &ms, m->cycles / (c->energy.clock_mhz * 1e6), m->cycles, m);
+}
+
+void stats_collect(const gpu_config *c, const sm *const *sms, const memsys *mem, uint64_t cycles,
+                   int kernels, sim_metrics *m)
+{
+    sm_stats t;
+    double ract, util;
+    sum_sms(c, sms, cycles, &t, &ract, &util);
+    memsys_stats ms;
+    memsys_get_stats(mem, &ms);
+    metrics_of(c, &t, &ms, mem, cycles, ract, util, kernels, m);
+}
+
+void stats_capture(const gpu_config *c, sm *const *sms, const memsys *mem, uint64_t cycles,
+                   stats_counters *out)
+{
+    for (int i = 0; i < c->num_sms; i++)
+        sm_account(sms[i], cycles);
+    sm_stats t;
+    double ract, util;
+    sum_sms(c, (const sm *const *)sms, cycles, &t, &ract, &util);
+    memsys_stats ms;
+    memsys_get_stats(mem, &ms);
+    out->v[STATS_CYCLES] = (double)cycles;
+    const uint64_t *ts = (const uint64_t *)&t, *mw = (const uint64_t *)&ms;
+    for (size_t k = 0; k < STATS_SM_WORDS; k++)
+        out->v[1 + k] = (double)ts[k];
+    for (size_t k = 0; k < STATS_MEM_WORDS; k++)
+        out->v[1 + STATS_SM_WORDS + k] = (double)mw[k];
+}
+
+/* a projected counter, rounded to a count */
+static uint64_t add_rounded(uint64_t measured, double extra)
+{
+    double x = (double)measured + extra;
+    return x > 0 ? (uint64_t)llround(x) : 0;
+}
+
+void stats_collect_projected(const gpu_config *c, const sm *const *sms, const memsys *mem,
+                             uint64_t cycles, const stats_counters *extra, int kernels,
+                             sim_metrics *m)
+{
+    sm_stats t;
+    double ract, util;
+    sum_sms(c, sms, cycles, &t, &ract, &util);
+    memsys_stats ms;
+    memsys_get_stats(mem, &ms);
+    uint64_t *ts = (uint64_t *)&t, *mw = (uint64_t *)&ms;
+    for (size_t k = 0; k < STATS_SM_WORDS; k++)
+        ts[k] = add_rounded(ts[k], extra->v[1 + k]);
+    for (size_t k = 0; k < STATS_MEM_WORDS; k++)
+        mw[k] = add_rounded(mw[k], extra->v[1 + STATS_SM_WORDS + k]);
+    uint64_t all = add_rounded(cycles, extra->v[STATS_CYCLES]);
+    /* the means over SMs from the sums: each SM's share of the projected stretches is not kept */
+    ract = ratio((double)t.active_cycles, (double)all);
+    util = ratio((double)t.resident_cycles, (double)all);
+    metrics_of(c, &t, &ms, mem, all, ract, util, kernels, m);
 }
 
 void stats_write_per_sm(FILE *f, const gpu_config *c, const sm *const *sms, uint64_t cycles)

@@ -3,6 +3,7 @@
 #ifndef WT_STATS_H
 #define WT_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,5 +17,32 @@ void stats_write_per_sm(FILE *f, const gpu_config *c, const sm *const *sms, uint
 
 void stats_collect(const gpu_config *c, const sm *const *sms, const memsys *mem, uint64_t cycles,
                    int kernels, sim_metrics *m);
+
+/* Every counter the metrics derive from, summed over the SMs, as one vector: what sampled
+ * simulation (core/sim/sample.h) measures over a stretch of a run and projects onto the work it
+ * did not simulate. The cycles, then the SMs' counters (sm_stats up to its disparity fields),
+ * then the memory system's (memsys_stats). */
+#define STATS_SM_WORDS  (offsetof(sm_stats, disparity_sum) / sizeof(uint64_t))
+#define STATS_MEM_WORDS (sizeof(memsys_stats) / sizeof(uint64_t))
+#define STATS_WORDS     (1 + STATS_SM_WORDS + STATS_MEM_WORDS)
+/* Slots of the vector that sampling counts exactly instead of projecting. */
+#define STATS_CYCLES       0
+#define STATS_WARP_INSTS   (1 + offsetof(sm_stats, warp_insts) / sizeof(uint64_t))
+#define STATS_THREAD_INSTS (1 + offsetof(sm_stats, thread_insts) / sizeof(uint64_t))
+#define STATS_CTAS         (1 + offsetof(sm_stats, ctas_done) / sizeof(uint64_t))
+typedef struct stats_counters {
+    double v[STATS_WORDS];
+} stats_counters;
+
+/* The counters as of cycle `cycles` (the SMs' statistics brought up to it first: sm_account). */
+void stats_capture(const gpu_config *c, sm *const *sms, const memsys *mem, uint64_t cycles,
+                   stats_counters *out);
+
+/* stats_collect with `extra` (projected counters) added to the measured ones: the metrics of a
+ * sampled run. Means over SMs (ract, util) come from the sums; the warp disparities are the
+ * measured CTAs'. */
+void stats_collect_projected(const gpu_config *c, const sm *const *sms, const memsys *mem,
+                             uint64_t cycles, const stats_counters *extra, int kernels,
+                             sim_metrics *m);
 
 #endif

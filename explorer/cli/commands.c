@@ -48,6 +48,8 @@ static const cli_option sim_options[] = {
     {"--set k=v", SET_DOC},
     {"--json", "print the metrics as JSON, with the settings that differ from the preset's"},
     {"--config", "with --json, also print every parameter's value"},
+    {"--sample", "sampled simulation: --set sample.kernels=true --set sample.intra=true; a "
+                 "projected result says so, with its detailed share (docs/sampling.md)"},
     {"--belady", "also count the Belady-optimal misses of each run's L1D stream"},
     {"--l1-trace FILE", "write every L1D access as CSV (one workload only)"},
     {"--cta-trace FILE",
@@ -92,8 +94,8 @@ const cli_command cli_commands[] = {
      .run = cli_explore},
     {.name = "sim",
      .args = "[--preset P] [--workload W | --trace DIR/kernelslist.g]... [--wparam k=v]... "
-             "[--set k=v]... [--json [--config]] [--belady] [--l1-trace FILE] [--cta-trace FILE] "
-             "[--per-sm FILE] [--threads N]",
+             "[--set k=v]... [--json [--config]] [--sample] [--belady] [--l1-trace FILE] "
+             "[--cta-trace FILE] [--per-sm FILE] [--threads N]",
      .summary = "simulate one configuration, print every metric",
      .options = sim_options,
      .run = cli_sim},

@@ -61,6 +61,10 @@ static int parse_args(int argc, char **argv, sim_args *a)
             int r = cli_wparams_add(&a->wparams, "sim", argv[++i]);
             if (r > 0) goto too_many;
             if (r < 0) return -1;
+        } else if (!strcmp(o, "--sample")) { /* as two --set, which later ones may override */
+            if (a->nsets + 2 > MAX_ITEMS) goto too_many;
+            a->sets[a->nsets++] = "sample.kernels=true";
+            a->sets[a->nsets++] = "sample.intra=true";
         } else if (!strcmp(o, "--belady")) {
             a->belady = 1;
         } else if (!strcmp(o, "--l1-trace") && has_value) {
@@ -130,6 +134,12 @@ static void print_table(const sim_args *a, const run_result *r)
         printf("\n");
     }
     for (int w = 0; w < a->nworkloads; w++)
+        if (r[w].m.projected_warp_insts > 0)
+            printf("%s: projected: %.0f of its %.0f warp instructions simulated in detail "
+                   "(%.1f%%), the rest run functionally (docs/sampling.md)\n",
+                   a->workloads[w], r[w].m.detailed_warp_insts, r[w].m.warp_insts,
+                   100.0 * r[w].m.detailed_warp_insts / r[w].m.warp_insts);
+    for (int w = 0; w < a->nworkloads; w++)
         if (r[w].status != SIM_OK) printf("%s: FAILED: %s\n", a->workloads[w], r[w].error);
 }
 
@@ -185,6 +195,13 @@ static void print_json(const sim_args *a, const param_set *p, const param_set *p
         cJSON *m = cJSON_AddObjectToObject(o, "metrics");
         for (size_t i = 0; i < metric_count(); i++)
             cJSON_AddNumberToObject(m, metric_at(i).name, metric_value(&r[w].m, i));
+        if (r[w].m.projected_warp_insts > 0) { /* a projected result says so, and how much */
+            cJSON *sm = cJSON_AddObjectToObject(o, "sampled");
+            cJSON_AddNumberToObject(sm, "detailed_warp_insts", r[w].m.detailed_warp_insts);
+            cJSON_AddNumberToObject(sm, "projected_warp_insts", r[w].m.projected_warp_insts);
+            cJSON_AddNumberToObject(sm, "detailed_share",
+                                    r[w].m.detailed_warp_insts / r[w].m.warp_insts);
+        }
         cJSON_AddItemToArray(arr, o);
     }
     char *text = cJSON_Print(root);

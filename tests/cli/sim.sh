@@ -153,4 +153,15 @@ check "grep -q '\"l1d.policy\":.\"dacache\"' '$tmp/fs' && grep -q '\"dacache.var
 "$WT" sim --workload bfs --wparam nodes=8192 --set gpu.sms=2 --json >"$tmp/b.json"
 if cmp -s "$tmp/a.json" "$tmp/b.json"; then ok; else bad "two runs differ"; fi
 
+# sampled simulation: a projected result says so, with its detailed share, in the table and the
+# JSON; without --sample (or with nothing projected) neither says anything
+expect 0 '^fdtd2d: projected: [0-9]+ of its [0-9]+ warp instructions simulated in detail' -- \
+    "$WT" sim --preset gtx480-cawa --workload fdtd2d --sample
+expect 0 '"detailed_share":[[:space:]]*0\.[0-9]' -- \
+    "$WT" sim --preset gtx480-cawa --workload fdtd2d --sample --json
+"$WT" sim --preset gtx480-cawa --workload fdtd2d --json >"$tmp/full.json" 2>&1
+check '! grep -q "sampled\|projected" "$tmp/full.json"' "an unsampled result says nothing of sampling"
+"$WT" sim --preset gtx480-cawa --workload kmeans --sample >"$tmp/ks.txt" 2>&1
+check '! grep -q "projected" "$tmp/ks.txt"' "a sampled run that projected nothing says nothing"
+
 finish

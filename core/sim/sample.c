@@ -1,0 +1,301 @@
+/* Sampled simulation: launch groups, CTA waves and projection (core/sim/sample.h). */
+#include "core/sim/sample.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util/hash.h"
+
+/* A launch as the functional pass saw it. */
+typedef struct launch_rec {
+    uint64_t name; /* hash of the kernel's name */
+    uint32_t grid, block;
+    func_counts f;
+    size_t group; /* the index of its group's representative (its own if it is one) */
+} launch_rec;
+
+struct sampler {
+    bool kernels, intra;
+    double kernel_tol, wave_tol;
+    int stable_waves, warmup_waves;
+    /* kernel sampling: the functional pass's launches, and each representative's counters */
+    launch_rec *rec;
+    size_t nrec, next;     /* launches seen; the next launch's index */
+    bool diverged;         /* the run's launches stopped matching the pass: all detailed */
+    stats_counters *delta; /* per representative: what its launch added, projections included */
+    bool *have_delta;
+    size_t cur; /* the running launch */
+    stats_counters begin, extra_begin;
+    /* intra-kernel sampling of the running launch: the counters at its start and at each wave's
+     * end so far, and how many comparisons in a row held */
+    stats_counters *bound;
+    int nbound, cap_bound, calm;
+    int warm; /* the first bound after the warm-up waves, -1 before it */
+    uint32_t grid, wave;
+    bool by_waves; /* the intervals are CTA waves, else windows of `window` cycles */
+    int window;
+    stats_counters rate; /* per warp instruction, over the stable waves */
+    /* what the functional parts add */
+    stats_counters extra;
+    uint64_t projected;
+};
+
+static uint64_t name_hash(const char *name)
+{
+    return wt_fnv1a(WT_FNV_INIT, name, strlen(name));
+}
+
+static bool close_to(double a, double b, double tol)
+{
+    return fabs(a - b) <= tol * fmax(a, b);
+}
+
+/* Whether launch b may stand for launch a, its features within tol of each other's. */
+static bool same_group(const launch_rec *a, const launch_rec *b, double tol)
+{
+    if (a->name != b->name || a->grid != b->grid || a->block != b->block) return false;
+    const func_counts *x = &a->f, *y = &b->f;
+    if (!close_to((double)x->warp_insts, (double)y->warp_insts, tol) ||
+        !close_to((double)x->thread_insts, (double)y->thread_insts, tol) ||
+        !close_to((double)x->lines, (double)y->lines, tol))
+        return false;
+    double w = fmax((double)x->warp_insts, (double)y->warp_insts);
+    for (int c = 0; c < IC_COUNT; c++)
+        if (fabs((double)x->cls[c] - (double)y->cls[c]) > tol * w) return false;
+    return true;
+}
+
+/* The functional pass: every launch of a second instance of the program, its features and its
+ * group. Returns 0, or -1 with err. */
+static int functional_pass(sampler *s, const gpu_config *c, isource_factory make, void *arg,
+                           char *err, size_t errlen)
+{
+    isource src;
+    if (make(arg, c->num_sms, c->max_warps, c->max_ctas, &src, err, errlen) != 0) return -1;
+    size_t cap = 0;
+    int rc = 0;
+    for (;;) {
+        kernel_launch k;
+        int r = src.ops->next_kernel(src.self, &k, err, errlen);
+        if (r <= 0) {
+            rc = r;
+            break;
+        }
+        if (((int)k.block + WT_WARP_SIZE - 1) / WT_WARP_SIZE > c->max_warps) {
+            snprintf(err, errlen, "kernel %s: a CTA of %u threads does not fit in an SM", k.name,
+                     k.block);
+            rc = -1;
+            break;
+        }
+        if (s->nrec == cap) {
+            cap = cap ? 2 * cap : 16;
+            launch_rec *r2 = realloc(s->rec, cap * sizeof *r2);
+            if (!r2) {
+                snprintf(err, errlen, "out of memory");
+                rc = -1;
+                break;
+            }
+            s->rec = r2;
+        }
+        launch_rec *l = &s->rec[s->nrec];
+        memset(l, 0, sizeof *l);
+        l->name = name_hash(k.name);
+        l->grid = k.grid;
+        l->block = k.block;
+        if (func_run(&src, &k, 0, k.grid, FUNC_CTA_CAP, &l->f, err, errlen) != 0) {
+            rc = -1;
+            break;
+        }
+        l->group = s->nrec;
+        for (size_t i = 0; i < s->nrec; i++)
+            if (s->rec[i].group == i && same_group(&s->rec[i], l, s->kernel_tol)) {
+                l->group = i;
+                break;
+            }
+        s->nrec++;
+    }
+    src.ops->destroy(src.self);
+    if (rc != 0) return -1;
+    s->delta = calloc(s->nrec ? s->nrec : 1, sizeof *s->delta);
+    s->have_delta = calloc(s->nrec ? s->nrec : 1, sizeof *s->have_delta);
+    if (!s->delta || !s->have_delta) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int sampler_create(sampler **out, const gpu_config *c, isource_factory make, void *arg, char *err,
+                   size_t errlen)
+{
+    *out = NULL;
+    if (!c->sample_kernels && !c->sample_intra) return 0;
+    sampler *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    s->kernels = c->sample_kernels;
+    s->intra = c->sample_intra;
+    s->kernel_tol = c->sample_kernel_tolerance;
+    s->wave_tol = c->sample_wave_tolerance;
+    s->stable_waves = c->sample_stable_waves;
+    s->warmup_waves = c->sample_warmup_waves;
+    s->window = c->sample_window;
+    s->cur = SIZE_MAX;
+    if (s->kernels && functional_pass(s, c, make, arg, err, errlen) != 0) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, errlen, "kernel sampling's functional pass: %s", why);
+        sampler_destroy(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+void sampler_destroy(sampler *s)
+{
+    if (!s) return;
+    free(s->rec);
+    free(s->delta);
+    free(s->have_delta);
+    free(s->bound);
+    free(s);
+}
+
+/* extra += v * scale, except the slots counted exactly (fc's warp and thread instructions and
+ * CTAs), which get fc's counts */
+static void project(sampler *s, const stats_counters *v, double scale, const func_counts *fc)
+{
+    for (size_t k = 0; k < STATS_WORDS; k++)
+        s->extra.v[k] += v->v[k] * scale;
+    s->extra.v[STATS_WARP_INSTS] += (double)fc->warp_insts - v->v[STATS_WARP_INSTS] * scale;
+    s->extra.v[STATS_THREAD_INSTS] += (double)fc->thread_insts - v->v[STATS_THREAD_INSTS] * scale;
+    s->extra.v[STATS_CTAS] += (double)fc->ctas - v->v[STATS_CTAS] * scale;
+    s->projected += fc->warp_insts;
+}
+
+bool sampler_launch_functional(sampler *s, const kernel_launch *k)
+{
+    size_t j = s->next++;
+    s->cur = j;
+    if (!s->kernels || s->diverged) return false;
+    if (j >= s->nrec || s->rec[j].name != name_hash(k->name) || s->rec[j].grid != k->grid ||
+        s->rec[j].block != k->block) {
+        s->diverged = true; /* the program went another way than in the pass */
+        return false;
+    }
+    size_t g = s->rec[j].group;
+    return g != j && s->have_delta[g];
+}
+
+void sampler_project_launch(sampler *s, const func_counts *fc)
+{
+    const stats_counters *d = &s->delta[s->rec[s->cur].group];
+    double w = d->v[STATS_WARP_INSTS];
+    project(s, d, w > 0 ? (double)fc->warp_insts / w : 1.0, fc);
+}
+
+void sampler_launch_begin(sampler *s, const stats_counters *now)
+{
+    s->begin = *now;
+    s->extra_begin = s->extra;
+}
+
+void sampler_launch_end(sampler *s, const stats_counters *now)
+{
+    size_t j = s->cur;
+    if (!s->kernels || s->diverged || j >= s->nrec || s->rec[j].group != j) return;
+    for (size_t k = 0; k < STATS_WORDS; k++)
+        s->delta[j].v[k] = now->v[k] - s->begin.v[k] + s->extra.v[k] - s->extra_begin.v[k];
+    s->have_delta[j] = true;
+}
+
+sample_next sampler_kernel_start(sampler *s, uint32_t grid, uint32_t wave, uint64_t cycle,
+                                 const stats_counters *now)
+{
+    sample_next none = {UINT32_MAX, UINT64_MAX}, next = none;
+    s->nbound = 0;
+    s->calm = 0;
+    s->warm = s->warmup_waves ? -1 : 0;
+    s->grid = grid;
+    s->wave = wave;
+    if (!s->intra || wave == 0) return none;
+    /* waves when the grid holds the compared ones and one more to gain from, else windows */
+    uint64_t needed = (uint64_t)wave * (uint64_t)(s->warmup_waves + s->stable_waves + 2);
+    s->by_waves = needed <= grid;
+    if (s->by_waves)
+        next.wave_at = wave;
+    else
+        next.window_at = cycle + (uint64_t)s->window;
+    if (s->cap_bound == 0) {
+        s->cap_bound = 16;
+        s->bound = malloc((size_t)s->cap_bound * sizeof *s->bound);
+        if (!s->bound) return none; /* measured in detail then: never wrong, only slower */
+    }
+    s->bound[s->nbound++] = *now;
+    return next;
+}
+
+/* cycles per warp instruction between bounds a and b */
+static double cpi(const stats_counters *a, const stats_counters *b)
+{
+    double w = b->v[STATS_WARP_INSTS] - a->v[STATS_WARP_INSTS];
+    return w > 0 ? (b->v[STATS_CYCLES] - a->v[STATS_CYCLES]) / w : INFINITY;
+}
+
+bool sampler_interval(sampler *s, uint32_t finished, uint32_t dispatched, uint64_t cycle,
+                      const stats_counters *now, sample_next *next)
+{
+    *next = (sample_next){UINT32_MAX, UINT64_MAX};
+    if (s->nbound == s->cap_bound) {
+        stats_counters *b = realloc(s->bound, 2 * (size_t)s->cap_bound * sizeof *b);
+        if (!b) return false;
+        s->bound = b;
+        s->cap_bound *= 2;
+    }
+    s->bound[s->nbound++] = *now;
+    int ends = s->nbound - 1; /* intervals ended so far; interval i lies between bounds i-1, i */
+    /* the intervals compared start once the warm-up waves' CTAs have finished */
+    if (s->warm < 0 && finished >= (uint64_t)s->warmup_waves * s->wave) s->warm = ends;
+    if (s->warm >= 0 && ends >= s->warm + 2) {
+        double last = cpi(&s->bound[ends - 1], &s->bound[ends]);
+        double before = cpi(&s->bound[ends - 2], &s->bound[ends - 1]);
+        s->calm = isfinite(last) && isfinite(before) && close_to(last, before, s->wave_tol)
+                      ? s->calm + 1
+                      : 0;
+    }
+    /* with waves, stopping pays only while a wave's CTAs are still to be handed out */
+    bool worth = !s->by_waves || s->grid - dispatched >= s->wave;
+    if (s->calm >= s->stable_waves && worth) {
+        const stats_counters *a = &s->bound[ends - s->stable_waves - 1], *b = &s->bound[ends];
+        double w = b->v[STATS_WARP_INSTS] - a->v[STATS_WARP_INSTS];
+        for (size_t k = 0; k < STATS_WORDS; k++)
+            s->rate.v[k] = (b->v[k] - a->v[k]) / w;
+        return true;
+    }
+    if (!worth) return false;
+    if (s->by_waves)
+        next->wave_at = finished + s->wave - finished % s->wave;
+    else
+        next->window_at = cycle + (uint64_t)s->window;
+    return false;
+}
+
+void sampler_project_rest(sampler *s, const func_counts *fc)
+{
+    project(s, &s->rate, (double)fc->warp_insts, fc);
+}
+
+const stats_counters *sampler_extra(const sampler *s)
+{
+    return &s->extra;
+}
+
+uint64_t sampler_projected_insts(const sampler *s)
+{
+    return s->projected;
+}
