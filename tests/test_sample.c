@@ -196,13 +196,13 @@ static void test_sampler_windows_and_little_left(void **state)
 
 /* A sampled run keeps the exact counts (warp and thread instructions, CTAs, launches), says how
  * much it projected, and stays near the full run. */
-static void check_projected(const char *workload, const char *const *wparams, double tol)
+static void check_projected(const char *name, const char *const *wparams, double tol)
 {
     const char *full_sets[] = {NULL};
     const char *sampled_sets[] = {"sample.kernels=true", "sample.intra=true", NULL};
     sim_metrics full, smp;
-    test_sim_ok(workload, full_sets, wparams, &full);
-    test_sim_ok(workload, sampled_sets, wparams, &smp);
+    test_sim_ok(name, full_sets, wparams, &full);
+    test_sim_ok(name, sampled_sets, wparams, &smp);
     assert_true(full.projected_warp_insts == 0 && full.detailed_warp_insts == 0);
     assert_true(smp.projected_warp_insts > 0);
     assert_true(smp.detailed_warp_insts + smp.projected_warp_insts == smp.warp_insts);
