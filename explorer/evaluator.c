@@ -265,7 +265,9 @@ evaluator *evaluator_new(const space *s, const char *journal_path, int threads, 
     e->key_version = JOURNAL_VERSION;
     if (journal_path) {
         journal_stats st;
-        e->j = journal_open(journal_path, replay_record, e, &st, err, errlen);
+        e->j = space_samples(s)
+                   ? journal_open_sampled(journal_path, replay_record, e, &st, err, errlen)
+                   : journal_open(journal_path, replay_record, e, &st, err, errlen);
         if (!e->j) goto bad;
         e->counts.torn = st.skipped + (size_t)st.truncated;
         /* a study resumed on an older journal goes on with its keys */

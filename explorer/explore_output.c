@@ -25,11 +25,48 @@ static const char *sim_status_name(int st)
     return st == SIM_OK ? "ok" : st == SIM_FAILED ? "failed" : "bad-config";
 }
 
+/* The share of warp instructions simulated in detail (docs/sampling.md) of a result: 1 when
+ * nothing of it was projected. */
+static double detailed_share(const sim_metrics *m)
+{
+    return m->projected_warp_insts > 0 ? m->detailed_warp_insts / m->warp_insts : 1.0;
+}
+
+/* Of a point's results: the detailed share over all its warp instructions; *projected gets
+ * whether any of them was projected. */
+static double point_detailed_share(const space *s, const archive_point *p, int *projected)
+{
+    double det = 0, all = 0;
+    *projected = 0;
+    for (size_t w = 0; w < s->nworkloads; w++) {
+        const sim_metrics *m = &p->res[w]->m;
+        if (m->projected_warp_insts > 0) *projected = 1;
+        det += m->projected_warp_insts > 0 ? m->detailed_warp_insts : m->warp_insts;
+        all += m->warp_insts;
+    }
+    return all > 0 ? det / all : 1.0;
+}
+
+/* Whether any result of the study was projected: then evaluations.csv and points.csv have a
+ * detailed_share column and summary.json a "sampled" object (no such column otherwise, so a
+ * study without sampling writes what it always did). */
+static int study_projected(const space *s, const archive *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        if (a->p[i].status == PS_INFEASIBLE) continue;
+        int any;
+        point_detailed_share(s, &a->p[i], &any);
+        if (any) return 1;
+    }
+    return 0;
+}
+
 int explore_write_evaluations(const space *s, const archive *a, const char *path, char *err,
                               size_t errlen)
 {
     size_t nm = metric_count();
-    size_t ncols = 5 + s->ndims + nm;
+    int sampled = study_projected(s, a);
+    size_t ncols = 5 + s->ndims + nm + (size_t)sampled;
     const char **cols = calloc(ncols, sizeof *cols);
     const char **cells = calloc(ncols, sizeof *cells);
     char *store = malloc(ncols * 64); /* a 64-byte buffer per column, for the formatted cells */
@@ -49,6 +86,7 @@ int explore_write_evaluations(const space *s, const archive *a, const char *path
         cols[c++] = s->dims[d].name;
     for (size_t i = 0; i < nm; i++)
         cols[c++] = mi[i].name;
+    if (sampled) cols[c++] = "detailed_share";
     t = table_new(cols, ncols);
     if (!t) goto out;
     for (size_t i = 0; i < a->n; i++) {
@@ -74,6 +112,11 @@ int explore_write_evaluations(const space *s, const archive *a, const char *path
                 table_format_double(metric_read(&e->m, &mi[k]), cell, 64);
                 cells[c++] = cell;
             }
+            if (sampled) {
+                char *cell = store + c * 64;
+                table_format_double(detailed_share(&e->m), cell, 64);
+                cells[c++] = cell;
+            }
             if (table_add_row(t, cells) != 0) goto out;
         }
     }
@@ -93,7 +136,8 @@ done:
 int explore_write_points(const space *s, const archive *a, const char *path, int front_only,
                          char *err, size_t errlen)
 {
-    size_t ncols = 3 + s->ndims + s->nobjectives + 4;
+    int sampled = study_projected(s, a);
+    size_t ncols = 3 + s->ndims + s->nobjectives + 4 + (size_t)sampled;
     const char **cols = calloc(ncols, sizeof *cols);
     char *store = malloc(ncols * 64);
     char **cells = calloc(ncols, sizeof *cells);
@@ -112,6 +156,7 @@ int explore_write_points(const space *s, const archive *a, const char *path, int
     cols[c++] = "violation";
     cols[c++] = "feasible";
     cols[c++] = "on_front";
+    if (sampled) cols[c++] = "detailed_share";
     t = table_new(cols, ncols);
     if (!t) goto oom;
     for (size_t c2 = 0; c2 < ncols; c2++)
@@ -131,6 +176,11 @@ int explore_write_points(const space *s, const archive *a, const char *path, int
         table_format_double(p->violation, cells[c++], 64);
         snprintf(cells[c++], 64, "%d", p->status != PS_INFEASIBLE);
         snprintf(cells[c++], 64, "%d", p->on_front);
+        if (sampled) {
+            int any;
+            double share = p->status == PS_INFEASIBLE ? 1.0 : point_detailed_share(s, p, &any);
+            table_format_double(share, cells[c++], 64);
+        }
         if (table_add_row(t, (const char *const *)cells) != 0) goto oom;
     }
     rc = table_write_csv(t, path, err, errlen);
@@ -260,6 +310,25 @@ int explore_write_summary(const space *s, const archive *a, const run_facts *f, 
     cJSON_AddNumberToObject(counts, "memo_hits", (double)f->counts.memo_hits);
     cJSON_AddNumberToObject(counts, "skipped", (double)f->counts.skipped);
     cJSON_AddNumberToObject(counts, "journal_lines_ignored", (double)f->counts.torn);
+    if (study_projected(s, a)) { /* projected results say so (docs/sampling.md) */
+        double det = 0, all = 0, projected = 0;
+        for (size_t i = 0; i < a->n; i++) {
+            if (a->p[i].status == PS_INFEASIBLE) continue;
+            for (size_t w = 0; w < s->nworkloads; w++) {
+                const sim_metrics *m = &a->p[i].res[w]->m;
+                projected += m->projected_warp_insts > 0;
+                det += m->projected_warp_insts > 0 ? m->detailed_warp_insts : m->warp_insts;
+                all += m->warp_insts;
+            }
+        }
+        cJSON *smp = cJSON_AddObjectToObject(root, "sampled");
+        cJSON_AddNumberToObject(smp, "projected_results", projected);
+        add_number(smp, "detailed_share", all > 0 ? det / all : 1.0);
+        cJSON_AddStringToObject(smp, "meaning",
+                                "results with projected_warp_insts > 0 ran partly functionally, "
+                                "their statistics projected (docs/sampling.md); detailed_share: "
+                                "warp instructions simulated in detail over all");
+    }
     cJSON *hv = cJSON_AddObjectToObject(root, "hypervolume");
     add_number(hv, "value", a->hv >= 0 ? a->hv : NAN);
     cJSON_AddItemToObject(hv, "reference_point",

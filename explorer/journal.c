@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,19 @@
 #define HEADER_START "# warptune journal " /* then the version and a tab */
 #define NO_METRIC    ((size_t)-1)          /* a header's metric this build does not have */
 
+/* The sampling columns (journal.h), after the metrics: a name and its field. */
+static const struct {
+    const char *name;
+    size_t offset;
+} sampling_cols[] = {
+    {"detailed_warp_insts", offsetof(sim_metrics, detailed_warp_insts)},
+    {"projected_warp_insts", offsetof(sim_metrics, projected_warp_insts)},
+};
+#define NSAMPLING (sizeof sampling_cols / sizeof sampling_cols[0])
+
 struct journal {
     FILE *f;
+    int sampled; /* its lines have the sampling columns */
     int version; /* of its keys: JOURNAL_VERSION, or 1 for a journal written before */
     char *buf;   /* line buffer for appends */
     size_t cap;
@@ -33,12 +45,14 @@ static uint32_t fnv32(const char *s, size_t n)
     return h;
 }
 
-static void header_text(char *out, size_t n)
+static void header_text(char *out, size_t n, int sampled)
 {
     size_t used = (size_t)snprintf(out, n, "%s%d\t", HEADER_START, JOURNAL_VERSION);
     size_t nm = metric_count();
     for (size_t i = 0; i < nm && used < n; i++)
         used += (size_t)snprintf(out + used, n - used, "%s%s", i ? "," : "", metric_at(i).name);
+    for (size_t i = 0; sampled && i < NSAMPLING && used < n; i++)
+        used += (size_t)snprintf(out + used, n - used, ",%s", sampling_cols[i].name);
     if (used < n) snprintf(out + used, n - used, "\n");
 }
 
@@ -113,12 +127,14 @@ static int parse_record(char *line, size_t len, const size_t *map, size_t nmap, 
         }
     }
     if (*p) return -1;
+    if (isnan(r->m.detailed_warp_insts)) r->m.detailed_warp_insts = 0; /* not sampled */
+    if (isnan(r->m.projected_warp_insts)) r->m.projected_warp_insts = 0;
     r->error = field[4];
     return 0;
 }
 
-journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, journal_stats *st,
-                      char *err, size_t errlen)
+static journal *open_journal(const char *path, journal_replay_fn replay, void *ctx,
+                             journal_stats *st, int sampled, char *err, size_t errlen)
 {
     journal_stats local;
     if (!st) st = &local;
@@ -137,6 +153,7 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
     size_t keep = 0; /* bytes of the file to keep: everything up to the last complete line */
     size_t start = 0;
     int version = JOURNAL_VERSION;
+    int has_sampling = 0; /* the header has the sampling columns */
     if (text && len > 0) {
         char *nl = memchr(text, '\n', len);
         version = header_version(text, len, &start);
@@ -176,6 +193,11 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
                 if (comma) *comma = '\0';
                 int id = metric_lookup(tok);
                 map[k] = id < 0 ? NO_METRIC : metric_at((size_t)id).offset;
+                for (size_t c = 0; id < 0 && c < NSAMPLING; c++)
+                    if (!strcmp(tok, sampling_cols[c].name)) {
+                        map[k] = sampling_cols[c].offset;
+                        has_sampling = 1;
+                    }
                 tok = comma ? comma + 1 : NULL;
             }
             keep = (size_t)(nl - text) + 1;
@@ -215,6 +237,7 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
         return NULL;
     }
     j->version = version;
+    j->sampled = keep == 0 ? sampled : has_sampling;
     j->f = fopen(path, "ab");
     if (!j->f) {
         snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(errno));
@@ -223,7 +246,7 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
     }
     if (keep == 0) {
         char header[4096];
-        header_text(header, sizeof header);
+        header_text(header, sizeof header, sampled);
         if (fputs(header, j->f) == EOF || fflush(j->f) != 0) {
             snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(errno));
             journal_close(j);
@@ -231,6 +254,18 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
         }
     }
     return j;
+}
+
+journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, journal_stats *st,
+                      char *err, size_t errlen)
+{
+    return open_journal(path, replay, ctx, st, 0, err, errlen);
+}
+
+journal *journal_open_sampled(const char *path, journal_replay_fn replay, void *ctx,
+                              journal_stats *st, char *err, size_t errlen)
+{
+    return open_journal(path, replay, ctx, st, 1, err, errlen);
 }
 
 static int append(journal *j, size_t *used, const char *fmt, ...)
@@ -272,6 +307,11 @@ int journal_append(journal *j, const journal_record *r)
     size_t nm = metric_count();
     for (size_t i = 0; i < nm; i++)
         if (append(j, &used, "%s%.17g", i ? "," : "", metric_value(&r->m, i))) return -1;
+    for (size_t i = 0; j->sampled && i < NSAMPLING; i++) {
+        double v;
+        memcpy(&v, (const char *)&r->m + sampling_cols[i].offset, sizeof v);
+        if (append(j, &used, ",%.17g", v)) return -1;
+    }
     if (append(j, &used, "\t")) return -1;
     for (const char *c = r->error ? r->error : ""; *c; c++)
         if (append(j, &used, "%c", *c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c)) return -1;

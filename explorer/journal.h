@@ -14,7 +14,11 @@
  * keyed by param_set_hash_all (every parameter). A journal keeps its version as it grows: the
  * evaluator keys its records as the journal it appends to does. A line without its newline or with
  * a wrong check (a write torn by a kill) is ignored, and a torn last line is cut off before
- * anything new is appended. */
+ * anything new is appended.
+ *
+ * A journal of a study that samples (docs/sampling.md) also has the columns
+ * detailed_warp_insts and projected_warp_insts after the metrics, so that a replayed projected
+ * result still says so; they read as 0 where a header lacks them. */
 #ifndef WT_JOURNAL_H
 #define WT_JOURNAL_H
 
@@ -49,6 +53,9 @@ typedef struct journal_stats {
  * already in it, and positions it for appending. Returns NULL with err on failure. */
 journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, journal_stats *st,
                       char *err, size_t errlen);
+/* journal_open, for a study that samples: a journal it starts has the sampling columns. */
+journal *journal_open_sampled(const char *path, journal_replay_fn replay, void *ctx,
+                              journal_stats *st, char *err, size_t errlen);
 /* Appends one record and flushes it to the operating system. Not thread-safe: the caller
  * serialises appends. Returns 0 or -1. */
 int journal_append(journal *j, const journal_record *r);

@@ -458,3 +458,16 @@ const char *space_builtin_text(size_t i)
 {
     return wt_embedded_spaces[i].text;
 }
+
+int space_samples(const space *s)
+{
+    const char *names[] = {"sample.kernels", "sample.intra"};
+    for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
+        int id = param_lookup(names[n]);
+        if (id < 0) continue;
+        if (param_get(s->base, id) != 0) return 1;
+        for (size_t d = 0; d < s->ndims; d++)
+            if (s->dims[d].param == id) return 1;
+    }
+    return 0;
+}

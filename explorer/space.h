@@ -111,6 +111,10 @@ void space_free(space *s);
  * Returns 0 or -1 with err. */
 int space_override(space *s, const char *key_eq_value, char *err, size_t errlen);
 
+/* Whether some configuration of the study may sample (docs/sampling.md): sample.kernels or
+ * sample.intra is on in its base configuration or one of its dimensions. */
+int space_samples(const space *s);
+
 /* Number of points a full grid holds (SIZE_MAX when it overflows). */
 size_t space_grid_size(const space *s);
 /* Cube coordinates of grid point p (0 <= p < space_grid_size): real dimensions at their grid

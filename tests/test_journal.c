@@ -98,6 +98,80 @@ static void test_roundtrip(void **state)
     unlink(path);
 }
 
+typedef struct seen_sampling {
+    size_t n;
+    double detailed[4], projected[4];
+} seen_sampling;
+
+static void collect_sampling(void *ctx, const journal_record *r)
+{
+    seen_sampling *s = ctx;
+    if (s->n == 4) return;
+    s->detailed[s->n] = r->m.detailed_warp_insts;
+    s->projected[s->n] = r->m.projected_warp_insts;
+    s->n++;
+}
+
+/* A sampled study's journal keeps what each result projected; a journal without the sampling
+ * columns reads 0 (nothing projected), and appending to it keeps its header's columns. */
+static void test_sampling_columns(void **state)
+{
+    (void)state;
+    const char *path = fresh_path("js");
+    char err[256];
+    journal *j = journal_open_sampled(path, NULL, NULL, NULL, err, sizeof err);
+    assert_non_null(j);
+    journal_record r;
+    memset(&r, 0, sizeof r);
+    r.key = 1;
+    r.status = SIM_OK;
+    r.label = "fdtd2d";
+    r.error = "";
+    r.m.warp_insts = 400;
+    r.m.detailed_warp_insts = 100;
+    r.m.projected_warp_insts = 300;
+    assert_int_equal(journal_append(j, &r), 0);
+    journal_close(j);
+    size_t len;
+    char *text = test_read_file(path, &len);
+    assert_non_null(text);
+    assert_non_null(strstr(text, ",detailed_warp_insts,projected_warp_insts\n"));
+    free(text);
+    seen_sampling s = {0};
+    /* opened as an unsampled study would: the header decides, the columns stay */
+    j = journal_open(path, collect_sampling, &s, NULL, err, sizeof err);
+    assert_non_null(j);
+    r.key = 2;
+    r.m.detailed_warp_insts = 50;
+    r.m.projected_warp_insts = 150;
+    assert_int_equal(journal_append(j, &r), 0);
+    journal_close(j);
+    assert_int_equal(s.n, 1);
+    assert_double_near(s.detailed[0], 100, 0);
+    assert_double_near(s.projected[0], 300, 0);
+    memset(&s, 0, sizeof s);
+    j = journal_open(path, collect_sampling, &s, NULL, err, sizeof err);
+    journal_close(j);
+    assert_int_equal(s.n, 2);
+    assert_double_near(s.projected[1], 150, 0);
+    unlink(path);
+
+    /* an unsampled journal: no such columns, and its records read nothing projected */
+    path = fresh_path("ju");
+    write_three(path);
+    text = test_read_file(path, &len);
+    assert_null(strstr(text, "detailed_warp_insts"));
+    free(text);
+    memset(&s, 0, sizeof s);
+    j = journal_open_sampled(path, collect_sampling, &s, NULL, err, sizeof err);
+    assert_non_null(j);
+    journal_close(j);
+    assert_int_equal(s.n, 3);
+    assert_double_near(s.detailed[0], 0, 0);
+    assert_double_near(s.projected[2], 0, 0);
+    unlink(path);
+}
+
 static void test_torn_last_line(void **state)
 {
     (void)state;
@@ -377,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_nul_in_header),
         cmocka_unit_test(test_not_a_regular_file),
         cmocka_unit_test(test_version1_resumed),
+        cmocka_unit_test(test_sampling_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -110,33 +110,33 @@ static void test_sampler_stability_and_projection(void **state)
     assert_non_null(s);
     /* 100 CTAs, 10 at once: 10 >= 1 + 2 + 2 waves, so measured by waves */
     stats_counters now = at(0, 0);
-    sample_next next = sampler_kernel_start(s, 100, 10, 0, &now);
+    sample_next next = sampler_kernel_start(s, 100, 10, 0, &now, NULL);
     assert_int_equal(next.wave_at, 10);
     assert_true(next.window_at == UINT64_MAX);
     /* wave 1 (cold, cpi 10): the warm-up, not compared */
     now = at(1000, 100);
-    assert_false(sampler_interval(s, 10, 20, 1000, &now, &next));
+    assert_false(sampler_interval(s, 10, 20, 1000, &now, NULL, &next));
     assert_int_equal(next.wave_at, 20);
     /* wave 2 (cpi 8): nothing to compare it with yet */
     now = at(1800, 200);
-    assert_false(sampler_interval(s, 20, 30, 1800, &now, &next));
+    assert_false(sampler_interval(s, 20, 30, 1800, &now, NULL, &next));
     /* wave 3 (cpi 9): 12.5% over wave 2, not stable */
     now = at(2700, 300);
-    assert_false(sampler_interval(s, 30, 40, 2700, &now, &next));
+    assert_false(sampler_interval(s, 30, 40, 2700, &now, NULL, &next));
     /* wave 4 (cpi 9.2): 2.2% over wave 3, one comparison holds */
     now = at(3620, 400);
-    assert_false(sampler_interval(s, 40, 50, 3620, &now, &next));
+    assert_false(sampler_interval(s, 40, 50, 3620, &now, NULL, &next));
     assert_int_equal(next.wave_at, 50);
     /* wave 5 (cpi 9.0): 2.2% under, the second: stable over waves 3..5 (bounds 2 to 5) */
     now = at(4520, 500);
-    assert_true(sampler_interval(s, 50, 60, 4520, &now, &next));
+    assert_true(sampler_interval(s, 50, 60, 4520, &now, NULL, &next));
     /* the rest: 500 warp instructions, 15000 thread instructions, 40 CTAs */
     func_counts fc;
     memset(&fc, 0, sizeof fc);
     fc.warp_insts = 500;
     fc.thread_insts = 15000;
     fc.ctas = 40;
-    sampler_project_rest(s, &fc);
+    sampler_project_rest(s, &fc, NULL);
     const stats_counters *x = sampler_extra(s);
     double cpi = (4520.0 - 1800.0) / 300.0;
     assert_true(fabs(x->v[STATS_CYCLES] - 500 * cpi) < 1e-6);
@@ -163,33 +163,34 @@ static void test_sampler_windows_and_little_left(void **state)
     assert_int_equal(sampler_create(&s, &c, NULL, NULL, err, sizeof err), 0);
     /* 30 CTAs, 10 at once: fewer than 1 + 1 + 2 waves, so windows of 1000 cycles from 500 */
     stats_counters now = at(500, 0);
-    sample_next next = sampler_kernel_start(s, 30, 10, 500, &now);
+    sample_next next = sampler_kernel_start(s, 30, 10, 500, &now, NULL);
     assert_true(next.wave_at == UINT32_MAX);
     assert_true(next.window_at == 1500);
     /* steady windows before a wave of CTAs finished are warm-up */
     now = at(1500, 100);
-    assert_false(sampler_interval(s, 0, 10, 1500, &now, &next));
+    assert_false(sampler_interval(s, 0, 10, 1500, &now, NULL, &next));
     now = at(2500, 200);
-    assert_false(sampler_interval(s, 5, 10, 2500, &now, &next));
+    assert_false(sampler_interval(s, 5, 10, 2500, &now, NULL, &next));
     assert_true(next.window_at == 3500);
     now = at(3500, 300);
-    assert_false(sampler_interval(s, 10, 20, 3500, &now, &next)); /* warm from here */
+    assert_false(sampler_interval(s, 10, 20, 3500, &now, NULL, &next)); /* warm from here */
     now = at(4500, 400);
-    assert_false(sampler_interval(s, 12, 20, 4500, &now, &next)); /* one window: no pair */
+    assert_false(sampler_interval(s, 12, 20, 4500, &now, NULL, &next)); /* one window: no pair */
     now = at(5500, 500);
-    assert_true(sampler_interval(s, 15, 20, 5500, &now, &next));
+    assert_true(sampler_interval(s, 15, 20, 5500, &now, NULL, &next));
     sampler_destroy(s);
 
     /* by waves, a kernel with less than a wave left to hand out is simulated to its end */
     c.sample_stable_waves = 1;
     assert_int_equal(sampler_create(&s, &c, NULL, NULL, err, sizeof err), 0);
     now = at(0, 0);
-    next = sampler_kernel_start(s, 40, 10, 0, &now);
+    next = sampler_kernel_start(s, 40, 10, 0, &now, NULL);
     assert_int_equal(next.wave_at, 10);
     now = at(1000, 100);
-    assert_false(sampler_interval(s, 10, 20, 1000, &now, &next));
+    assert_false(sampler_interval(s, 10, 20, 1000, &now, NULL, &next));
     now = at(2000, 200);
-    assert_false(sampler_interval(s, 20, 35, 2000, &now, &next)); /* 5 CTAs left to hand out */
+    assert_false(
+        sampler_interval(s, 20, 35, 2000, &now, NULL, &next)); /* 5 CTAs left to hand out */
     assert_true(next.wave_at == UINT32_MAX && next.window_at == UINT64_MAX); /* no more waves */
     sampler_destroy(s);
 }
@@ -253,7 +254,7 @@ static void test_kernel_sampling_projects_near_full(void **state)
 static void test_functional_launch_leaves_the_machine_as_it_was(void **state)
 {
     (void)state;
-    const char *sampled_sets[] = {"sample.kernels=true", NULL};
+    const char *sampled_sets[] = {"sample.kernels=true", "sample.kernel_warmup=0", NULL};
     sim_metrics a, ab, aab;
     test_sim_ok(WL_ABB("    launch a grid=32\n"), NULL, NULL, &a);
     test_sim_ok(WL_ABB("    launch a grid=32\n    launch b grid=32\n"), NULL, NULL, &ab);
@@ -270,14 +271,15 @@ static void test_functional_launch_leaves_the_machine_as_it_was(void **state)
     assert_true(aab.kernels == 3);
 }
 
-/* Sampling on where nothing is worth projecting (one kernel of few CTAs) is the full run. */
+/* Sampling on where nothing is worth projecting (one kernel shorter than the windows it would
+ * compare) is the full run. */
 static void test_nothing_projected_is_the_full_run(void **state)
 {
     (void)state;
     const char *sampled_sets[] = {"sample.kernels=true", "sample.intra=true", NULL};
     sim_metrics full, smp;
-    test_sim_ok("kmeans", NULL, NULL, &full);
-    test_sim_ok("kmeans", sampled_sets, NULL, &smp);
+    test_sim_ok("stream", NULL, NULL, &full);
+    test_sim_ok("stream", sampled_sets, NULL, &smp);
     assert_true(smp.projected_warp_insts == 0);
     assert_memory_equal(&full, &smp, sizeof full);
 }

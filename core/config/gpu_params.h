@@ -291,4 +291,9 @@ PARAM_INT(sample_window, "sample.window", 5000, 100, 100000000, "cycles",
           "the interval intra-kernel sampling measures a kernel by when its grid holds fewer "
           "than sample.warmup_waves + sample.stable_waves + 2 CTA waves")
 
+PARAM_INT(sample_kernel_warmup, "sample.kernel_warmup", 1, 0, 64, "launches",
+          "with kernel sampling, a group's first launches simulated in detail to warm the "
+          "caches before the one that stands for the rest (the last of the first 1 + this "
+          "many)")
+
 #include "core/util/param_rows_end.h"

@@ -6,6 +6,16 @@
 
 #include "core/util/bits.h"
 
+void func_counts_add(func_counts *to, const func_counts *what)
+{
+    to->warp_insts += what->warp_insts;
+    to->thread_insts += what->thread_insts;
+    to->ctas += what->ctas;
+    for (int c = 0; c < IC_COUNT; c++)
+        to->cls[c] += what->cls[c];
+    to->lines += what->lines;
+}
+
 /* The distinct 128-byte lines of a memory instruction's active lanes. */
 static uint64_t lines_of(const inst_exec *x)
 {

@@ -19,6 +19,9 @@ typedef struct func_counts {
     uint64_t lines;         /* 128-byte global lines touched, counted per instruction */
 } func_counts;
 
+/* *to += what */
+void func_counts_add(func_counts *to, const func_counts *what);
+
 /* The most warp instructions one CTA may issue functionally: more is taken for a CTA waiting on
  * another (which functional execution, one CTA at a time, cannot give it). */
 #define FUNC_CTA_CAP ((uint64_t)1 << 28)

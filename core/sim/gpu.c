@@ -88,6 +88,8 @@ typedef struct gpu {
     uint32_t grid_end, ctas_finished;
     sample_next sample_at; /* where the next interval ends */
     func_counts ff;        /* what the stop's fast-forward ran */
+    double *sm_insts;      /* scratch: each SM's warp instructions at an interval's end */
+    double *ff_sm;         /* each SM's instructions the stop fast-forwarded */
 } gpu;
 
 /* Mirrors SM i's wake (and whether it has one) and returns it. */
@@ -131,6 +133,8 @@ static void gpu_free(gpu *g)
     if (g->cta_self) g->cta->destroy(g->cta_self);
     if (g->src.ops) g->src.ops->destroy(g->src.self);
     sampler_destroy(g->smp);
+    free(g->sm_insts);
+    free(g->ff_sm);
     memsys_destroy(g->mem);
 }
 
@@ -219,6 +223,14 @@ static int gpu_init(gpu *g, const param_set *p, const sim_plugins *plugins, isou
         wake_changed(g, i);
     }
     if (sampler_create(&g->smp, c, make, arg, err, errlen) != 0) return -1;
+    if (g->smp) {
+        g->sm_insts = calloc((size_t)c->num_sms, sizeof *g->sm_insts);
+        g->ff_sm = calloc((size_t)c->num_sms, sizeof *g->ff_sm);
+        if (!g->sm_insts || !g->ff_sm) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
     return threads_init(g, opt, err, errlen);
 }
 
@@ -352,8 +364,8 @@ static int kernel_start(gpu *g, uint64_t now, char *err, size_t errlen)
         for (int i = 0; i < c->num_sms; i++)
             wave += (uint32_t)g->limit[i];
         stats_counters at;
-        stats_capture(c, g->sms, g->mem, now, &at);
-        g->sample_at = sampler_kernel_start(g->smp, g->k.grid, wave, now, &at);
+        stats_capture(c, g->sms, g->mem, now, &at, g->sm_insts);
+        g->sample_at = sampler_kernel_start(g->smp, g->k.grid, wave, now, &at, g->sm_insts);
     }
     if (c->cta_dispatch_late)
         g->disp_held = true; /* handed out after the SMs run this cycle (the loop's dispatch) */
@@ -605,8 +617,9 @@ static void return_threads(gpu *g)
 static int sample_interval(gpu *g, uint64_t now, char *err, size_t errlen)
 {
     stats_counters at;
-    stats_capture(&g->cfg, g->sms, g->mem, now + 1, &at);
-    if (!sampler_interval(g->smp, g->ctas_finished, g->next_cta, now + 1, &at, &g->sample_at))
+    stats_capture(&g->cfg, g->sms, g->mem, now + 1, &at, g->sm_insts);
+    if (!sampler_interval(g->smp, g->ctas_finished, g->next_cta, now + 1, &at, g->sm_insts,
+                          &g->sample_at))
         return 0;
     g->grid_end = g->next_cta;
     if (g->step && set_deferred(g, false) != 0) { /* the source applies effects at once again */
@@ -614,7 +627,10 @@ static int sample_interval(gpu *g, uint64_t now, char *err, size_t errlen)
         return -1;
     }
     for (int i = 0; i < g->cfg.num_sms; i++) {
-        if (sm_fast_forward(g->sms[i], now + 1, &g->ff, err, errlen) != 0) return -1;
+        func_counts f = {0};
+        if (sm_fast_forward(g->sms[i], now + 1, &f, err, errlen) != 0) return -1;
+        func_counts_add(&g->ff, &f);
+        g->ff_sm[i] = (double)f.warp_insts;
         wake_changed(g, i);
     }
     return 0;
@@ -739,7 +755,7 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
      * they and the fast-forwarded instructions are projected */
     func_counts fc = g->ff;
     if (run_functional(g, g->grid_end, &fc, err, errlen) != 0) return -1;
-    sampler_project_rest(g->smp, &fc);
+    sampler_project_rest(g->smp, &fc, g->ff_sm);
     return 0;
 }
 
@@ -756,10 +772,10 @@ static int run_launch(gpu *g, uint64_t *now_io, char *err, size_t errlen)
         return 0;
     }
     stats_counters at;
-    stats_capture(&g->cfg, g->sms, g->mem, *now_io, &at);
+    stats_capture(&g->cfg, g->sms, g->mem, *now_io, &at, NULL);
     sampler_launch_begin(g->smp, &at);
     if (run_kernel(g, now_io, err, errlen) != 0) return -1;
-    stats_capture(&g->cfg, g->sms, g->mem, *now_io, &at);
+    stats_capture(&g->cfg, g->sms, g->mem, *now_io, &at, NULL);
     sampler_launch_end(g->smp, &at);
     return 0;
 }

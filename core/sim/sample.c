@@ -13,7 +13,7 @@ typedef struct launch_rec {
     uint64_t name; /* hash of the kernel's name */
     uint32_t grid, block;
     func_counts f;
-    size_t group; /* the index of its group's representative (its own if it is one) */
+    size_t group; /* the index of its group's first launch (its own if it is one) */
 } launch_rec;
 
 struct sampler {
@@ -22,17 +22,26 @@ struct sampler {
     int stable_waves, warmup_waves;
     /* kernel sampling: the functional pass's launches, and each representative's counters */
     launch_rec *rec;
-    size_t nrec, next;     /* launches seen; the next launch's index */
-    bool diverged;         /* the run's launches stopped matching the pass: all detailed */
-    stats_counters *delta; /* per representative: what its launch added, projections included */
+    size_t nrec, next; /* launches seen; the next launch's index */
+    bool diverged;     /* the run's launches stopped matching the pass: all detailed */
+    /* per group (by its first launch's index): the launches of it run so far, and what the last
+     * one run in detail added, projections included (the representative's counters) */
+    size_t *members;
+    stats_counters *delta;
     bool *have_delta;
-    size_t cur; /* the running launch */
+    int kernel_warmup; /* a group's launches run in detail before its representative */
+    bool cur_detailed; /* the running launch runs in detail */
+    size_t cur;        /* the running launch */
     stats_counters begin, extra_begin;
     /* intra-kernel sampling of the running launch: the counters at its start and at each wave's
      * end so far, and how many comparisons in a row held */
     stats_counters *bound;
+    double *bound_sm; /* per bound, each SM's warp instructions */
     int nbound, cap_bound, calm;
-    int warm; /* the first bound after the warm-up waves, -1 before it */
+    int num_sms;
+    bool single;    /* every CTA resident from the start: the first windows are the warm-up */
+    double *sm_cpi; /* per SM, cycles per its warp instruction over the stable intervals */
+    int warm;       /* the first bound after the warm-up waves, -1 before it */
     uint32_t grid, wave;
     bool by_waves; /* the intervals are CTA waves, else windows of `window` cycles */
     int window;
@@ -120,7 +129,8 @@ static int functional_pass(sampler *s, const gpu_config *c, isource_factory make
     if (rc != 0) return -1;
     s->delta = calloc(s->nrec ? s->nrec : 1, sizeof *s->delta);
     s->have_delta = calloc(s->nrec ? s->nrec : 1, sizeof *s->have_delta);
-    if (!s->delta || !s->have_delta) {
+    s->members = calloc(s->nrec ? s->nrec : 1, sizeof *s->members);
+    if (!s->delta || !s->have_delta || !s->members) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -143,6 +153,14 @@ int sampler_create(sampler **out, const gpu_config *c, isource_factory make, voi
     s->wave_tol = c->sample_wave_tolerance;
     s->stable_waves = c->sample_stable_waves;
     s->warmup_waves = c->sample_warmup_waves;
+    s->kernel_warmup = c->sample_kernel_warmup;
+    s->num_sms = c->num_sms > 0 ? c->num_sms : 1;
+    s->sm_cpi = calloc((size_t)s->num_sms, sizeof *s->sm_cpi);
+    if (!s->sm_cpi) {
+        snprintf(err, errlen, "out of memory");
+        sampler_destroy(s);
+        return -1;
+    }
     s->window = c->sample_window;
     s->cur = SIZE_MAX;
     if (s->kernels && functional_pass(s, c, make, arg, err, errlen) != 0) {
@@ -162,7 +180,10 @@ void sampler_destroy(sampler *s)
     free(s->rec);
     free(s->delta);
     free(s->have_delta);
+    free(s->members);
     free(s->bound);
+    free(s->bound_sm);
+    free(s->sm_cpi);
     free(s);
 }
 
@@ -188,8 +209,11 @@ bool sampler_launch_functional(sampler *s, const kernel_launch *k)
         s->diverged = true; /* the program went another way than in the pass */
         return false;
     }
+    /* a group's first launches warm the caches for their kind of work: the representative
+     * is the last of the first 1 + sample.kernel_warmup, each run in detail */
     size_t g = s->rec[j].group;
-    return g != j && s->have_delta[g];
+    s->cur_detailed = ++s->members[g] <= 1 + (size_t)s->kernel_warmup || !s->have_delta[g];
+    return !s->cur_detailed;
 }
 
 void sampler_project_launch(sampler *s, const func_counts *fc)
@@ -208,14 +232,37 @@ void sampler_launch_begin(sampler *s, const stats_counters *now)
 void sampler_launch_end(sampler *s, const stats_counters *now)
 {
     size_t j = s->cur;
-    if (!s->kernels || s->diverged || j >= s->nrec || s->rec[j].group != j) return;
+    if (!s->kernels || s->diverged || j >= s->nrec || !s->cur_detailed) return;
+    size_t g = s->rec[j].group;
     for (size_t k = 0; k < STATS_WORDS; k++)
-        s->delta[j].v[k] = now->v[k] - s->begin.v[k] + s->extra.v[k] - s->extra_begin.v[k];
-    s->have_delta[j] = true;
+        s->delta[g].v[k] = now->v[k] - s->begin.v[k] + s->extra.v[k] - s->extra_begin.v[k];
+    s->have_delta[g] = true;
+}
+
+/* Keeps the counters of an interval's end; returns false when out of memory (the kernel is
+ * then simulated to its end). */
+static bool keep_bound(sampler *s, const stats_counters *now, const double *sm_insts)
+{
+    if (s->nbound == s->cap_bound) {
+        int cap = s->cap_bound ? 2 * s->cap_bound : 16;
+        stats_counters *b = realloc(s->bound, (size_t)cap * sizeof *b);
+        if (!b) return false;
+        s->bound = b;
+        double *bs = realloc(s->bound_sm, (size_t)cap * (size_t)s->num_sms * sizeof *bs);
+        if (!bs) return false;
+        s->bound_sm = bs;
+        s->cap_bound = cap;
+    }
+    s->bound[s->nbound] = *now;
+    for (int i = 0; i < s->num_sms; i++)
+        s->bound_sm[(size_t)s->nbound * (size_t)s->num_sms + (size_t)i] =
+            sm_insts ? sm_insts[i] : 0;
+    s->nbound++;
+    return true;
 }
 
 sample_next sampler_kernel_start(sampler *s, uint32_t grid, uint32_t wave, uint64_t cycle,
-                                 const stats_counters *now)
+                                 const stats_counters *now, const double *sm_insts)
 {
     sample_next none = {UINT32_MAX, UINT64_MAX}, next = none;
     s->nbound = 0;
@@ -227,16 +274,12 @@ sample_next sampler_kernel_start(sampler *s, uint32_t grid, uint32_t wave, uint6
     /* waves when the grid holds the compared ones and one more to gain from, else windows */
     uint64_t needed = (uint64_t)wave * (uint64_t)(s->warmup_waves + s->stable_waves + 2);
     s->by_waves = needed <= grid;
+    s->single = grid <= wave;
     if (s->by_waves)
         next.wave_at = wave;
     else
         next.window_at = cycle + (uint64_t)s->window;
-    if (s->cap_bound == 0) {
-        s->cap_bound = 16;
-        s->bound = malloc((size_t)s->cap_bound * sizeof *s->bound);
-        if (!s->bound) return none; /* measured in detail then: never wrong, only slower */
-    }
-    s->bound[s->nbound++] = *now;
+    if (!keep_bound(s, now, sm_insts)) return none; /* in detail: never wrong, only slower */
     return next;
 }
 
@@ -248,19 +291,16 @@ static double cpi(const stats_counters *a, const stats_counters *b)
 }
 
 bool sampler_interval(sampler *s, uint32_t finished, uint32_t dispatched, uint64_t cycle,
-                      const stats_counters *now, sample_next *next)
+                      const stats_counters *now, const double *sm_insts, sample_next *next)
 {
     *next = (sample_next){UINT32_MAX, UINT64_MAX};
-    if (s->nbound == s->cap_bound) {
-        stats_counters *b = realloc(s->bound, 2 * (size_t)s->cap_bound * sizeof *b);
-        if (!b) return false;
-        s->bound = b;
-        s->cap_bound *= 2;
-    }
-    s->bound[s->nbound++] = *now;
+    if (!keep_bound(s, now, sm_insts)) return false;
     int ends = s->nbound - 1; /* intervals ended so far; interval i lies between bounds i-1, i */
-    /* the intervals compared start once the warm-up waves' CTAs have finished */
-    if (s->warm < 0 && finished >= (uint64_t)s->warmup_waves * s->wave) s->warm = ends;
+    /* the intervals compared start once the warm-up waves' CTAs have finished, or, when every
+     * CTA was resident from the start (no wave finishes before the end), after as many windows */
+    if (s->warm < 0 &&
+        (finished >= (uint64_t)s->warmup_waves * s->wave || (s->single && ends >= s->warmup_waves)))
+        s->warm = ends;
     if (s->warm >= 0 && ends >= s->warm + 2) {
         double last = cpi(&s->bound[ends - 1], &s->bound[ends]);
         double before = cpi(&s->bound[ends - 2], &s->bound[ends - 1]);
@@ -275,6 +315,11 @@ bool sampler_interval(sampler *s, uint32_t finished, uint32_t dispatched, uint64
         double w = b->v[STATS_WARP_INSTS] - a->v[STATS_WARP_INSTS];
         for (size_t k = 0; k < STATS_WORDS; k++)
             s->rate.v[k] = (b->v[k] - a->v[k]) / w;
+        const double *as = &s->bound_sm[(size_t)(ends - s->stable_waves - 1) * (size_t)s->num_sms],
+                     *bs = &s->bound_sm[(size_t)ends * (size_t)s->num_sms];
+        double cycles = b->v[STATS_CYCLES] - a->v[STATS_CYCLES];
+        for (int i = 0; i < s->num_sms; i++)
+            s->sm_cpi[i] = bs[i] > as[i] ? cycles / (bs[i] - as[i]) : 0;
         return true;
     }
     if (!worth) return false;
@@ -285,9 +330,15 @@ bool sampler_interval(sampler *s, uint32_t finished, uint32_t dispatched, uint64
     return false;
 }
 
-void sampler_project_rest(sampler *s, const func_counts *fc)
+void sampler_project_rest(sampler *s, const func_counts *fc, const double *sm_left)
 {
+    double before = s->extra.v[STATS_CYCLES];
     project(s, &s->rate, (double)fc->warp_insts, fc);
+    /* the slowest SM's own work at its own rate may outlast the GPU's rate over all the work */
+    double slowest = 0;
+    for (int i = 0; sm_left && i < s->num_sms; i++)
+        if (sm_left[i] * s->sm_cpi[i] > slowest) slowest = sm_left[i] * s->sm_cpi[i];
+    if (before + slowest > s->extra.v[STATS_CYCLES]) s->extra.v[STATS_CYCLES] = before + slowest;
 }
 
 const stats_counters *sampler_extra(const sampler *s)

@@ -57,19 +57,21 @@ typedef struct sample_next {
     uint64_t window_at;
 } sample_next;
 
-/* The detailed launch starts at cycle `cycle` (the run's counters `now`), of `grid` CTAs with
- * `wave` resident at once. */
+/* The detailed launch starts at cycle `cycle` (the run's counters `now`, each SM's warp
+ * instructions sm_insts), of `grid` CTAs with `wave` resident at once. */
 sample_next sampler_kernel_start(sampler *s, uint32_t grid, uint32_t wave, uint64_t cycle,
-                                 const stats_counters *now);
+                                 const stats_counters *now, const double *sm_insts);
 /* An interval ended at cycle `cycle` (`finished` CTAs of the kernel finished, `dispatched` handed
  * out), with the run's counters `now`. Returns true when the kernel is stable: no more CTAs are
  * handed out and the resident ones are fast-forwarded (sm_fast_forward); else *next is where
  * the next interval ends. */
 bool sampler_interval(sampler *s, uint32_t finished, uint32_t dispatched, uint64_t cycle,
-                      const stats_counters *now, sample_next *next);
+                      const stats_counters *now, const double *sm_insts, sample_next *next);
 /* The instructions the stable kernel did not simulate (fast-forwarded and the CTAs not handed
- * out) ran functionally: project them. */
-void sampler_project_rest(sampler *s, const func_counts *fc);
+ * out) ran functionally: project them. sm_left[i]: the instructions fast-forwarded on SM i. The
+ * cycles they add are the larger of the GPU's rate over all of them and the slowest SM's own
+ * rate over its own (a kernel whose end waits for one SM's warps). */
+void sampler_project_rest(sampler *s, const func_counts *fc, const double *sm_left);
 
 /* The projected counters so far, to add to the measured ones (stats_collect_projected). */
 const stats_counters *sampler_extra(const sampler *s);

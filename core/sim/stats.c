@@ -146,10 +146,12 @@ void stats_collect(const gpu_config *c, const sm *const *sms, const memsys *mem,
 }
 
 void stats_capture(const gpu_config *c, sm *const *sms, const memsys *mem, uint64_t cycles,
-                   stats_counters *out)
+                   stats_counters *out, double *sm_insts)
 {
-    for (int i = 0; i < c->num_sms; i++)
+    for (int i = 0; i < c->num_sms; i++) {
         sm_account(sms[i], cycles);
+        if (sm_insts) sm_insts[i] = (double)sm_get_stats(sms[i])->warp_insts;
+    }
     sm_stats t;
     double ract, util;
     sum_sms(c, (const sm *const *)sms, cycles, &t, &ract, &util);

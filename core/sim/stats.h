@@ -34,9 +34,10 @@ typedef struct stats_counters {
     double v[STATS_WORDS];
 } stats_counters;
 
-/* The counters as of cycle `cycles` (the SMs' statistics brought up to it first: sm_account). */
+/* The counters as of cycle `cycles` (the SMs' statistics brought up to it first: sm_account),
+ * and, if sm_insts is not NULL, each SM's warp instructions in it. */
 void stats_capture(const gpu_config *c, sm *const *sms, const memsys *mem, uint64_t cycles,
-                   stats_counters *out);
+                   stats_counters *out, double *sm_insts);
 
 /* stats_collect with `extra` (projected counters) added to the measured ones: the metrics of a
  * sampled run. Means over SMs (ract, util) come from the sums; the warp disparities are the

@@ -155,4 +155,32 @@ printf '.kernel k block=32\n exit\n.host\n launch k grid=1\0\n' >"$tmp/nul.wl"
 printf '{"workloads": ["%s"]}' "$tmp/nul.wl" >"$tmp/nulwl.json"
 expect 2 "workloads\[0\]: .*nul.wl:4: NUL byte" -- "$WT" explore "$tmp/nulwl.json" --validate
 
+# a study that samples says which results were projected, in every output, and keeps it through
+# the journal: a resumed study writes the same files
+cat >"$tmp/sampled.json" <<'JSON'
+{
+  "name": "sampled",
+  "preset": "gtx480-cawa",
+  "settings": {"sample.kernels": true},
+  "parameters": {"sched.policy": ["lrr", "gto"]},
+  "workloads": ["fdtd2d"],
+  "objectives": ["ipc", "mpki"]
+}
+JSON
+expect 0 "results in $tmp/smp" -- "$WT" explore "$tmp/sampled.json" --threads 1 --out "$tmp/smp"
+head -1 "$tmp/smp/evaluations.csv" | grep -q ',detailed_share$' && ok ||
+    bad "evaluations.csv of a sampled study lacks detailed_share"
+head -1 "$tmp/smp/points.csv" | grep -q ',detailed_share$' && ok ||
+    bad "points.csv of a sampled study lacks detailed_share"
+grep -q '"projected_results":[[:space:]]*2' "$tmp/smp/summary.json" && ok ||
+    bad "summary.json of a sampled study does not count its projected results"
+head -1 "$tmp/smp/journal" | grep -q 'detailed_warp_insts,projected_warp_insts' && ok ||
+    bad "the journal of a sampled study lacks the sampling columns"
+cp -r "$tmp/smp" "$tmp/smp2"
+expect 0 "results in $tmp/smp2" -- "$WT" explore --resume --threads 1 --out "$tmp/smp2"
+for f in evaluations.csv points.csv; do same "$tmp/smp/$f" "$tmp/smp2/$f" "resumed sampled $f"; done
+! grep -q detailed_share "$tmp/grid-t1/evaluations.csv" "$tmp/grid-t1/points.csv" && ok ||
+    bad "a study without sampling has a detailed_share column"
+! grep -q '"sampled"' "$tmp/grid-t1/summary.json" && ok || bad "an unsampled summary says sampled"
+
 finish
