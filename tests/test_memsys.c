@@ -55,6 +55,31 @@ static void bring_into_l2(memsys *m, const mem_packet *p, uint64_t *now)
     tm_run_idle(m, now);
 }
 
+/* Functional warming (sampled simulation): a warmed line is an L2 hit at the hit's timing, and
+ * warming, read or write, counts nothing, sends nothing and leaves nothing in flight. */
+static void test_warm_makes_a_hit(void **state)
+{
+    (void)state;
+    memsys_config c = tm_base_config();
+    memsys *m = tm_make(&c);
+    mem_packet r;
+    uint64_t now = 0;
+    memsys_warm(m, 0, 128, 0);
+    memsys_warm(m, 4096 * 2, 32, 1); /* another line, written */
+    memsys_stats st;
+    memsys_get_stats(m, &st);
+    assert_int_equal(st.l2_accesses + st.dram_reads + st.dram_writes + st.icnt_packets, 0);
+    assert_false(memsys_busy(m));
+    mem_packet p = tm_pkt(0, 128, MEM_READ, 0, 8);
+    assert_int_equal(memsys_send(m, &p, now), 0);
+    assert_int_equal(tm_wait_reply(m, 0, &now, &r), 126); /* the hit of the test below */
+    memsys_get_stats(m, &st);
+    assert_int_equal(st.l2_hits, 1);
+    assert_int_equal(st.l2_misses, 0);
+    assert_int_equal(st.dram_reads, 0);
+    memsys_destroy(m);
+}
+
 static void test_idle_read_miss_then_hit(void **state)
 {
     (void)state;
@@ -1223,6 +1248,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idle_read_miss_then_hit),
+        cmocka_unit_test(test_warm_makes_a_hit),
         cmocka_unit_test(test_write_then_read_hits),
         cmocka_unit_test(test_atomic),
         cmocka_unit_test(test_write_acks),

@@ -53,7 +53,7 @@ static void test_functional_counts_and_barrier(void **state)
     assert_int_equal(src.ops->next_kernel(src.self, &k, err, sizeof err), 1);
     func_counts fc;
     memset(&fc, 0, sizeof fc);
-    rc = func_run(&src, &k, 0, k.grid, FUNC_CTA_CAP, &fc, err, sizeof err);
+    rc = func_run(&src, &k, 0, k.grid, FUNC_CTA_CAP, NULL, &fc, err, sizeof err);
     if (rc) fprintf(stderr, "%s\n", err);
     assert_int_equal(rc, 0);
     /* 3 CTAs x 2 warps x 14 instructions; warp 0's predicated store runs no lane */
@@ -136,7 +136,7 @@ static void test_sampler_stability_and_projection(void **state)
     fc.warp_insts = 500;
     fc.thread_insts = 15000;
     fc.ctas = 40;
-    sampler_project_rest(s, &fc, NULL);
+    sampler_project_rest(s, &fc, NULL, 4520);
     const stats_counters *x = sampler_extra(s);
     double cpi = (4520.0 - 1800.0) / 300.0;
     assert_true(fabs(x->v[STATS_CYCLES] - 500 * cpi) < 1e-6);
@@ -254,7 +254,8 @@ static void test_kernel_sampling_projects_near_full(void **state)
 static void test_functional_launch_leaves_the_machine_as_it_was(void **state)
 {
     (void)state;
-    const char *sampled_sets[] = {"sample.kernels=true", "sample.kernel_warmup=0", NULL};
+    const char *sampled_sets[] = {"sample.kernels=true", "sample.kernel_warmup=0",
+                                  "sample.warm_l2=false", NULL};
     sim_metrics a, ab, aab;
     test_sim_ok(WL_ABB("    launch a grid=32\n"), NULL, NULL, &a);
     test_sim_ok(WL_ABB("    launch a grid=32\n    launch b grid=32\n"), NULL, NULL, &ab);

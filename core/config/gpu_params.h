@@ -296,4 +296,10 @@ PARAM_INT(sample_kernel_warmup, "sample.kernel_warmup", 1, 0, 64, "launches",
           "caches before the one that stands for the rest (the last of the first 1 + this "
           "many)")
 
+PARAM_BOOL(sample_warm_l2, "sample.warm_l2", 1,
+           "the global accesses of the parts run functionally warm the L2 (their lines "
+           "present and most recently used, written sectors dirty; no time, no count), so the "
+           "detailed part after them finds the L2 much as a full run would have left it; "
+           "false: the L2 stays as the last detailed part left it")
+
 #include "core/util/param_rows_end.h"

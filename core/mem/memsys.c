@@ -517,6 +517,18 @@ double memsys_peak_dram_bandwidth(const memsys *m)
            (double)m->clk_dram.d / (double)m->clk_dram.n;
 }
 
+void memsys_warm(memsys *m, uint64_t addr, uint32_t bytes, int write)
+{
+    uint32_t part, set;
+    uint64_t local, line = addr >> m->line_shift;
+    ms_map_line(m, line, &part, &local, &set);
+    mem_packet pk = {0};
+    pk.addr = addr;
+    pk.bytes = bytes;
+    pk.kind = write ? MEM_WRITE : MEM_READ;
+    ms_l2_warm(m, part, line, local, set, ms_req_sectors(m, &pk), write);
+}
+
 void memsys_get_stats(const memsys *m, memsys_stats *out)
 {
     *out = m->st;

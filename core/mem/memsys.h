@@ -66,6 +66,13 @@ typedef struct memsys_stats {
 
 typedef struct memsys memsys;
 
+/* Functional warming (sampled simulation, docs/sampling.md): the L2 as if a `bytes`-byte access
+ * at addr (a write when `write`) had been served, with no time, event or count: its line present
+ * (the least recently used line of its set leaving, a dirty one's write-back dropped) and most
+ * recently used, the sectors touched valid, and dirty when written. A line awaiting a fill, or a
+ * set whose every way does, is left as it is. */
+void memsys_warm(memsys *m, uint64_t addr, uint32_t bytes, int write);
+
 /* Returns 0, or -1 with a message naming the bad setting. */
 int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errlen);
 void memsys_destroy(memsys *m);

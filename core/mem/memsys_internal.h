@@ -405,6 +405,10 @@ static inline int ms_log2(uint64_t v)
 }
 
 /* memsys_map.c */
+/* memsys_warm's part in slice `part`: line (set set_index, local line number local) present and
+ * most recently used, the sectors of need valid (and dirty when written). */
+void ms_l2_warm(memsys *m, uint32_t part, uint64_t line, uint64_t local, uint32_t set_index,
+                uint32_t need, int write);
 int ms_map_check(const memsys_config *c, char *err, size_t errlen);
 void ms_map_init(memsys *m);
 void ms_map_line_gpgpusim(const memsys *m, uint64_t line, uint32_t *part, uint64_t *local,

@@ -422,3 +422,32 @@ void ms_l2_fill(memsys *m, uint32_t part, uint32_t mi, uint64_t t)
     p->mshr_free[p->mshr_nfree++] = mi;
     ms_l2_wake(m, part, MS_STALL_FILL, t);
 }
+
+void ms_l2_warm(memsys *m, uint32_t part, uint64_t line, uint64_t local, uint32_t set_index,
+                uint32_t need, int write)
+{
+    ms_part *p = &m->parts[part];
+    const int ways = m->cfg.l2_ways;
+    ms_line *set = &p->lines[(size_t)set_index * (size_t)ways];
+    uint16_t *hint = &p->hint[local & m->hint_mask];
+    int v = -1, hw = lookup(set, ways, line, *hint, &v);
+    ms_line *l = hw >= 0 ? &set[hw] : NULL;
+    if (l && l->pending) return; /* a fill in flight decides this line */
+    if (!l) {
+        if (v < 0) return; /* every way awaits a fill */
+        l = &set[v];
+        /* functional: the victim leaves without a write-back or a count */
+        l->valid = l->dirty = l->pending = 0;
+        l->svalid = l->spend = 0;
+        l->tag = line;
+        *hint = (uint16_t)v;
+    }
+    if (m->cfg.l2_sectored) {
+        l->svalid |= (uint8_t)need;
+        if (write) l->dirty |= (uint8_t)need;
+    } else if (write) {
+        l->dirty = 1;
+    }
+    l->valid = 1;
+    touch(p, l);
+}

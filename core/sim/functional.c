@@ -31,11 +31,27 @@ static uint64_t lines_of(const inst_exec *x)
     return (uint64_t)n;
 }
 
+/* Warms m's L2 with the distinct 32-byte sectors of a global access. */
+static void warm_sectors(memsys *m, const inst_exec *x, int write)
+{
+    uint32_t seen[WT_WARP_SIZE];
+    int n = 0;
+    for (uint32_t a = x->active_mask; a; a &= a - 1) {
+        uint32_t sector = x->addr[__builtin_ctz(a)] >> 5;
+        int j = 0;
+        while (j < n && seen[j] != sector)
+            j++;
+        if (j < n) continue;
+        seen[n++] = sector;
+        memsys_warm(m, (uint64_t)sector << 5, 32, write);
+    }
+}
+
 /* Runs warp slot wi of SM sm until it has issued a barrier or exited, or, with before_exit,
  * until its next instruction is an exit. Returns 1 at a barrier, 0 when done, -1 with err, -2
  * when the budget ran out. */
-static int run_warp(const isource *src, int sm, int wi, bool before_exit, func_counts *c,
-                    uint64_t *budget, char *err, size_t errlen)
+static int run_warp(const isource *src, int sm, int wi, bool before_exit, memsys *warm,
+                    func_counts *c, uint64_t *budget, char *err, size_t errlen)
 {
     for (;;) {
         const inst_info *in = src->ops->peek(src->self, sm, wi);
@@ -46,8 +62,10 @@ static int run_warp(const isource *src, int sm, int wi, bool before_exit, func_c
         c->warp_insts++;
         c->thread_insts += wt_popcount32(x.active_mask);
         c->cls[cls]++;
-        if (cls == IC_LD_GLOBAL || cls == IC_ST_GLOBAL || cls == IC_ATOMIC)
+        if (cls == IC_LD_GLOBAL || cls == IC_ST_GLOBAL || cls == IC_ATOMIC) {
             c->lines += lines_of(&x);
+            if (warm) warm_sectors(warm, &x, cls != IC_LD_GLOBAL);
+        }
         if (x.warp_done) return 0;
         if (cls == IC_BARRIER) return 1;
         if (--*budget == 0) return -2;
@@ -55,7 +73,7 @@ static int run_warp(const isource *src, int sm, int wi, bool before_exit, func_c
 }
 
 int func_run_warps(const isource *src, const func_cta *cta, unsigned char *state, bool before_exit,
-                   uint64_t cap, func_counts *add, char *err, size_t errlen)
+                   uint64_t cap, memsys *warm, func_counts *add, char *err, size_t errlen)
 {
     uint64_t budget = cap;
     int live = 0;
@@ -66,7 +84,8 @@ int func_run_warps(const isource *src, const func_cta *cta, unsigned char *state
     while (live > 0) {
         for (int j = 0; j < cta->n; j++) {
             if (state[j] != FUNC_RUNNING) continue;
-            int r = run_warp(src, cta->sm, cta->slots[j], before_exit, add, &budget, err, errlen);
+            int r =
+                run_warp(src, cta->sm, cta->slots[j], before_exit, warm, add, &budget, err, errlen);
             if (r == -2) {
                 snprintf(err, errlen,
                          "kernel %s: CTA %u issued %llu warp instructions without finishing in "
@@ -89,7 +108,7 @@ int func_run_warps(const isource *src, const func_cta *cta, unsigned char *state
 }
 
 int func_run(const isource *src, const kernel_launch *k, uint32_t first, uint32_t end, uint64_t cap,
-             func_counts *add, char *err, size_t errlen)
+             memsys *warm, func_counts *add, char *err, size_t errlen)
 {
     int warps = ((int)k->block + WT_WARP_SIZE - 1) / WT_WARP_SIZE;
     int *slots = calloc((size_t)warps, sizeof *slots);
@@ -107,7 +126,7 @@ int func_run(const isource *src, const kernel_launch *k, uint32_t first, uint32_
             state[w] = FUNC_RUNNING;
         }
         func_cta cta = {k->name, id, 0, slots, warps};
-        rc = func_run_warps(src, &cta, state, false, cap, add, err, errlen);
+        rc = func_run_warps(src, &cta, state, false, cap, warm, add, err, errlen);
         add->ctas++;
     }
     free(slots);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/isource.h"
+#include "core/mem/memsys.h"
 
 /* What functional execution counts: the work, and the launch features kernel sampling groups
  * launches by (machine-independent: the same on every GPU configuration). */
@@ -28,11 +29,12 @@ void func_counts_add(func_counts *to, const func_counts *what);
 
 /* Runs CTAs first..end-1 of the current kernel k one after another in SM 0's first CTA and warp
  * slots (which must be free), each CTA's warps in turn up to a barrier or their exit, and adds
- * what they did to *add. A CTA that issues more than `cap` warp instructions is taken to wait
- * for another CTA (which functional execution cannot give it) and stops the run. Returns 0, or
- * -1 with err (a workload runtime error, the cap). */
+ * what they did to *add. With `warm`, every global access warms that memory system's L2
+ * (memsys_warm), one call per 32-byte sector an instruction touches. A CTA that issues more than
+ * `cap` warp instructions is taken to wait for another CTA (which functional execution cannot give
+ * it) and stops the run. Returns 0, or -1 with err (a workload runtime error, the cap). */
 int func_run(const isource *src, const kernel_launch *k, uint32_t first, uint32_t end, uint64_t cap,
-             func_counts *add, char *err, size_t errlen);
+             memsys *warm, func_counts *add, char *err, size_t errlen);
 
 /* The warps of one CTA, running in slots[0..n-1] of SM sm. */
 typedef struct func_cta {
@@ -51,6 +53,6 @@ enum { FUNC_RUNNING = 0, FUNC_AT_BARRIER = 1, FUNC_DONE = 2 };
  * until each has exited or, with before_exit, stands at an exit instruction (which the timing
  * model then issues). Counts as func_run does, but not the CTA. Returns 0, or -1 with err. */
 int func_run_warps(const isource *src, const func_cta *cta, unsigned char *state, bool before_exit,
-                   uint64_t cap, func_counts *add, char *err, size_t errlen);
+                   uint64_t cap, memsys *warm, func_counts *add, char *err, size_t errlen);
 
 #endif

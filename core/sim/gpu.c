@@ -628,7 +628,9 @@ static int sample_interval(gpu *g, uint64_t now, char *err, size_t errlen)
     }
     for (int i = 0; i < g->cfg.num_sms; i++) {
         func_counts f = {0};
-        if (sm_fast_forward(g->sms[i], now + 1, &f, err, errlen) != 0) return -1;
+        if (sm_fast_forward(g->sms[i], now + 1, g->cfg.sample_warm_l2 ? g->mem : NULL, &f, err,
+                            errlen) != 0)
+            return -1;
         func_counts_add(&g->ff, &f);
         g->ff_sm[i] = (double)f.warp_insts;
         wake_changed(g, i);
@@ -724,7 +726,8 @@ static int run_functional(gpu *g, uint32_t first, func_counts *fc, char *err, si
         snprintf(err, errlen, "kernel %s: the source cannot stop deferring", g->k.name);
         return -1;
     }
-    return func_run(&g->src, &g->k, first, g->k.grid, FUNC_CTA_CAP, fc, err, errlen);
+    return func_run(&g->src, &g->k, first, g->k.grid, FUNC_CTA_CAP,
+                    g->cfg.sample_warm_l2 ? g->mem : NULL, fc, err, errlen);
 }
 
 /* Runs the current kernel to completion from cycle *now, on its own threads and those it
@@ -755,7 +758,7 @@ static int run_kernel(gpu *g, uint64_t *now_io, char *err, size_t errlen)
      * they and the fast-forwarded instructions are projected */
     func_counts fc = g->ff;
     if (run_functional(g, g->grid_end, &fc, err, errlen) != 0) return -1;
-    sampler_project_rest(g->smp, &fc, g->ff_sm);
+    sampler_project_rest(g->smp, &fc, g->ff_sm, *now_io);
     return 0;
 }
 

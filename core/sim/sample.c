@@ -39,8 +39,10 @@ struct sampler {
     double *bound_sm; /* per bound, each SM's warp instructions */
     int nbound, cap_bound, calm;
     int num_sms;
-    double *sm_cpi; /* per SM, cycles per its warp instruction over the stable intervals */
-    int warm;       /* the first bound after the warm-up waves, -1 before it */
+    double *sm_cpi;      /* per SM, cycles per its warp instruction over the stable intervals */
+    double tail;         /* half a CTA's life over the stable intervals: a kernel's last wave */
+    uint64_t stop_cycle; /* when the kernel stopped */
+    int warm;            /* the first bound after the warm-up waves, -1 before it */
     uint32_t grid, wave;
     bool by_waves; /* the intervals are CTA waves, else windows of `window` cycles */
     int window;
@@ -112,7 +114,7 @@ static int functional_pass(sampler *s, const gpu_config *c, isource_factory make
         l->name = name_hash(k.name);
         l->grid = k.grid;
         l->block = k.block;
-        if (func_run(&src, &k, 0, k.grid, FUNC_CTA_CAP, &l->f, err, errlen) != 0) {
+        if (func_run(&src, &k, 0, k.grid, FUNC_CTA_CAP, NULL, &l->f, err, errlen) != 0) {
             rc = -1;
             break;
         }
@@ -316,6 +318,11 @@ bool sampler_interval(sampler *s, uint32_t finished, uint32_t dispatched, uint64
         const double *as = &s->bound_sm[(size_t)(ends - s->stable_waves - 1) * (size_t)s->num_sms],
                      *bs = &s->bound_sm[(size_t)ends * (size_t)s->num_sms];
         double cycles = b->v[STATS_CYCLES] - a->v[STATS_CYCLES];
+        double ctas = b->v[STATS_CTAS] - a->v[STATS_CTAS];
+        /* a CTA lives `wave` CTA finishes on average; the last wave's CTAs start spread over that
+         * life and the last one ends a whole life after it starts, half a life past the rate */
+        s->tail = ctas > 0 ? 0.5 * (double)s->wave * cycles / ctas : 0;
+        s->stop_cycle = cycle;
         for (int i = 0; i < s->num_sms; i++)
             s->sm_cpi[i] = bs[i] > as[i] ? cycles / (bs[i] - as[i]) : 0;
         return true;
@@ -328,7 +335,8 @@ bool sampler_interval(sampler *s, uint32_t finished, uint32_t dispatched, uint64
     return false;
 }
 
-void sampler_project_rest(sampler *s, const func_counts *fc, const double *sm_left)
+void sampler_project_rest(sampler *s, const func_counts *fc, const double *sm_left,
+                          uint64_t end_cycle)
 {
     double before = s->extra.v[STATS_CYCLES];
     project(s, &s->rate, (double)fc->warp_insts, fc);
@@ -337,6 +345,9 @@ void sampler_project_rest(sampler *s, const func_counts *fc, const double *sm_le
     for (int i = 0; sm_left && i < s->num_sms; i++)
         if (sm_left[i] * s->sm_cpi[i] > slowest) slowest = sm_left[i] * s->sm_cpi[i];
     if (before + slowest > s->extra.v[STATS_CYCLES]) s->extra.v[STATS_CYCLES] = before + slowest;
+    /* the kernel's last wave, less the drain after the stop, which stood for it */
+    double drain = end_cycle > s->stop_cycle ? (double)(end_cycle - s->stop_cycle) : 0;
+    if (s->tail > drain) s->extra.v[STATS_CYCLES] += s->tail - drain;
 }
 
 const stats_counters *sampler_extra(const sampler *s)

@@ -68,10 +68,13 @@ sample_next sampler_kernel_start(sampler *s, uint32_t grid, uint32_t wave, uint6
 bool sampler_interval(sampler *s, uint32_t finished, uint32_t dispatched, uint64_t cycle,
                       const stats_counters *now, const double *sm_insts, sample_next *next);
 /* The instructions the stable kernel did not simulate (fast-forwarded and the CTAs not handed
- * out) ran functionally: project them. sm_left[i]: the instructions fast-forwarded on SM i. The
- * cycles they add are the larger of the GPU's rate over all of them and the slowest SM's own
- * rate over its own (a kernel whose end waits for one SM's warps). */
-void sampler_project_rest(sampler *s, const func_counts *fc, const double *sm_left);
+ * out) ran functionally: project them. sm_left[i]: the instructions fast-forwarded on SM i;
+ * end_cycle: when the kernel's drain after the stop ended. The cycles they add are the larger
+ * of the GPU's rate over all of them and the slowest SM's own rate over its own (a kernel whose
+ * end waits for one SM's warps), and the kernel's last wave: half a CTA's life, less the
+ * drain, which stood for it. */
+void sampler_project_rest(sampler *s, const func_counts *fc, const double *sm_left,
+                          uint64_t end_cycle);
 
 /* The projected counters so far, to add to the measured ones (stats_collect_projected). */
 const stats_counters *sampler_extra(const sampler *s);

@@ -356,7 +356,7 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ fast forward ---- */
 
-int sm_fast_forward(sm *s, uint64_t now, func_counts *add, char *err, size_t errlen)
+int sm_fast_forward(sm *s, uint64_t now, memsys *warm, func_counts *add, char *err, size_t errlen)
 {
     const gpu_config *c = s->cfg;
     int *slots = malloc((size_t)c->max_warps * sizeof *slots);
@@ -378,7 +378,7 @@ int sm_fast_forward(sm *s, uint64_t now, func_counts *add, char *err, size_t err
         }
         if (!n) continue;
         func_cta cta = {"", id, s->id, slots, n};
-        rc = func_run_warps(s->src, &cta, state, true, FUNC_CTA_CAP, add, err, errlen);
+        rc = func_run_warps(s->src, &cta, state, true, FUNC_CTA_CAP, warm, add, err, errlen);
         for (int j = 0; j < n; j++)
             warps_next(s->wp, slots[j]); /* an exit now, or done */
     }

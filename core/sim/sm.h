@@ -76,8 +76,9 @@ int sm_cycle(sm *s, uint64_t now, char *err, size_t errlen);
 /* Sampled simulation's stop inside a kernel (core/sim/sample.h): every resident warp runs
  * functionally up to its exit, which it then issues in the cycles after now, and its CTA's
  * barriers hold only as long as the warps still to arrive at them take functionally. Adds the
- * instructions run to *add. Returns 0, or -1 with err (a workload runtime error). */
-int sm_fast_forward(sm *s, uint64_t now, func_counts *add, char *err, size_t errlen);
+ * instructions run to *add; with `warm`, their global accesses warm its L2. Returns 0, or -1 with
+ * err (a workload runtime error). */
+int sm_fast_forward(sm *s, uint64_t now, memsys *warm, func_counts *add, char *err, size_t errlen);
 /* A reply from the memory system arrived at cycle now. */
 void sm_deliver(sm *s, const mem_packet *p, uint64_t now);
 /* The next cycle this SM must run (UINT64_MAX: only an outside event can wake it). */
