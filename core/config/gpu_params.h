@@ -302,4 +302,10 @@ PARAM_BOOL(sample_warm_l2, "sample.warm_l2", 1,
            "detailed part after them finds the L2 much as a full run would have left it; "
            "false: the L2 stays as the last detailed part left it")
 
+PARAM_REAL(sample_cta_spread, "sample.cta_spread", 0.25, 0, 100, "",
+           "with kernel sampling's functional pass, intra-kernel sampling stops only a kernel "
+           "whose CTAs are alike: the standard deviation of their warp instructions at most "
+           "this share of their mean (a grid of a few heavy CTAs ends when they do, which no "
+           "rate tells)")
+
 #include "core/util/param_rows_end.h"

@@ -13,7 +13,8 @@ typedef struct launch_rec {
     uint64_t name; /* hash of the kernel's name */
     uint32_t grid, block;
     func_counts f;
-    size_t group; /* the index of its group's first launch (its own if it is one) */
+    size_t group;  /* the index of its group's first launch (its own if it is one) */
+    double spread; /* its CTAs' warp instructions: standard deviation over mean */
 } launch_rec;
 
 struct sampler {
@@ -30,6 +31,7 @@ struct sampler {
     stats_counters *delta;
     bool *have_delta;
     int kernel_warmup; /* a group's launches run in detail before its representative */
+    double cta_spread; /* sample.cta_spread */
     bool cur_detailed; /* the running launch runs in detail */
     size_t cur;        /* the running launch */
     stats_counters begin, extra_begin;
@@ -114,10 +116,18 @@ static int functional_pass(sampler *s, const gpu_config *c, isource_factory make
         l->name = name_hash(k.name);
         l->grid = k.grid;
         l->block = k.block;
-        if (func_run(&src, &k, 0, k.grid, FUNC_CTA_CAP, NULL, &l->f, err, errlen) != 0) {
-            rc = -1;
-            break;
+        /* CTA by CTA, for how alike they are */
+        double sum = 0, sq = 0;
+        for (uint32_t c = 0; c < k.grid && rc == 0; c++) {
+            uint64_t before = l->f.warp_insts;
+            if (func_run(&src, &k, c, c + 1, FUNC_CTA_CAP, NULL, &l->f, err, errlen) != 0) rc = -1;
+            double w = (double)(l->f.warp_insts - before);
+            sum += w;
+            sq += w * w;
         }
+        if (rc != 0) break;
+        double mean = k.grid ? sum / k.grid : 0, var = k.grid ? sq / k.grid - mean * mean : 0;
+        l->spread = mean > 0 && var > 0 ? sqrt(var) / mean : 0;
         l->group = s->nrec;
         for (size_t i = 0; i < s->nrec; i++)
             if (s->rec[i].group == i && same_group(&s->rec[i], l, s->kernel_tol)) {
@@ -155,6 +165,7 @@ int sampler_create(sampler **out, const gpu_config *c, isource_factory make, voi
     s->stable_waves = c->sample_stable_waves;
     s->warmup_waves = c->sample_warmup_waves;
     s->kernel_warmup = c->sample_kernel_warmup;
+    s->cta_spread = c->sample_cta_spread;
     s->num_sms = c->num_sms > 0 ? c->num_sms : 1;
     s->sm_cpi = calloc((size_t)s->num_sms, sizeof *s->sm_cpi);
     if (!s->sm_cpi) {
@@ -272,6 +283,10 @@ sample_next sampler_kernel_start(sampler *s, uint32_t grid, uint32_t wave, uint6
     s->grid = grid;
     s->wave = wave;
     if (!s->intra || wave == 0) return none;
+    /* a grid of unlike CTAs (some far heavier than others) ends when its heaviest do, which
+     * no rate over the others tells: simulated whole (known with kernel sampling's pass) */
+    if (s->kernels && !s->diverged && s->cur < s->nrec && s->rec[s->cur].spread > s->cta_spread)
+        return none;
     /* waves when the grid holds the compared ones and one more to gain from, else windows */
     uint64_t needed = (uint64_t)wave * (uint64_t)(s->warmup_waves + s->stable_waves + 2);
     s->by_waves = needed <= grid;
