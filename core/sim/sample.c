@@ -118,9 +118,10 @@ static int functional_pass(sampler *s, const gpu_config *c, isource_factory make
         l->block = k.block;
         /* CTA by CTA, for how alike they are */
         double sum = 0, sq = 0;
-        for (uint32_t c = 0; c < k.grid && rc == 0; c++) {
+        for (uint32_t id = 0; id < k.grid && rc == 0; id++) {
             uint64_t before = l->f.warp_insts;
-            if (func_run(&src, &k, c, c + 1, FUNC_CTA_CAP, NULL, &l->f, err, errlen) != 0) rc = -1;
+            if (func_run(&src, &k, id, id + 1, FUNC_CTA_CAP, NULL, &l->f, err, errlen) != 0)
+                rc = -1;
             double w = (double)(l->f.warp_insts - before);
             sum += w;
             sq += w * w;
