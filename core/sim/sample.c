@@ -338,9 +338,20 @@ bool sampler_interval(sampler *s, uint32_t finished, uint32_t dispatched, uint64
         /* a CTA lives `wave` CTA finishes on average; the last wave's CTAs start spread over that
          * life and the last one ends a whole life after it starts, half a life past the rate */
         s->tail = ctas > 0 ? 0.5 * (double)s->wave * cycles / ctas : 0;
+        /* from too few CTAs the life is no estimate (a window in which one CTA finished would
+         * make it the window times the wave), and no CTA lives longer than its kernel has run */
+        if (ctas < 0.5 * (double)s->wave) s->tail = 0;
+        double ran = b->v[STATS_CYCLES] - s->bound[0].v[STATS_CYCLES];
+        if (s->tail > 0.5 * ran) s->tail = 0.5 * ran;
         s->stop_cycle = cycle;
-        for (int i = 0; i < s->num_sms; i++)
-            s->sm_cpi[i] = bs[i] > as[i] ? cycles / (bs[i] - as[i]) : 0;
+        /* an SM that issued little over the intervals (a quarter of the mean or less) has no rate
+         * of its own worth the name: it gets the mean SM's (2mm at 4x on fermi-gtx480, one SM
+         * with a handful of instructions, had been projected 3x too long) */
+        double mean_sm = w / s->num_sms;
+        for (int i = 0; i < s->num_sms; i++) {
+            double own = bs[i] - as[i];
+            s->sm_cpi[i] = cycles / (own >= 0.25 * mean_sm ? own : mean_sm);
+        }
         return true;
     }
     if (!worth) return false;
