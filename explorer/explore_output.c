@@ -32,33 +32,43 @@ static double detailed_share(const sim_metrics *m)
     return m->projected_warp_insts > 0 ? m->detailed_warp_insts / m->warp_insts : 1.0;
 }
 
-/* Of a point's results: the detailed share over all its warp instructions; *projected gets
- * whether any of them was projected. */
-static double point_detailed_share(const space *s, const archive_point *p, int *projected)
+/* Results tallied for sampling: their warp instructions simulated in detail, all of them, and
+ * how many results were projected. */
+typedef struct share_tally {
+    double detailed, all;
+    size_t projected;
+} share_tally;
+
+/* Adds a point's results to t. */
+static void tally_point(share_tally *t, const space *s, const archive_point *p)
 {
-    double det = 0, all = 0;
-    *projected = 0;
     for (size_t w = 0; w < s->nworkloads; w++) {
         const sim_metrics *m = &p->res[w]->m;
-        if (m->projected_warp_insts > 0) *projected = 1;
-        det += m->projected_warp_insts > 0 ? m->detailed_warp_insts : m->warp_insts;
-        all += m->warp_insts;
+        t->projected += m->projected_warp_insts > 0;
+        t->detailed += m->projected_warp_insts > 0 ? m->detailed_warp_insts : m->warp_insts;
+        t->all += m->warp_insts;
     }
-    return all > 0 ? det / all : 1.0;
 }
 
-/* Whether any result of the study was projected: then evaluations.csv and points.csv have a
- * detailed_share column and summary.json a "sampled" object (no such column otherwise, so a
- * study without sampling writes what it always did). */
+static double tally_share(const share_tally *t)
+{
+    return t->all > 0 ? t->detailed / t->all : 1.0;
+}
+
+/* The study's feasible points tallied. Any result projected: evaluations.csv and points.csv
+ * have a detailed_share column and summary.json a "sampled" object (none otherwise, so a study
+ * without sampling writes what it always did). */
+static share_tally tally_study(const space *s, const archive *a)
+{
+    share_tally t = {0};
+    for (size_t i = 0; i < a->n; i++)
+        if (a->p[i].status != PS_INFEASIBLE) tally_point(&t, s, &a->p[i]);
+    return t;
+}
+
 static int study_projected(const space *s, const archive *a)
 {
-    for (size_t i = 0; i < a->n; i++) {
-        if (a->p[i].status == PS_INFEASIBLE) continue;
-        int any;
-        point_detailed_share(s, &a->p[i], &any);
-        if (any) return 1;
-    }
-    return 0;
+    return tally_study(s, a).projected > 0;
 }
 
 int explore_write_evaluations(const space *s, const archive *a, const char *path, char *err,
@@ -177,9 +187,9 @@ int explore_write_points(const space *s, const archive *a, const char *path, int
         snprintf(cells[c++], 64, "%d", p->status != PS_INFEASIBLE);
         snprintf(cells[c++], 64, "%d", p->on_front);
         if (sampled) {
-            int any;
-            double share = p->status == PS_INFEASIBLE ? 1.0 : point_detailed_share(s, p, &any);
-            table_format_double(share, cells[c++], 64);
+                        share_tally pt = {0};
+            if (p->status != PS_INFEASIBLE) tally_point(&pt, s, p);
+            table_format_double(tally_share(&pt), cells[c++], 64);
         }
         if (table_add_row(t, (const char *const *)cells) != 0) goto oom;
     }
@@ -310,20 +320,11 @@ int explore_write_summary(const space *s, const archive *a, const run_facts *f, 
     cJSON_AddNumberToObject(counts, "memo_hits", (double)f->counts.memo_hits);
     cJSON_AddNumberToObject(counts, "skipped", (double)f->counts.skipped);
     cJSON_AddNumberToObject(counts, "journal_lines_ignored", (double)f->counts.torn);
-    if (study_projected(s, a)) { /* projected results say so (docs/sampling.md) */
-        double det = 0, all = 0, projected = 0;
-        for (size_t i = 0; i < a->n; i++) {
-            if (a->p[i].status == PS_INFEASIBLE) continue;
-            for (size_t w = 0; w < s->nworkloads; w++) {
-                const sim_metrics *m = &a->p[i].res[w]->m;
-                projected += m->projected_warp_insts > 0;
-                det += m->projected_warp_insts > 0 ? m->detailed_warp_insts : m->warp_insts;
-                all += m->warp_insts;
-            }
-        }
+    share_tally sampled = tally_study(s, a);
+    if (sampled.projected) { /* projected results say so (docs/sampling.md) */
         cJSON *smp = cJSON_AddObjectToObject(root, "sampled");
-        cJSON_AddNumberToObject(smp, "projected_results", projected);
-        add_number(smp, "detailed_share", all > 0 ? det / all : 1.0);
+        cJSON_AddNumberToObject(smp, "projected_results", (double)sampled.projected);
+        add_number(smp, "detailed_share", tally_share(&sampled));
         cJSON_AddStringToObject(smp, "meaning",
                                 "results with projected_warp_insts > 0 ran partly functionally, "
                                 "their statistics projected (docs/sampling.md); detailed_share: "

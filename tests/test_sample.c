@@ -94,20 +94,28 @@ static stats_counters at(double c, double w)
     return s;
 }
 
-static void test_sampler_stability_and_projection(void **state)
+/* An intra-kernel sampler: 3% tolerance, one warm-up wave, windows of 1000 cycles, and
+ * `stable` comparisons in a row to stop. */
+static sampler *intra_sampler(int stable)
 {
-    (void)state;
     gpu_config c;
     memset(&c, 0, sizeof c);
     c.sample_intra = 1;
     c.sample_wave_tolerance = 0.03;
-    c.sample_stable_waves = 2;
+    c.sample_stable_waves = stable;
     c.sample_warmup_waves = 1;
     c.sample_window = 1000;
     char err[256];
     sampler *s;
     assert_int_equal(sampler_create(&s, &c, NULL, NULL, err, sizeof err), 0);
     assert_non_null(s);
+    return s;
+}
+
+static void test_sampler_stability_and_projection(void **state)
+{
+    (void)state;
+    sampler *s = intra_sampler(2);
     /* 100 CTAs, 10 at once: 10 >= 1 + 2 + 2 waves, so measured by waves */
     stats_counters now = at(0, 0);
     sample_next next = sampler_kernel_start(s, 100, 10, 0, &now, NULL);
@@ -151,16 +159,7 @@ static void test_sampler_stability_and_projection(void **state)
 static void test_sampler_windows_and_little_left(void **state)
 {
     (void)state;
-    gpu_config c;
-    memset(&c, 0, sizeof c);
-    c.sample_intra = 1;
-    c.sample_wave_tolerance = 0.03;
-    c.sample_stable_waves = 1;
-    c.sample_warmup_waves = 1;
-    c.sample_window = 1000;
-    char err[256];
-    sampler *s;
-    assert_int_equal(sampler_create(&s, &c, NULL, NULL, err, sizeof err), 0);
+    sampler *s = intra_sampler(1);
     /* 30 CTAs, 10 at once: fewer than 1 + 1 + 2 waves, so windows of 1000 cycles from 500 */
     stats_counters now = at(500, 0);
     sample_next next = sampler_kernel_start(s, 30, 10, 500, &now, NULL);
@@ -181,8 +180,7 @@ static void test_sampler_windows_and_little_left(void **state)
     sampler_destroy(s);
 
     /* by waves, a kernel with less than a wave left to hand out is simulated to its end */
-    c.sample_stable_waves = 1;
-    assert_int_equal(sampler_create(&s, &c, NULL, NULL, err, sizeof err), 0);
+    s = intra_sampler(1);
     now = at(0, 0);
     next = sampler_kernel_start(s, 40, 10, 0, &now, NULL);
     assert_int_equal(next.wave_at, 10);

@@ -14,37 +14,22 @@ void func_counts_add(func_counts *to, const func_counts *what)
     for (int c = 0; c < IC_COUNT; c++)
         to->cls[c] += what->cls[c];
     to->lines += what->lines;
+    to->cta_insts_sq += what->cta_insts_sq;
 }
 
-/* The distinct 128-byte lines of a memory instruction's active lanes. */
-static uint64_t lines_of(const inst_exec *x)
+/* The distinct (2^shift)-byte blocks the active lanes of a memory instruction address, in the
+ * order of their lowest lane, into out (at most 32). Returns their number. */
+static int blocks_of(const inst_exec *x, int shift, uint32_t *out)
 {
-    uint32_t seen[WT_WARP_SIZE];
     int n = 0;
     for (uint32_t m = x->active_mask; m; m &= m - 1) {
-        uint32_t line = x->addr[__builtin_ctz(m)] >> 7;
+        uint32_t b = x->addr[__builtin_ctz(m)] >> shift;
         int j = 0;
-        while (j < n && seen[j] != line)
+        while (j < n && out[j] != b)
             j++;
-        if (j == n) seen[n++] = line;
+        if (j == n) out[n++] = b;
     }
-    return (uint64_t)n;
-}
-
-/* Warms m's L2 with the distinct 32-byte sectors of a global access. */
-static void warm_sectors(memsys *m, const inst_exec *x, int write)
-{
-    uint32_t seen[WT_WARP_SIZE];
-    int n = 0;
-    for (uint32_t a = x->active_mask; a; a &= a - 1) {
-        uint32_t sector = x->addr[__builtin_ctz(a)] >> 5;
-        int j = 0;
-        while (j < n && seen[j] != sector)
-            j++;
-        if (j < n) continue;
-        seen[n++] = sector;
-        memsys_warm(m, (uint64_t)sector << 5, 32, write);
-    }
+    return n;
 }
 
 /* Runs warp slot wi of SM sm until it has issued a barrier or exited, or, with before_exit,
@@ -63,8 +48,10 @@ static int run_warp(const isource *src, int sm, int wi, bool before_exit, memsys
         c->thread_insts += wt_popcount32(x.active_mask);
         c->cls[cls]++;
         if (cls == IC_LD_GLOBAL || cls == IC_ST_GLOBAL || cls == IC_ATOMIC) {
-            c->lines += lines_of(&x);
-            if (warm) warm_sectors(warm, &x, cls != IC_LD_GLOBAL);
+            uint32_t b[WT_WARP_SIZE];
+            c->lines += (uint64_t)blocks_of(&x, 7, b);                      /* 128-byte lines */
+            for (int j = 0, n = warm ? blocks_of(&x, 5, b) : 0; j < n; j++) /* 32-byte sectors */
+                memsys_warm(warm, (uint64_t)b[j] << 5, 32, cls != IC_LD_GLOBAL);
         }
         if (x.warp_done) return 0;
         if (cls == IC_BARRIER) return 1;
@@ -126,8 +113,11 @@ int func_run(const isource *src, const kernel_launch *k, uint32_t first, uint32_
             state[w] = FUNC_RUNNING;
         }
         func_cta cta = {k->name, id, 0, slots, warps};
+        uint64_t before = add->warp_insts;
         rc = func_run_warps(src, &cta, state, false, cap, warm, add, err, errlen);
         add->ctas++;
+        double w = (double)(add->warp_insts - before);
+        add->cta_insts_sq += w * w;
     }
     free(slots);
     free(state);

@@ -18,6 +18,7 @@ typedef struct func_counts {
     uint64_t warp_insts, thread_insts, ctas;
     uint64_t cls[IC_COUNT]; /* warp instructions by inst_class */
     uint64_t lines;         /* 128-byte global lines touched, counted per instruction */
+    double cta_insts_sq;    /* func_run: the sum over its CTAs of their warp instructions squared */
 } func_counts;
 
 /* *to += what */

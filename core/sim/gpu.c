@@ -610,6 +610,15 @@ static void return_threads(gpu *g)
     g->lent = 0;
 }
 
+/* Functional execution (sampled simulation) applies its effects at once: the SMs go back to one
+ * thread's way until the next kernel start or regroup. Returns 0, or -1 with err. */
+static int stop_deferring(gpu *g, char *err, size_t errlen)
+{
+    if (!g->step || set_deferred(g, false) == 0) return 0;
+    snprintf(err, errlen, "kernel %s: the source cannot stop deferring", g->k.name);
+    return -1;
+}
+
 /* Intra-kernel sampling, at the end of an interval in cycle now: the sampler measures, and once
  * the kernel is stable no more CTAs are handed out and every resident warp is fast-forwarded to
  * its exit (the CTAs not handed out run functionally after the loop: run_kernel). Returns 0, or
@@ -622,10 +631,7 @@ static int sample_interval(gpu *g, uint64_t now, char *err, size_t errlen)
                           &g->sample_at))
         return 0;
     g->grid_end = g->next_cta;
-    if (g->step && set_deferred(g, false) != 0) { /* the source applies effects at once again */
-        snprintf(err, errlen, "kernel %s: the source cannot stop deferring", g->k.name);
-        return -1;
-    }
+    if (stop_deferring(g, err, errlen) != 0) return -1;
     for (int i = 0; i < g->cfg.num_sms; i++) {
         func_counts f = {0};
         if (sm_fast_forward(g->sms[i], now + 1, g->cfg.sample_warm_l2 ? g->mem : NULL, &f, err,
@@ -722,10 +728,7 @@ static int kernel_loop_team(void *arg, team *t)
  * adding what they did to *fc. Returns 0, or -1 with err. */
 static int run_functional(gpu *g, uint32_t first, func_counts *fc, char *err, size_t errlen)
 {
-    if (g->step && set_deferred(g, false) != 0) {
-        snprintf(err, errlen, "kernel %s: the source cannot stop deferring", g->k.name);
-        return -1;
-    }
+    if (stop_deferring(g, err, errlen) != 0) return -1;
     return func_run(&g->src, &g->k, first, g->k.grid, FUNC_CTA_CAP,
                     g->cfg.sample_warm_l2 ? g->mem : NULL, fc, err, errlen);
 }

@@ -29,7 +29,6 @@ struct sampler {
      * one run in detail added, projections included (the representative's counters) */
     size_t *members;
     stats_counters *delta;
-    bool *have_delta;
     int kernel_warmup; /* a group's launches run in detail before its representative */
     double cta_spread; /* sample.cta_spread */
     bool cur_detailed; /* the running launch runs in detail */
@@ -116,18 +115,13 @@ static int functional_pass(sampler *s, const gpu_config *c, isource_factory make
         l->name = name_hash(k.name);
         l->grid = k.grid;
         l->block = k.block;
-        /* CTA by CTA, for how alike they are */
-        double sum = 0, sq = 0;
-        for (uint32_t id = 0; id < k.grid && rc == 0; id++) {
-            uint64_t before = l->f.warp_insts;
-            if (func_run(&src, &k, id, id + 1, FUNC_CTA_CAP, NULL, &l->f, err, errlen) != 0)
-                rc = -1;
-            double w = (double)(l->f.warp_insts - before);
-            sum += w;
-            sq += w * w;
+        if (func_run(&src, &k, 0, k.grid, FUNC_CTA_CAP, NULL, &l->f, err, errlen) != 0) {
+            rc = -1;
+            break;
         }
-        if (rc != 0) break;
-        double mean = k.grid ? sum / k.grid : 0, var = k.grid ? sq / k.grid - mean * mean : 0;
+        /* how alike its CTAs are */
+        double mean = k.grid ? (double)l->f.warp_insts / k.grid : 0,
+               var = k.grid ? l->f.cta_insts_sq / k.grid - mean * mean : 0;
         l->spread = mean > 0 && var > 0 ? sqrt(var) / mean : 0;
         l->group = s->nrec;
         for (size_t i = 0; i < s->nrec; i++)
@@ -140,9 +134,8 @@ static int functional_pass(sampler *s, const gpu_config *c, isource_factory make
     src.ops->destroy(src.self);
     if (rc != 0) return -1;
     s->delta = calloc(s->nrec ? s->nrec : 1, sizeof *s->delta);
-    s->have_delta = calloc(s->nrec ? s->nrec : 1, sizeof *s->have_delta);
     s->members = calloc(s->nrec ? s->nrec : 1, sizeof *s->members);
-    if (!s->delta || !s->have_delta || !s->members) {
+    if (!s->delta || !s->members) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -192,7 +185,7 @@ void sampler_destroy(sampler *s)
     if (!s) return;
     free(s->rec);
     free(s->delta);
-    free(s->have_delta);
+
     free(s->members);
     free(s->bound);
     free(s->bound_sm);
@@ -223,9 +216,10 @@ bool sampler_launch_functional(sampler *s, const kernel_launch *k)
         return false;
     }
     /* a group's first launches warm the caches for their kind of work: the representative
-     * is the last of the first 1 + sample.kernel_warmup, each run in detail */
+     * is the last of the first 1 + sample.kernel_warmup, each run in detail (and ended, with
+     * its counters in delta, before any later launch of the group begins) */
     size_t g = s->rec[j].group;
-    s->cur_detailed = ++s->members[g] <= 1 + (size_t)s->kernel_warmup || !s->have_delta[g];
+    s->cur_detailed = ++s->members[g] <= 1 + (size_t)s->kernel_warmup;
     return !s->cur_detailed;
 }
 
@@ -249,7 +243,6 @@ void sampler_launch_end(sampler *s, const stats_counters *now)
     size_t g = s->rec[j].group;
     for (size_t k = 0; k < STATS_WORDS; k++)
         s->delta[g].v[k] = now->v[k] - s->begin.v[k] + s->extra.v[k] - s->extra_begin.v[k];
-    s->have_delta[g] = true;
 }
 
 /* Keeps the counters of an interval's end; returns false when out of memory (the kernel is
