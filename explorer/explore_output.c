@@ -187,7 +187,7 @@ int explore_write_points(const space *s, const archive *a, const char *path, int
         snprintf(cells[c++], 64, "%d", p->status != PS_INFEASIBLE);
         snprintf(cells[c++], 64, "%d", p->on_front);
         if (sampled) {
-                        share_tally pt = {0};
+            share_tally pt = {0};
             if (p->status != PS_INFEASIBLE) tally_point(&pt, s, p);
             table_format_double(tally_share(&pt), cells[c++], 64);
         }
