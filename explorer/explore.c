@@ -22,6 +22,7 @@
 #include "core/util/textfile.h"
 #include "explorer/mpi_eval.h"
 #include "explorer/progress.h"
+#include "explorer/screen.h"
 #include "explorer/shard.h"
 
 static double wall_now(void)
@@ -250,6 +251,7 @@ typedef struct study {
     double ref[SPACE_MAX_OBJECTIVES]; /* the reference configuration's objectives */
     proposal_list props;
     search_info info;
+    screen_stats screen; /* a study that screens (search.screen) */
     archive a;
     int lock_fd; /* the output folder's lock (-1: none) */
 } study;
@@ -362,6 +364,19 @@ static explore_status study_search(study *st, eval_counts *counts, char *err, si
     }
     if (search_run(st->s, st->ev, st->ref, &st->props, &st->info, err, errlen) != 0)
         return EXPLORE_FAILED;
+    if (st->s->search.screen > 0) { /* the feasible proposals, screened */
+        param_set **cfgs = malloc((st->props.n ? st->props.n : 1) * sizeof *cfgs);
+        if (!cfgs) {
+            snprintf(err, errlen, "out of memory");
+            return EXPLORE_FAILED;
+        }
+        size_t n = 0;
+        for (size_t i = 0; i < st->props.n; i++)
+            if (!(st->props.p[i].violation > 0)) cfgs[n++] = st->props.p[i].cfg;
+        int rc = screen_run(st->s, st->ev, st->ref, cfgs, n, &st->screen, err, errlen);
+        free(cfgs);
+        if (rc != 0) return EXPLORE_FAILED;
+    }
     /* the reference configuration is point 0 of the study: a front it dominates is no front
      * (it breaks the constraints like any point, and is then infeasible) */
     param_set *refcfg = param_set_clone(st->s->base);
@@ -453,9 +468,15 @@ static explore_status study_write(study *st, run_facts *facts, char *err, size_t
 static void study_report(const study *st, const run_facts *facts)
 {
     const archive *a = &st->a;
-    printf("%s: %zu points (%zu on the front, %zu infeasible, %zu failed); %zu simulated, "
-           "%zu from the journal; ",
-           st->s->name, a->n, a->nfront, a->ninfeasible, a->nfailed, facts->counts.simulated,
+    printf("%s: %zu points (%zu on the front, %zu infeasible, %zu failed", st->s->name, a->n,
+           a->nfront, a->ninfeasible, a->nfailed);
+    if (facts->screen)
+        printf(", %zu ruled out by screening; %.2fx fewer warp instructions in detail",
+               a->nscreened,
+               facts->screen->detailed_insts > 0
+                   ? facts->screen->full_insts / facts->screen->detailed_insts
+                   : 0.0);
+    printf("); %zu simulated, %zu from the journal; ", facts->counts.simulated,
            facts->counts.replayed);
     if (a->hv >= 0) printf("hypervolume %.6g; ", a->hv);
     printf("%.1f s; results in %s/\n", facts->wall, st->s->output);
@@ -499,7 +520,8 @@ explore_status explore_main(const explore_options *o, char *err, size_t errlen)
                            .threads = evaluator_threads(st.ev),
                            .interrupted = wt_stop_requested != 0,
                            .counts = counts,
-                           .info = &st.info};
+                           .info = &st.info,
+                           .screen = st.s->search.screen > 0 ? &st.screen : NULL};
         rc = study_write(&st, &facts, err, errlen);
         if (rc == EXPLORE_OK && !o->quiet) study_report(&st, &facts);
         /* nothing feasible: the study measured nothing (as --validate's error) */

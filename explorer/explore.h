@@ -20,7 +20,9 @@ typedef enum explore_status {
     EXPLORE_INTERRUPTED, /* SIGINT: the outputs describe what finished */
 } explore_status;
 
-typedef enum point_status { PS_OK, PS_FAILED, PS_INFEASIBLE } point_status;
+/* PS_SCREENED: a study that screens (search.screen) simulated the point only sampled, and ruled
+ * it out of the front; its objectives are the screening run's */
+typedef enum point_status { PS_OK, PS_FAILED, PS_INFEASIBLE, PS_SCREENED } point_status;
 
 typedef struct archive_point {
     param_set *cfg;
@@ -39,7 +41,7 @@ typedef struct archive_point {
 typedef struct archive {
     size_t n;
     archive_point *p;
-    size_t nfront, nfailed, ninfeasible;
+    size_t nfront, nfailed, ninfeasible, nscreened;
     /* the reference configuration's objectives (NaN: unknown) */
     double ref[SPACE_MAX_OBJECTIVES];
     int ref_ok;

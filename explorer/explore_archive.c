@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "explorer/front.h"
+#include "explorer/screen.h"
 
 int explore_reference(const space *s, evaluator *ev, double *ref)
 {
@@ -149,17 +150,32 @@ int archive_build(const space *s, evaluator *ev, proposal_list *props, const dou
                 snprintf(err, errlen, "out of memory");
                 return -1;
             }
-            int complete = 1;
+            int complete = 1, screened = 0;
             for (size_t w = 0; w < s->nworkloads && complete; w++)
                 complete = (p->res[w] = evaluator_peek(ev, pr->cfg, w)) != NULL;
+            if (!complete && s->search.screen > 0) { /* ruled out: its screening results */
+                param_set *sc = screen_config(s, pr->cfg);
+                if (!sc) {
+                    free(seen);
+                    free(p->res);
+                    snprintf(err, errlen, "out of memory");
+                    return -1;
+                }
+                complete = screened = 1;
+                for (size_t w = 0; w < s->nworkloads && complete; w++)
+                    complete = (p->res[w] = evaluator_peek(ev, sc, w)) != NULL;
+                param_set_free(sc);
+            }
             if (!complete) { /* stopped before it finished: not part of the study */
                 free(p->res);
                 continue;
             }
-            p->status = search_objectives(s, p->res, p->obj) ? PS_FAILED : PS_OK;
+            p->status = search_objectives(s, p->res, p->obj) ? PS_FAILED
+                        : screened                           ? PS_SCREENED
+                                                             : PS_OK;
             for (size_t k = 0; k < m; k++) /* a failed run's numbers (a cycle cap) are not
                                             * the configuration's: NaN, as when infeasible */
-                if (p->status == PS_OK)
+                if (p->status == PS_OK || p->status == PS_SCREENED)
                     p->norm[k] = search_normalised(s, k, p->obj[k], a->ref[k]);
                 else
                     p->obj[k] = NAN;
@@ -180,6 +196,7 @@ int archive_build(const space *s, evaluator *ev, proposal_list *props, const dou
     for (size_t i = 0; i < a->n; i++) {
         a->nfailed += a->p[i].status == PS_FAILED;
         a->ninfeasible += a->p[i].status == PS_INFEASIBLE;
+        a->nscreened += a->p[i].status == PS_SCREENED;
         for (size_t k = 0; k < m; k++)
             rows[i * m + k] = a->p[i].status == PS_OK ? a->p[i].norm[k] : NAN;
     }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "explorer/explore.h"
+#include "explorer/screen.h"
 
 /* An output written before summary.json: its name, size and FNV-1a hash. */
 typedef struct output_file {
@@ -22,7 +23,8 @@ typedef struct run_facts {
     int interrupted;
     eval_counts counts;
     const search_info *info;
-    output_file files[4]; /* the outputs of the set summary.json closes */
+    const screen_stats *screen; /* a study that screens, else NULL */
+    output_file files[4];       /* the outputs of the set summary.json closes */
     size_t nfiles;
 } run_facts;
 

@@ -17,7 +17,10 @@
 
 static const char *status_name(point_status st)
 {
-    return st == PS_OK ? "ok" : st == PS_FAILED ? "failed" : "infeasible";
+    return st == PS_OK         ? "ok"
+           : st == PS_FAILED   ? "failed"
+           : st == PS_SCREENED ? "screened"
+                               : "infeasible";
 }
 
 static const char *sim_status_name(int st)
@@ -312,6 +315,7 @@ int explore_write_summary(const space *s, const archive *a, const run_facts *f, 
     cJSON_AddNumberToObject(counts, "front", (double)a->nfront);
     cJSON_AddNumberToObject(counts, "infeasible_points", (double)a->ninfeasible);
     cJSON_AddNumberToObject(counts, "failed_points", (double)a->nfailed);
+    if (f->screen) cJSON_AddNumberToObject(counts, "screened_points", (double)a->nscreened);
     cJSON_AddNumberToObject(counts, "workloads", (double)s->nworkloads);
     cJSON_AddNumberToObject(counts, "simulated", (double)f->counts.simulated);
     cJSON_AddNumberToObject(counts, "failed_simulations", (double)f->counts.failed);
@@ -329,6 +333,30 @@ int explore_write_summary(const space *s, const archive *a, const run_facts *f, 
                                 "results with projected_warp_insts > 0 ran partly functionally, "
                                 "their statistics projected (docs/sampling.md); detailed_share: "
                                 "warp instructions simulated in detail over all");
+    }
+    if (f->screen) { /* a multi-fidelity study (explorer/screen.h) */
+        const screen_stats *q = f->screen;
+        cJSON *scr = cJSON_AddObjectToObject(root, "screening");
+        add_number(scr, "budget", s->search.screen);
+        add_number(scr, "margin", s->search.screen_margin);
+        cJSON_AddNumberToObject(scr, "screened", (double)q->screened);
+        cJSON_AddNumberToObject(scr, "simulated_in_full", (double)q->full);
+        cJSON_AddNumberToObject(scr, "ruled_out", (double)a->nscreened);
+        cJSON_AddNumberToObject(scr, "rounds", (double)q->rounds);
+        cJSON_AddNumberToObject(scr, "calibrated", (double)q->calibrated);
+        cJSON_AddItemToObject(scr, "bias", cJSON_CreateDoubleArray(q->bias, (int)s->nobjectives));
+        cJSON_AddItemToObject(scr, "delta", cJSON_CreateDoubleArray(q->delta, (int)s->nobjectives));
+        add_number(scr, "detailed_warp_insts", q->detailed_insts);
+        add_number(scr, "full_detail_warp_insts", q->full_insts);
+        add_number(scr, "saving", q->detailed_insts > 0 ? q->full_insts / q->detailed_insts : NAN);
+        cJSON_AddStringToObject(
+            scr, "meaning",
+            "every configuration simulated sampled (at most budget of each launch in detail), "
+            "then in full detail the ones that may reach the front; points with status "
+            "screened were ruled out and show their screening results; bias and delta: the last "
+            "round's, per objective, as the log of the normalised value; detailed_warp_insts: "
+            "the warp instructions the study simulated in detail (journal included), "
+            "full_detail_warp_insts: those of every point in full detail (docs/spaces.md)");
     }
     cJSON *hv = cJSON_AddObjectToObject(root, "hypervolume");
     add_number(hv, "value", a->hv >= 0 ? a->hv : NAN);

@@ -258,6 +258,7 @@ int search_run(const space *s, evaluator *ev, const double *ref, proposal_list *
         return -1;
     }
     if (rc) return rc;
+    if (s->search.screen > 0) return 0; /* the study screens them (explorer/screen.h) */
     /* evaluate every feasible proposal at once: points x workloads over the threads */
     param_set **cfgs = malloc((out->n ? out->n : 1) * sizeof *cfgs);
     const eval_entry **res = malloc((out->n ? out->n : 1) * s->nworkloads * sizeof *res);

@@ -49,8 +49,9 @@ typedef struct search_info {
 } search_info;
 
 /* Runs the space's search. ref: the reference configuration's aggregated objective values
- * (NaN when unknown) for normalisation. Appends proposals in their deterministic order.
- * Returns 0, or -1 with err. */
+ * (NaN when unknown) for normalisation. Appends proposals in their deterministic order, and
+ * evaluates them, except in a study that screens (search.screen), whose grid, random or lhs
+ * proposals screen_run evaluates (explorer/screen.h). Returns 0, or -1 with err. */
 int search_run(const space *s, evaluator *ev, const double *ref, proposal_list *out,
                search_info *info, char *err, size_t errlen);
 

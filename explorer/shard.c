@@ -90,6 +90,13 @@ int shard_prepare(const space *s, const char *const *sets, size_t nsets, int k, 
                  s->search.algorithm);
         return -1;
     }
+    if (s->search.screen > 0) {
+        snprintf(err, errlen,
+                 "--shard: a study that screens (search.screen) chooses its full-detail "
+                 "simulations from the screening results of every configuration, so it cannot be "
+                 "split into shards (expected search.screen 0, or a run without --shard)");
+        return -1;
+    }
     const char *dir = s->output;
     size_t count;
     char **names = list_journals(dir, &count);

@@ -136,6 +136,10 @@ static int finish(space_ctx *c, space *s)
                           "expected a grid of at most 1000000 points, this one has %s; use random, "
                           "lhs or an NLopt algorithm",
                           space_grid_size(s) == SIZE_MAX ? "more than 2^64" : "more");
+    if (s->search.screen > 0 && s->search.kind == SEARCH_NLOPT)
+        return space_fail(c, "search.screen",
+                          "expected a grid, random or lhs search: screening judges a batch of "
+                          "configurations, an NLopt search asks for one at a time");
     if (s->search.scalarisations == 0)
         s->search.scalarisations = s->nobjectives == 1 ? 1 : (s->nobjectives == 2 ? 5 : 6);
     if (s->search.max_evaluations == 0 && s->search.kind != SEARCH_GRID)
@@ -317,6 +321,7 @@ space *space_parse(const char *text, const char *file, char *err, size_t errlen)
     s->file = strdup(file);
     s->search.kind = SEARCH_GRID;
     s->search.seed = 1;
+    s->search.screen_margin = 1.5;
     cJSON *root = cJSON_ParseWithOpts(text, NULL, 1);
     int rc = -1;
     if (!root)
@@ -383,6 +388,10 @@ int space_override(space *s, const char *kv, char *err, size_t errlen)
             return space_fail(&c, key, "expected grid, random or lhs: no parameters to explore");
         if (s->search.kind != SEARCH_GRID && s->search.max_evaluations == 0)
             s->search.max_evaluations = 100;
+        if (s->search.screen > 0 && s->search.kind == SEARCH_NLOPT)
+            return space_fail(&c, key,
+                              "expected grid, random or lhs: the study screens "
+                              "(search.screen)");
         return 0;
     }
     if (!strcmp(key, "output")) {
@@ -401,14 +410,17 @@ int space_override(space *s, const char *kv, char *err, size_t errlen)
                     {"search.evaluations", 1, 1e9, 1},
                     {"search.seconds", 0, 1e9, 0},
                     {"search.threads", 0, 1024, 1},
-                    {"search.scalarisations", 1, 1000, 1}};
+                    {"search.scalarisations", 1, 1000, 1},
+                    {"search.screen", 0, 0.999, 0},
+                    {"search.screen_margin", 1, 100, 0}};
         size_t k = 0;
         while (k < sizeof keys / sizeof keys[0] && strcmp(key, keys[k].key) != 0)
             k++;
         if (k == sizeof keys / sizeof keys[0])
             return space_fail(&c, key,
                               "expected search.strategy, search.seed, search.evaluations, "
-                              "search.seconds, search.threads or search.scalarisations");
+                              "search.seconds, search.threads, search.scalarisations, "
+                              "search.screen or search.screen_margin");
         double v = strtod(val, &end);
         if (!*val || *end || !isfinite(v) || v < 0)
             return space_fail(&c, key, "expected a non-negative number, got '%s'", val);
@@ -425,8 +437,14 @@ int space_override(space *s, const char *kv, char *err, size_t errlen)
             s->search.max_seconds = v;
         else if (k == 3)
             s->search.threads = (int)v;
-        else
+        else if (k == 4)
             s->search.scalarisations = (size_t)v;
+        else if (k == 5)
+            s->search.screen = v;
+        else
+            s->search.screen_margin = v;
+        if (s->search.screen > 0 && s->search.kind == SEARCH_NLOPT)
+            return space_fail(&c, key, "expected a grid, random or lhs search for screening");
         return 0;
     }
     char msg[768];
@@ -461,6 +479,7 @@ const char *space_builtin_text(size_t i)
 
 int space_samples(const space *s)
 {
+    if (s->search.screen > 0) return 1;
     const char *names[] = {"sample.kernels", "sample.intra"};
     for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
         int id = param_lookup(names[n]);

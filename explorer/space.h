@@ -77,6 +77,8 @@ typedef struct space_search {
     uint64_t seed;
     int threads;           /* 0 = every core */
     size_t scalarisations; /* weight vectors for several objectives (NLopt) */
+    double screen;         /* multi-fidelity screening's detailed budget (0: none; screen.h) */
+    double screen_margin;  /* its error margin */
 } space_search;
 
 typedef struct space {

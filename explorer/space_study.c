@@ -284,8 +284,8 @@ int space_parse_search(space_ctx *c, space *s, const cJSON *search)
     if (!search) return 0;
     if (!cJSON_IsObject(search))
         return space_fail(c, "search", "expected an object {strategy, budget, seed, threads}");
-    static const char *const keys[] = {"strategy", "budget",         "seed",
-                                       "threads",  "scalarisations", NULL};
+    static const char *const keys[] = {"strategy",       "budget", "seed",          "threads",
+                                       "scalarisations", "screen", "screen_margin", NULL};
     if (space_check_keys(c, search, "search", keys)) return -1;
     const char *strategy = NULL;
     if (space_get_string(c, search, "strategy", "search", &strategy) < 0) return -1;
@@ -299,6 +299,10 @@ int space_parse_search(space_ctx *c, space *s, const cJSON *search)
     if ((r = space_get_number(c, search, "scalarisations", "search", &v, 1, 1, 1000)) < 0)
         return -1;
     if (r) q->scalarisations = (size_t)v;
+    if ((r = space_get_number(c, search, "screen", "search", &v, 0, 0, 0.999)) < 0) return -1;
+    if (r) q->screen = v;
+    if ((r = space_get_number(c, search, "screen_margin", "search", &v, 0, 1, 100)) < 0) return -1;
+    if (r) q->screen_margin = v;
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(search, "budget");
     if (b) {
         if (!cJSON_IsObject(b))

@@ -308,4 +308,13 @@ PARAM_REAL(sample_cta_spread, "sample.cta_spread", 0.25, 0, 100, "",
            "this share of their mean (a grid of a few heavy CTAs ends when they do, which no "
            "rate tells)")
 
+PARAM_REAL(sample_budget, "sample.budget", 1, 0.001, 1, "",
+           "with intra-kernel sampling, the most of each detailed launch's warp instructions "
+           "simulated in detail: at the first window's end past this share the launch stops "
+           "as if stable, whatever its rates, and is projected at its later windows' rate (a "
+           "screening fidelity for search.screen, docs/sampling.md); 1: no cap")
+PARAM_INT(sample_budget_floor, "sample.budget_floor", 20000, 0, 1000000000, "warp insts",
+          "a budget stops no launch before this many of its warp instructions ran in detail "
+          "(a short launch costs little in detail, and its first windows tell little)")
+
 #include "core/util/param_rows_end.h"

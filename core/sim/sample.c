@@ -29,10 +29,12 @@ struct sampler {
      * one run in detail added, projections included (the representative's counters) */
     size_t *members;
     stats_counters *delta;
-    int kernel_warmup; /* a group's launches run in detail before its representative */
-    double cta_spread; /* sample.cta_spread */
-    bool cur_detailed; /* the running launch runs in detail */
-    size_t cur;        /* the running launch */
+    int kernel_warmup;   /* a group's launches run in detail before its representative */
+    double cta_spread;   /* sample.cta_spread */
+    double budget;       /* sample.budget: the most of a detailed launch simulated in detail */
+    double budget_floor; /* sample.budget_floor: the least, in warp instructions */
+    bool cur_detailed;   /* the running launch runs in detail */
+    size_t cur;          /* the running launch */
     stats_counters begin, extra_begin;
     /* intra-kernel sampling of the running launch: the counters at its start and at each wave's
      * end so far, and how many comparisons in a row held */
@@ -160,6 +162,8 @@ int sampler_create(sampler **out, const gpu_config *c, isource_factory make, voi
     s->warmup_waves = c->sample_warmup_waves;
     s->kernel_warmup = c->sample_kernel_warmup;
     s->cta_spread = c->sample_cta_spread;
+    s->budget = c->sample_budget;
+    s->budget_floor = c->sample_budget_floor;
     s->num_sms = c->num_sms > 0 ? c->num_sms : 1;
     s->sm_cpi = calloc((size_t)s->num_sms, sizeof *s->sm_cpi);
     if (!s->sm_cpi) {
@@ -169,7 +173,9 @@ int sampler_create(sampler **out, const gpu_config *c, isource_factory make, voi
     }
     s->window = c->sample_window;
     s->cur = SIZE_MAX;
-    if (s->kernels && functional_pass(s, c, make, arg, err, errlen) != 0) {
+    /* the pass also tells a budget what each launch holds */
+    bool pass = s->kernels || (s->intra && s->budget < 1);
+    if (pass && functional_pass(s, c, make, arg, err, errlen) != 0) {
         char why[1024];
         snprintf(why, sizeof why, "%s", err);
         snprintf(err, errlen, "kernel sampling's functional pass: %s", why);
@@ -209,12 +215,13 @@ bool sampler_launch_functional(sampler *s, const kernel_launch *k)
 {
     size_t j = s->next++;
     s->cur = j;
-    if (!s->kernels || s->diverged) return false;
+    if (s->diverged) return false;
     if (j >= s->nrec || s->rec[j].name != name_hash(k->name) || s->rec[j].grid != k->grid ||
         s->rec[j].block != k->block) {
-        s->diverged = true; /* the program went another way than in the pass */
+        s->diverged = true; /* the program went another way than in the pass (or none ran) */
         return false;
     }
+    if (!s->kernels) return false;
     /* a group's first launches warm the caches for their kind of work: the representative
      * is the last of the first 1 + sample.kernel_warmup, each run in detail (and ended, with
      * its counters in delta, before any later launch of the group begins) */
@@ -278,12 +285,15 @@ sample_next sampler_kernel_start(sampler *s, uint32_t grid, uint32_t wave, uint6
     s->wave = wave;
     if (!s->intra || wave == 0) return none;
     /* a grid of unlike CTAs (some far heavier than others) ends when its heaviest do, which
-     * no rate over the others tells: simulated whole (known with kernel sampling's pass) */
-    if (s->kernels && !s->diverged && s->cur < s->nrec && s->rec[s->cur].spread > s->cta_spread)
+     * no rate over the others tells: simulated whole (known with kernel sampling's pass), but
+     * for a budget, which trades that for speed */
+    if (s->kernels && !s->diverged && s->cur < s->nrec && s->rec[s->cur].spread > s->cta_spread &&
+        s->budget >= 1)
         return none;
-    /* waves when the grid holds the compared ones and one more to gain from, else windows */
+    /* waves when the grid holds the compared ones and one more to gain from, else windows; a
+     * budget's share may end within a wave: windows */
     uint64_t needed = (uint64_t)wave * (uint64_t)(s->warmup_waves + s->stable_waves + 2);
-    s->by_waves = needed <= grid;
+    s->by_waves = needed <= grid && s->budget >= 1;
     if (s->by_waves)
         next.wave_at = wave;
     else
@@ -297,6 +307,43 @@ static double cpi(const stats_counters *a, const stats_counters *b)
 {
     double w = b->v[STATS_WARP_INSTS] - a->v[STATS_WARP_INSTS];
     return w > 0 ? (b->v[STATS_CYCLES] - a->v[STATS_CYCLES]) / w : INFINITY;
+}
+
+/* The running launch's warp instructions as the functional pass counted them; 0 when unknown. */
+static uint64_t launch_total(const sampler *s)
+{
+    if (s->diverged || s->cur >= s->nrec || s->rec[s->cur].grid != s->grid) return 0;
+    return s->rec[s->cur].f.warp_insts;
+}
+
+/* The kernel stops at cycle `cycle`, projected at its rates between bounds from and to. */
+static void stop(sampler *s, int from, int to, uint64_t cycle)
+{
+    const stats_counters *a = &s->bound[from], *b = &s->bound[to];
+    double w = b->v[STATS_WARP_INSTS] - a->v[STATS_WARP_INSTS];
+    for (size_t k = 0; k < STATS_WORDS; k++)
+        s->rate.v[k] = (b->v[k] - a->v[k]) / w;
+    const double *as = &s->bound_sm[(size_t)from * (size_t)s->num_sms],
+                 *bs = &s->bound_sm[(size_t)to * (size_t)s->num_sms];
+    double cycles = b->v[STATS_CYCLES] - a->v[STATS_CYCLES];
+    double ctas = b->v[STATS_CTAS] - a->v[STATS_CTAS];
+    /* a CTA lives `wave` CTA finishes on average; the last wave's CTAs start spread over that
+     * life and the last one ends a whole life after it starts, half a life past the rate */
+    s->tail = ctas > 0 ? 0.5 * (double)s->wave * cycles / ctas : 0;
+    /* from too few CTAs the life is no estimate (a window in which one CTA finished would
+     * make it the window times the wave), and no CTA lives longer than its kernel has run */
+    if (ctas < 0.5 * (double)s->wave) s->tail = 0;
+    double ran = b->v[STATS_CYCLES] - s->bound[0].v[STATS_CYCLES];
+    if (s->tail > 0.5 * ran) s->tail = 0.5 * ran;
+    s->stop_cycle = cycle;
+    /* an SM that issued little over the intervals (a quarter of the mean or less) has no rate
+     * of its own worth the name: it gets the mean SM's (2mm at 4x on fermi-gtx480, one SM
+     * with a handful of instructions, had been projected 3x too long) */
+    double mean_sm = w / s->num_sms;
+    for (int i = 0; i < s->num_sms; i++) {
+        double own = bs[i] - as[i];
+        s->sm_cpi[i] = cycles / (own >= 0.25 * mean_sm ? own : mean_sm);
+    }
 }
 
 bool sampler_interval(sampler *s, uint32_t finished, uint32_t dispatched, uint64_t cycle,
@@ -320,31 +367,18 @@ bool sampler_interval(sampler *s, uint32_t finished, uint32_t dispatched, uint64
     /* with waves, stopping pays only while a wave's CTAs are still to be handed out */
     bool worth = !s->by_waves || s->grid - dispatched >= s->wave;
     if (s->calm >= s->stable_waves && worth) {
-        const stats_counters *a = &s->bound[ends - s->stable_waves - 1], *b = &s->bound[ends];
-        double w = b->v[STATS_WARP_INSTS] - a->v[STATS_WARP_INSTS];
-        for (size_t k = 0; k < STATS_WORDS; k++)
-            s->rate.v[k] = (b->v[k] - a->v[k]) / w;
-        const double *as = &s->bound_sm[(size_t)(ends - s->stable_waves - 1) * (size_t)s->num_sms],
-                     *bs = &s->bound_sm[(size_t)ends * (size_t)s->num_sms];
-        double cycles = b->v[STATS_CYCLES] - a->v[STATS_CYCLES];
-        double ctas = b->v[STATS_CTAS] - a->v[STATS_CTAS];
-        /* a CTA lives `wave` CTA finishes on average; the last wave's CTAs start spread over that
-         * life and the last one ends a whole life after it starts, half a life past the rate */
-        s->tail = ctas > 0 ? 0.5 * (double)s->wave * cycles / ctas : 0;
-        /* from too few CTAs the life is no estimate (a window in which one CTA finished would
-         * make it the window times the wave), and no CTA lives longer than its kernel has run */
-        if (ctas < 0.5 * (double)s->wave) s->tail = 0;
-        double ran = b->v[STATS_CYCLES] - s->bound[0].v[STATS_CYCLES];
-        if (s->tail > 0.5 * ran) s->tail = 0.5 * ran;
-        s->stop_cycle = cycle;
-        /* an SM that issued little over the intervals (a quarter of the mean or less) has no rate
-         * of its own worth the name: it gets the mean SM's (2mm at 4x on fermi-gtx480, one SM
-         * with a handful of instructions, had been projected 3x too long) */
-        double mean_sm = w / s->num_sms;
-        for (int i = 0; i < s->num_sms; i++) {
-            double own = bs[i] - as[i];
-            s->sm_cpi[i] = cycles / (own >= 0.25 * mean_sm ? own : mean_sm);
-        }
+        stop(s, ends - s->stable_waves - 1, ends, cycle);
+        return true;
+    }
+    /* a budget spent: the launch stops, at the rate of its second half so far (its start, cold
+     * caches and CTAs starting together, left out) */
+    uint64_t total = launch_total(s);
+    double detailed = now->v[STATS_WARP_INSTS] - s->bound[0].v[STATS_WARP_INSTS];
+    if (s->budget < 1 && total > 0 && detailed >= s->budget * (double)total &&
+        detailed >= s->budget_floor) {
+        int from = ends / 2;
+        if (!(now->v[STATS_WARP_INSTS] > s->bound[from].v[STATS_WARP_INSTS])) from = 0;
+        stop(s, from, ends, cycle);
         return true;
     }
     if (!worth) return false;

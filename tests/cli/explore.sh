@@ -183,4 +183,47 @@ for f in evaluations.csv points.csv; do same "$tmp/smp/$f" "$tmp/smp2/$f" "resum
     bad "a study without sampling has a detailed_share column"
 ! grep -q '"sampled"' "$tmp/grid-t1/summary.json" && ok || bad "an unsampled summary says sampled"
 
+# a study that screens (search.screen): every configuration sampled first, in full detail only
+# the ones that may still reach the front. Its front is the full-detail study's, a ruled-out
+# point says so, and the outputs are the same at 1 and 2 threads and on --resume.
+cat >"$tmp/screen.json" <<'JSON'
+{
+  "name": "screen",
+  "settings": {"gpu.sms": 4},
+  "parameters": {"sched.policy": ["lrr", "gto"], "l1d.ways": {"values": [2, 16]},
+                 "sm.max_ctas": {"values": [1, 2, 8]}},
+  "workloads": [{"name": "kmeans", "params": {"npoints": 4096}}],
+  "objectives": ["ipc", {"metric": "mpki", "goal": "min"}],
+  "search": {"strategy": "grid", "screen": 0.1}
+}
+JSON
+expect 0 "ruled out by screening" -- "$WT" explore "$tmp/screen.json" --threads 1 --out "$tmp/scr1"
+expect 0 "ruled out by screening" -- "$WT" explore "$tmp/screen.json" --threads 2 --out "$tmp/scr2"
+for f in evaluations.csv points.csv pareto.csv; do
+    same "$tmp/scr1/$f" "$tmp/scr2/$f" "screened $f with 1 and 2 threads"
+done
+expect 0 "results in $tmp/scrf" -- "$WT" explore "$tmp/screen.json" --threads 2 --out "$tmp/scrf" \
+    --set search.screen=0
+cut -d, -f1-12 "$tmp/scr1/pareto.csv" >"$tmp/scr1.front"
+same "$tmp/scrf/pareto.csv" "$tmp/scr1.front" "the screened study's front"
+grep -q ',screened,' "$tmp/scr1/points.csv" && ok || bad "no point of points.csv says screened"
+! grep -q ',screened,' "$tmp/scr1/pareto.csv" && ok || bad "a screened point on the front"
+screened=$(field "$tmp/scr1/summary.json" screened)
+in_full=$(field "$tmp/scr1/summary.json" simulated_in_full)
+ruled=$(field "$tmp/scr1/summary.json" ruled_out)
+[ -n "$screened" ] && [ "$screened" = 13 ] && [ $((in_full + ruled)) = "$screened" ] && ok ||
+    bad "summary.json's screening: $screened screened, $in_full in full, $ruled ruled out"
+cp -r "$tmp/scr1" "$tmp/scr3"
+expect 0 "0 simulated" -- "$WT" explore --resume --threads 1 --out "$tmp/scr3"
+for f in evaluations.csv points.csv pareto.csv; do same "$tmp/scr1/$f" "$tmp/scr3/$f" "resumed screened $f"; done
+expect 2 "search.screen: expected a value in \[0, 0.999" -- \
+    "$WT" explore "$tmp/screen.json" --validate --set search.screen=1
+expect 2 "search.strategy: expected grid, random or lhs: the study screens" -- \
+    "$WT" explore "$tmp/screen.json" --validate --set search.strategy=CRS2-LM
+sed 's/"grid"/"CRS2-LM"/' "$tmp/screen.json" >"$tmp/screen-nlopt.json"
+expect 2 "screen-nlopt.json: search.screen: expected a grid, random or lhs search" -- \
+    "$WT" explore "$tmp/screen-nlopt.json" --validate
+expect 2 "cannot be split into shards" -- \
+    "$WT" explore "$tmp/screen.json" --shard 1/2 --out "$tmp/scrs"
+
 finish
