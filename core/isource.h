@@ -58,6 +58,16 @@ typedef struct inst_exec {
     uint8_t warp_done;    /* every lane of the warp has exited */
 } inst_exec;
 
+/* The lanes counted as executing issued instruction x of class cls, as GPGPU-Sim counts thread
+ * instructions (gpu_sim_insn: the active count of each completed instruction, whose mask in
+ * trace mode leaves out a lane whose guard is false): a branch's lanes whose guard held, its
+ * taken lanes (its active_mask holds every lane that reached it); any other class's active
+ * lanes, already after its guard. */
+static inline uint32_t inst_exec_counted(const inst_exec *x, int cls)
+{
+    return cls == IC_BRANCH ? x->taken_mask : x->active_mask;
+}
+
 typedef struct kernel_launch {
     const char *name;
     uint32_t grid;            /* CTAs in the grid */

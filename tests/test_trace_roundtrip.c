@@ -152,7 +152,11 @@ static void rm_dir(const char *dir)
     rmdir(dir);
 }
 
-static void round_trip(const char *name, const char *const *sets, const char *const *wparams)
+/* Runs workload `name` directly and through its exported trace (`label` names the trace's
+ * folder) and checks that both give the same run; their metrics into *direct and *traced when
+ * not NULL. */
+static void round_trip_metrics(const char *name, const char *label, const char *const *sets,
+                               const char *const *wparams, sim_metrics *direct, sim_metrics *traced)
 {
     char err[4096];
     test_wparams wp;
@@ -167,7 +171,7 @@ static void round_trip(const char *name, const char *const *sets, const char *co
         fail_msg("%s: direct run: %s", name, err);
 
     char dir[256];
-    snprintf(dir, sizeof dir, "/tmp/wt_trace_rt_%ld_%s", (long)getpid(), name);
+    snprintf(dir, sizeof dir, "/tmp/wt_trace_rt_%ld_%s", (long)getpid(), label);
     trace_export_stats st;
     if (trace_export(p, sim_run_source, w, dir, &st, &m1, err, sizeof err))
         fail_msg("%s: export: %s", name, err);
@@ -197,6 +201,13 @@ static void round_trip(const char *name, const char *const *sets, const char *co
     rm_dir(dir);
     param_set_free(p);
     workload_free(w);
+    if (direct) *direct = m0;
+    if (traced) *traced = m2;
+}
+
+static void round_trip(const char *name, const char *const *sets, const char *const *wparams)
+{
+    round_trip_metrics(name, name, sets, wparams, NULL, NULL);
 }
 
 /* Smaller inputs for the workloads whose defaults take long under the sanitizers. */
@@ -289,6 +300,41 @@ static void test_issue_watching_schedulers(void **state)
     round_trip("kmeans", ccws, small_params("kmeans"));
 }
 
+/* Thread instructions count the lanes that executed each instruction, as GPGPU-Sim counts them:
+ * a lane whose guard is false does not execute a guarded instruction, branches included. Per
+ * warp: mov, and, two setp and the exit on 32 lanes, the guarded add on 8, the guarded branch
+ * on the 20 that take it, the add after it on the 12 that do not: 200 lanes in 8 warp
+ * instructions; two CTAs of two warps. */
+#define WL_GUARDS                                                                                  \
+    ".kernel k block=64\n"                                                                         \
+    "        mov     r0, %tid\n"                                                                   \
+    "        and     r1, r0, 31\n"                                                                 \
+    "        setp.lt p0, r1, 8\n"                                                                  \
+    "    @p0 add     r2, r1, 1\n"                                                                  \
+    "        setp.lt p1, r1, 20\n"                                                                 \
+    "    @p1 bra     done\n"                                                                       \
+    "        add     r3, r1, 2\n"                                                                  \
+    "done:   exit\n"                                                                               \
+    ".host\n"                                                                                      \
+    "        launch k grid=2\n"
+
+static void test_guarded_lanes_do_not_count(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/wt_guards_%ld.wl", (long)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(WL_GUARDS, f);
+    assert_int_equal(fclose(f), 0);
+    sim_metrics direct, traced;
+    round_trip_metrics(path, "guards", NULL, NULL, &direct, &traced);
+    unlink(path);
+    assert_double_near(direct.warp_insts, 4 * 8, 0);
+    assert_double_near(direct.thread_insts, 4 * 200, 0);
+    assert_double_near(traced.thread_insts, 4 * 200, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_ldst_paths),
         cmocka_unit_test(test_l1d_tag_pipeline),
         cmocka_unit_test(test_issue_watching_schedulers),
+        cmocka_unit_test(test_guarded_lanes_do_not_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

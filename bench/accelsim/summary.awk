@@ -33,6 +33,7 @@ NR == 1 { next }
     rw[key] = $8; ww[key] = $9; ra[key] = $10; rmr[key] = $12; wmr[key] = $15; same[key] = $16
     # the reference's seconds: its CPU seconds where recorded, else its wall seconds
     rs[key] = $18 != "" ? $18 : $17; rbasis[key] = $18 != "" ? "cpu" : "wall"; ws[key] = $19
+    rti[key] = $20; wti[key] = $21; r2a[key] = $22; r2r[key] = $24; w2r[key] = $27
     if (!(pair in seen)) { seen[pair] = 1; pairs[++np] = pair }
     if (!((pair, w) in wseen)) { wseen[pair, w] = 1; wl[pair, ++nw[pair]] = w }
 }
@@ -42,6 +43,7 @@ END {
     all_cases = 0; all_agree = 0; all_big = 0; all_close = 0
     for (p = 1; p <= np; p++) {
         pair = pairs[p]; b = base[pair]; n = 0; ape = 0; mad = 0; nmr = 0; eq = 0; st = 0
+        ti_ok = 0; ti_worst = 0; l2mad = 0; nl2 = 0; l2_ok = 0; l2_worst = 0
         delete X; delete Y; delete C1; delete C2
         worst = ""
         for (i = 1; i <= nw[pair]; i++) {
@@ -52,6 +54,12 @@ END {
             ape += abs(wc[key] - rc[key]) / rc[key]
             if (ra[key] > 0) { mad += abs(wmr[key] - rmr[key]); nmr++ }
             eq += rw[key] == ww[key]; st += same[key]
+            d = rti[key] > 0 ? abs(wti[key] / rti[key] - 1) : 1
+            ti_ok += d <= 0.005; if (d > ti_worst) ti_worst = d
+            if (r2a[key] > 0) {
+                d = abs(w2r[key] - r2r[key]); l2mad += d; nl2++
+                l2_ok += d <= 0.02; if (d > l2_worst) { l2_worst = d; l2_worst_w = w }
+            }
         }
         if (n == 0) continue
         # the three worst cycle ratios
@@ -63,8 +71,9 @@ END {
             used[bi] = 1
             worst = worst sprintf("%s%s:%.2fx", k > 1 ? "," : "", name[bi], C2[bi] / C1[bi])
         }
-        printf "pair %s sched=%s workloads=%d cycles_mape=%.1f%% ipc_pearson=%.3f ipc_spearman=%.3f l1d_miss_mad=%.3f warp_insts_equal=%d/%d same_trace=%d/%d worst=%s\n",
-            pair, b, n, 100 * ape / n, pearson(n, X, Y), spearman(n, X, Y), nmr ? mad / nmr : 0, eq, n, st, n, worst
+        printf "pair %s sched=%s workloads=%d cycles_mape=%.1f%% ipc_pearson=%.3f ipc_spearman=%.3f l1d_miss_mad=%.3f warp_insts_equal=%d/%d same_trace=%d/%d worst=%s thread_insts_within_0.5pct=%d/%d thread_insts_worst=%.2f%% l2_miss_mad=%.3f l2_miss_within_0.02=%d/%d l2_miss_worst=%s:%.3f\n",
+            pair, b, n, 100 * ape / n, pearson(n, X, Y), spearman(n, X, Y), nmr ? mad / nmr : 0, eq, n, st, n, worst,
+            ti_ok, n, 100 * ti_worst, nl2 ? l2mad / nl2 : 0, l2_ok, nl2, l2_worst_w, l2_worst
         for (i = 1; i <= n; i++) { pts_pair[pair, i] = C1[i] SUBSEP C2[i]; }
         npts[pair] = n
         # scheduler switches against lrr

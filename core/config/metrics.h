@@ -47,9 +47,17 @@
     X(global_stores, "global store warp instructions")                                             \
     X(shared_accesses, "shared-memory load and store warp instructions")                           \
     X(atomics, "atomic warp instructions")                                                         \
-    X(l2_accesses, "L2 accesses")                                                                  \
-    X(l2_hits, "L2 hits")                                                                          \
-    X(l2_misses, "L2 misses")                                                                      \
+    X(l2_accesses, "L2 accesses (per 32-byte sector on a sectored L2)")                            \
+    X(l2_hits, "L2 hits: the data present (GPGPU-Sim HIT)")                                        \
+    X(l2_misses, "L2 misses: the data neither present nor on its way (GPGPU-Sim MISS + "           \
+                 "SECTOR_MISS)")                                                                   \
+    X(l2_hit_reserved, "L2 accesses that found their data on its way and joined its fill "         \
+                       "(GPGPU-Sim HIT_RESERVED)")                                                 \
+    X(l2_load_accesses, "L2 accesses of global loads (GPGPU-Sim's GLOBAL_ACC_R)")                  \
+    X(l2_load_misses, "L2 misses of global loads")                                                 \
+    X(l2_load_miss_rate, "l2_load_misses / l2_load_accesses (GPGPU-Sim's L2 miss rate of "         \
+                         "GLOBAL_ACC_R: (MISS + SECTOR_MISS) / (HIT + HIT_RESERVED + MISS + "      \
+                         "SECTOR_MISS))")                                                          \
     X(dram_reads, "DRAM line reads")                                                               \
     X(dram_writes, "DRAM line writes")                                                             \
     X(dram_row_hits, "DRAM accesses that hit an open row")                                         \

@@ -54,6 +54,9 @@ typedef struct memsys_config {
 } memsys_config;
 
 typedef struct memsys_stats {
+    /* GPGPU-Sim's classes (cache_stats, per 32-byte sector on a sectored L2): an access hits
+     * (HIT), finds its data on its way and joins the fill (HIT_RESERVED, l2_hit_reserved), or
+     * misses (MISS and SECTOR_MISS, l2_misses) */
     uint64_t l2_accesses, l2_hits, l2_misses, l2_writebacks;
     uint64_t dram_reads, dram_writes; /* line-sized transfers */
     uint64_t dram_row_hits, dram_activations;
@@ -62,6 +65,9 @@ typedef struct memsys_stats {
     uint64_t dram_busy_cycles;         /* sum over channels of data-bus busy DRAM cycles */
     uint64_t icnt_packets, icnt_bytes; /* both directions */
     uint64_t atomics;
+    uint64_t l2_hit_reserved;
+    /* the same of global loads alone (GPGPU-Sim's GLOBAL_ACC_R rows) */
+    uint64_t l2_load_accesses, l2_load_misses;
 } memsys_stats;
 
 typedef struct memsys memsys;

@@ -202,7 +202,8 @@ uint32_t ms_req_sectors(const memsys *m, const mem_packet *pk)
  * MSHR and one DRAM read of just those sectors (a line that is present: SECTOR_MISS); one whose
  * sectors are all on their way joins the MSHR bringing them. A request needing sectors of two
  * fetches, or sectors on their way and others missing (only a request of several sectors can),
- * waits for a fill and tries again. Statistics count sectors: valid ones hit, the rest miss.
+ * waits for a fill and tries again. Statistics count sectors in GPGPU-Sim's classes: valid ones
+ * hit, ones on their way (a read's or an atomic's) HIT_RESERVED, the rest miss.
  * Once accepted, *sectors is the number it had. */
 __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, uint32_t r,
                                                      uint64_t t, uint64_t e, uint32_t *sectors)
@@ -245,11 +246,17 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
     p->in_head = q->next;
     if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
     q->next = MS_NIL;
-    uint32_t n = wt_popcount_small(need), h = wt_popcount_small(need & valid);
+    uint32_t n = wt_popcount_small(need), h = wt_popcount_small(need & valid),
+             reserved = wt_popcount_small(wait);
     *sectors = n;
     m->st.l2_accesses += n;
     m->st.l2_hits += h;
-    m->st.l2_misses += n - h;
+    m->st.l2_hit_reserved += reserved;
+    m->st.l2_misses += n - h - reserved;
+    if (kind != MEM_WRITE) { /* GPGPU-Sim's GLOBAL_ACC_R: loads and atomics */
+        m->st.l2_load_accesses += n;
+        m->st.l2_load_misses += n - h - reserved;
+    }
     if (kind == MEM_ATOMIC) m->st.atomics++;
     if (!l) {
         l = &set[v];
@@ -325,11 +332,14 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e, 
     if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
     q->next = MS_NIL;
     m->st.l2_accesses++;
+    m->st.l2_load_accesses += kind != MEM_WRITE; /* GLOBAL_ACC_R: loads and atomics */
     if (kind == MEM_ATOMIC) m->st.atomics++;
     uint64_t reply_at = ms_core(&m->clk_l2, e + (uint64_t)m->cfg.l2_hit_latency);
 
     if (hit) {
-        if (hit->pending)
+        if (hit->pending && kind != MEM_WRITE) /* joins the fill on its way */
+            m->st.l2_hit_reserved++;
+        else if (hit->pending) /* a write does not wait for the fill: it misses */
             m->st.l2_misses++;
         else
             m->st.l2_hits++;
@@ -345,6 +355,7 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e, 
     }
 
     m->st.l2_misses++;
+    m->st.l2_load_misses += kind != MEM_WRITE;
     evict(m, part, victim, t);
     victim->tag = q->line;
     *hint = (uint16_t)v;

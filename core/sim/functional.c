@@ -45,7 +45,7 @@ static int run_warp(const isource *src, int sm, int wi, bool before_exit, memsys
         inst_exec x;
         if (src->ops->issue(src->self, sm, wi, &x, err, errlen) != 0) return -1;
         c->warp_insts++;
-        c->thread_insts += wt_popcount32(x.active_mask);
+        c->thread_insts += wt_popcount32(inst_exec_counted(&x, cls));
         c->cls[cls]++;
         if (cls == IC_LD_GLOBAL || cls == IC_ST_GLOBAL || cls == IC_ATOMIC) {
             uint32_t b[WT_WARP_SIZE];

@@ -192,7 +192,7 @@ static int dispatch(sm *s, int wi, int k, uint64_t now, char *err, size_t errlen
     if (s->src->ops->issue(s->src->self, s->id, wi, &x, err, errlen) != 0) return -1;
     uint32_t lanes = wt_popcount32(x.active_mask);
     s->st.warp_insts++;
-    s->st.thread_insts += lanes;
+    s->st.thread_insts += wt_popcount32(inst_exec_counted(&x, info.cls));
     s->st.reg_operands += (uint64_t)lanes * (info.nsrc + info.ndst);
     issue_issued(s->is, wi, k, view, now);
     switch (info.cls) {

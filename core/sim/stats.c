@@ -106,6 +106,10 @@ static void metrics_of(const gpu_config *c, const sm_stats *tp, const memsys_sta
     m->l2_accesses = (double)ms.l2_accesses;
     m->l2_hits = (double)ms.l2_hits;
     m->l2_misses = (double)ms.l2_misses;
+    m->l2_hit_reserved = (double)ms.l2_hit_reserved;
+    m->l2_load_accesses = (double)ms.l2_load_accesses;
+    m->l2_load_misses = (double)ms.l2_load_misses;
+    m->l2_load_miss_rate = ratio(m->l2_load_misses, m->l2_load_accesses);
     m->dram_reads = (double)ms.dram_reads;
     m->dram_writes = (double)ms.dram_writes;
     m->dram_row_hits = (double)ms.dram_row_hits;
