@@ -21,9 +21,10 @@ cd "${WT_LAYERS_ROOT:-$(dirname "$0")/..}"
 
 sources() {
     if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-        git ls-files 'core/*.[ch]' 'policies/*.[ch]' 'explorer/*.[ch]' 'tests/*.[ch]' 'bench/*.[ch]'
+        git ls-files 'core/*.[ch]' 'policies/*.[ch]' 'explorer/*.[ch]' 'tests/*.[ch]' 'bench/*.[ch]' \
+            'fuzz/*.[ch]'
     else
-        find core policies explorer tests bench -name '*.[ch]' 2> /dev/null | sort
+        find core policies explorer tests bench fuzz -name '*.[ch]' 2> /dev/null | sort
     fi
 }
 
@@ -41,7 +42,7 @@ LAYERS=(
     "policies"
     "explorer"
     "explorer/cli"
-    "tests bench"
+    "tests bench fuzz"
 )
 declare -A rank=() name=()
 for i in "${!LAYERS[@]}"; do

@@ -1,0 +1,4 @@
+.kernel k block=64
+    exit
+.host
+    launch k grid=0
