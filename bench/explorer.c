@@ -124,7 +124,7 @@ static int run_search(space *s, evaluator *ev, const double *ref, archive *a, ch
     proposal_list props = {0};
     search_info info;
     if (search_run(s, ev, ref, &props, &info, err, errlen) != 0) return -1;
-    int rc = archive_build(s, ev, &props, ref, a, err, errlen);
+    int rc = archive_build(s, ev, &props, ref, NULL, a, err, errlen);
     proposal_list_free(&props);
     return rc;
 }

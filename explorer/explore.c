@@ -259,6 +259,7 @@ typedef struct study {
 static void study_free(study *st)
 {
     archive_free(&st->a);
+    screen_stats_free(&st->screen);
     proposal_list_free(&st->props);
     if (st->prog) progress_free(st->prog);
     evaluator_free(st->ev);
@@ -395,7 +396,8 @@ static explore_status study_search(study *st, eval_counts *counts, char *err, si
     size_t done = counts->simulated + counts->replayed;
     if (st->prog && !evaluator_stopped(st->ev)) progress_set_total(st->prog, done);
     if (st->prog) progress_finish(st->prog, done, counts->failed);
-    if (archive_build(st->s, st->ev, &st->props, st->ref, &st->a, err, errlen) != 0)
+    if (archive_build(st->s, st->ev, &st->props, st->ref,
+                      st->s->search.screen > 0 ? &st->screen : NULL, &st->a, err, errlen) != 0)
         return EXPLORE_FAILED;
     return EXPLORE_OK;
 }

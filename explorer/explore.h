@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "explorer/evaluator.h"
+#include "explorer/screen.h"
 #include "explorer/search.h"
 #include "explorer/space.h"
 
@@ -58,9 +59,11 @@ typedef struct archive {
 
 /* Builds the archive from a search's proposals (taking their configurations): unique
  * configurations in proposal order, the ones with every result done (a stopped study leaves
- * some out), their objectives, the front and its hypervolume. Returns 0 or -1 with err. */
+ * some out), their objectives, the front and its hypervolume. In a study that screens
+ * (screened: its screen_run's statistics; NULL otherwise), a configuration ruled out enters
+ * with its screening results, as PS_SCREENED. Returns 0 or -1 with err. */
 int archive_build(const space *s, evaluator *ev, proposal_list *props, const double *ref,
-                  archive *a, char *err, size_t errlen);
+                  const screen_stats *screened, archive *a, char *err, size_t errlen);
 void archive_free(archive *a);
 /* Hypervolume of the first k points of the archive that are ok, against point (normalised). */
 double archive_hypervolume(const space *s, const archive *a, size_t k, const double *point);

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "explorer/front.h"
-#include "explorer/screen.h"
 
 int explore_reference(const space *s, evaluator *ev, double *ref)
 {
@@ -105,7 +104,7 @@ static void archive_hv_absolute(const space *s, archive *a)
 }
 
 int archive_build(const space *s, evaluator *ev, proposal_list *props, const double *ref,
-                  archive *a, char *err, size_t errlen)
+                  const screen_stats *screened, archive *a, char *err, size_t errlen)
 {
     memset(a, 0, sizeof *a);
     size_t m = s->nobjectives;
@@ -150,10 +149,10 @@ int archive_build(const space *s, evaluator *ev, proposal_list *props, const dou
                 snprintf(err, errlen, "out of memory");
                 return -1;
             }
-            int complete = 1, screened = 0;
+            int complete = 1, ruled = 0;
             for (size_t w = 0; w < s->nworkloads && complete; w++)
                 complete = (p->res[w] = evaluator_peek(ev, pr->cfg, w)) != NULL;
-            if (!complete && s->search.screen > 0) { /* ruled out: its screening results */
+            if (!complete && screen_ruled_out(screened, pr->hash)) { /* its screening results */
                 param_set *sc = screen_config(s, pr->cfg);
                 if (!sc) {
                     free(seen);
@@ -161,7 +160,7 @@ int archive_build(const space *s, evaluator *ev, proposal_list *props, const dou
                     snprintf(err, errlen, "out of memory");
                     return -1;
                 }
-                complete = screened = 1;
+                complete = ruled = 1;
                 for (size_t w = 0; w < s->nworkloads && complete; w++)
                     complete = (p->res[w] = evaluator_peek(ev, sc, w)) != NULL;
                 param_set_free(sc);
@@ -171,7 +170,7 @@ int archive_build(const space *s, evaluator *ev, proposal_list *props, const dou
                 continue;
             }
             p->status = search_objectives(s, p->res, p->obj) ? PS_FAILED
-                        : screened                           ? PS_SCREENED
+                        : ruled                              ? PS_SCREENED
                                                              : PS_OK;
             for (size_t k = 0; k < m; k++) /* a failed run's numbers (a cycle cap) are not
                                             * the configuration's: NaN, as when infeasible */

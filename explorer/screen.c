@@ -89,6 +89,24 @@ size_t screen_plan(size_t n, size_t m, const double *low, const double *high,
     return count;
 }
 
+void screen_stats_free(screen_stats *st)
+{
+    free(st->ruled);
+    st->ruled = NULL;
+    st->nruled = 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int screen_ruled_out(const screen_stats *st, uint64_t h)
+{
+    return st && st->nruled && bsearch(&h, st->ruled, st->nruled, sizeof h, cmp_u64) != NULL;
+}
+
 param_set *screen_config(const space *s, const param_set *cfg)
 {
     param_set *p = param_set_clone(cfg);
@@ -127,6 +145,7 @@ static void log_objectives(const space *s, const double *ref, const eval_entry *
 int screen_run(const space *s, evaluator *ev, const double *ref, param_set *const *cfgs, size_t n,
                screen_stats *st, char *err, size_t errlen)
 {
+    screen_stats_free(st);
     memset(st, 0, sizeof *st);
     size_t np = n + 1, m = s->nobjectives, nw = s->nworkloads;
     param_set **all = malloc(np * sizeof *all), **scr = calloc(np, sizeof *scr),
@@ -166,7 +185,13 @@ int screen_run(const space *s, evaluator *ev, const double *ref, param_set *cons
     for (;;) {
         size_t k = screen_plan(np, m, low, high, full, s->search.screen_margin, run, st->bias,
                                st->delta, &st->calibrated);
-        if (k == 0) break;
+        if (k == 0) { /* done: what is not in full was ruled out */
+            if (!(st->ruled = malloc((n ? n : 1) * sizeof *st->ruled))) goto out;
+            for (size_t i = 0; i < n; i++)
+                if (!full[i]) st->ruled[st->nruled++] = param_set_hash(all[i]);
+            qsort(st->ruled, st->nruled, sizeof *st->ruled, cmp_u64);
+            break;
+        }
         size_t nb = 0;
         for (size_t i = 0; i < np; i++)
             if (run[i]) {

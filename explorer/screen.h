@@ -22,6 +22,7 @@
 #define WT_SCREEN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "explorer/evaluator.h"
 #include "explorer/space.h"
@@ -35,7 +36,16 @@ typedef struct screen_stats {
     /* warp instructions: simulated in detail by the screening and full-detail simulations
      * (the journal's included), and those of every configuration in full detail */
     double detailed_insts, full_insts;
+    /* the configurations ruled out when the rounds ended (param_set_hash, sorted); none when
+     * the study stopped before (interrupted or out of time: what was not simulated in full is
+     * then undecided, not ruled out) */
+    uint64_t *ruled;
+    size_t nruled;
 } screen_stats;
+
+void screen_stats_free(screen_stats *st);
+/* Whether the configuration of hash h was ruled out (st may be NULL: no screening). */
+int screen_ruled_out(const screen_stats *st, uint64_t h);
 
 /* One round of the rule over n configurations and m objectives: low[i * m + k] and
  * high[i * m + k] are configuration i's objective k screened and in full detail (log of the
