@@ -148,6 +148,23 @@ static int decode_add(const space *s, proposal_list *out, const double *x, int k
     return 0;
 }
 
+/* Starts a search's set of seen configurations with the reference configuration: the study
+ * evaluates it anyway (point 0), so a draw of it would be no new configuration and must not
+ * count against the budget. */
+static int seen_reference(const space *s, uint64_t **seen, size_t *nseen, size_t *capseen,
+                          char *err, size_t errlen)
+{
+    *seen = malloc(64 * sizeof **seen);
+    if (!*seen) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    (*seen)[0] = param_set_hash(s->base);
+    *nseen = 1;
+    *capseen = 64;
+    return 0;
+}
+
 static int search_grid(const space *s, proposal_list *out, char *err, size_t errlen)
 {
     size_t n = space_grid_size(s);
@@ -168,6 +185,7 @@ static int search_random(const space *s, proposal_list *out, char *err, size_t e
     uint64_t *seen = NULL;
     size_t nseen = 0, capseen = 0, found = 0;
     size_t budget = s->search.max_evaluations;
+    if (seen_reference(s, &seen, &nseen, &capseen, err, errlen)) return -1;
     for (size_t tries = 0; found < budget && tries < 100 * budget + 1000; tries++) {
         for (size_t d = 0; d < s->ndims; d++)
             x[d] = wt_rng_unit(&r);
@@ -194,6 +212,10 @@ static int search_lhs(const space *s, proposal_list *out, char *err, size_t errl
     int rc = 0;
     if (!perm || !x) {
         snprintf(err, errlen, "out of memory");
+        rc = -1;
+        goto out;
+    }
+    if (seen_reference(s, &seen, &nseen, &capseen, err, errlen)) {
         rc = -1;
         goto out;
     }

@@ -15,8 +15,9 @@
  * generator is per thread (thread-local in NLopt); each run is one tied OpenMP task, seeded with
  * nlopt_srand(seed, run, restart) right before nlopt_optimize, and a tied task's thread only
  * runs that task's own descendants (the simulations of its points) while it waits, so no other
- * run draws from that generator in between. Budgets count distinct configurations (repeats
- * caused by rounding are free memo lookups); a time budget makes a search stop early and is
+ * run draws from that generator in between. Budgets count distinct configurations other than
+ * the reference configuration (repeats caused by rounding, and the reference, which the study
+ * evaluates first, are free memo lookups); a time budget makes a search stop early and is
  * the one thing that is not reproducible. */
 #ifndef WT_SEARCH_H
 #define WT_SEARCH_H

@@ -28,6 +28,7 @@ typedef struct nl_run {
                      * tops the study up starts with every earlier run's: see search_nlopt) */
     size_t nseen, capseen;
     size_t nfeasible; /* of its own proposals, the feasible ones */
+    size_t calls;     /* objective evaluations, repeats included */
     proposal_list props;
     double worst; /* largest feasible scalarised value so far: the base of penalties */
     int stop;     /* budget reached, stopped or out of memory */
@@ -110,6 +111,7 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
     (void)grad;
     nl_run *r = data;
     const space *s = r->s;
+    r->calls++;
     if (r->stop || evaluator_stopped(r->ev)) {
         halt(r);
         return penalty(r, 0);
@@ -370,6 +372,7 @@ int search_nlopt(const space *s, evaluator *ev, const double *ref, proposal_list
         return -1;
     }
     make_weights(s, runs, w);
+    uint64_t refhash = param_set_hash(s->base);
     for (size_t i = 0; i < runs; i++) {
         r[i].s = s;
         r[i].ev = ev;
@@ -377,6 +380,17 @@ int search_nlopt(const space *s, evaluator *ev, const double *ref, proposal_list
         r[i].index = (unsigned)i;
         memcpy(r[i].w, w + i * s->nobjectives, s->nobjectives * sizeof *w);
         r[i].budget = budget / runs + (i < budget % runs);
+        /* the reference configuration is the study's point 0, evaluated before the search: a
+         * run that meets it (run 0 starts there) evaluates it from the memo and does not count
+         * it against its budget */
+        if (seen_add(&r[i], refhash) != 0) {
+            for (size_t k = 0; k <= i; k++)
+                free(r[k].seen);
+            free(r);
+            free(w);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
     }
 #ifdef _OPENMP
 #pragma omp parallel num_threads(evaluator_threads(ev)) default(none) shared(r, runs)
@@ -405,8 +419,9 @@ int search_nlopt(const space *s, evaluator *ev, const double *ref, proposal_list
         size_t cap = 0;
         for (size_t i = 0; i < total; i++)
             cap += r[i].props.n;
-        all = malloc((cap ? cap : 1) * sizeof *all);
+        all = malloc((cap + 1) * sizeof *all);
         if (!all) break;
+        all[nall++] = refhash; /* seen, never counted: see above */
         distinct = 0;
         for (size_t i = 0; i < total; i++)
             for (size_t k = 0; k < r[i].props.n; k++) {
@@ -467,7 +482,7 @@ int search_nlopt(const space *s, evaluator *ev, const double *ref, proposal_list
             snprintf(info->nlopt_result, sizeof info->nlopt_result, "%s",
                      nlopt_result_to_string(r[i].last));
         if (r[i].last < 0 && r[i].last != NLOPT_FORCED_STOP &&
-            r[i].last != NLOPT_ROUNDOFF_LIMITED && rc == 0 && r[i].nseen == 0) {
+            r[i].last != NLOPT_ROUNDOFF_LIMITED && rc == 0 && i < runs && r[i].calls == 0) {
             snprintf(err, errlen, "NLopt %s failed: %s", s->search.algorithm,
                      nlopt_result_to_string(r[i].last));
             rc = -1;

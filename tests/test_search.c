@@ -190,6 +190,58 @@ static void test_nlopt_algorithms(void **state)
     }
 }
 
+/* A budget of N gives N new distinct feasible configurations, none of them the reference
+ * configuration (point 0 of every study, evaluated before the search), with every strategy
+ * that takes a budget: NLopt runs that start at the reference, and random or LHS draws that
+ * meet it, must not spend the budget on it. */
+static void test_budget_counts_new_configurations(void **state)
+{
+    (void)state;
+    static const char *const strategies[] = {
+        "random",        "lhs",     "DIRECT", "DIRECT-L",    "DIRECT-L-RAND", "ORIG-DIRECT",
+        "ORIG-DIRECT-L", "CRS2-LM", "ISRES",  "ESCH",        "MLSL",          "MLSL-LDS",
+        "BOBYQA",        "COBYLA",  "Sbplx",  "Nelder-Mead", "NEWUOA",        "PRAXIS"};
+    /* the reference (the preset's l1d.ways 4, gto, sm.max_ctas 8) lies on the levels: 32
+     * configurations, 30 of them feasible, so 29 besides the reference */
+    char err[2048] = "";
+    space *s = space_parse(
+        "{\"settings\": {\"gpu.sms\": 1, \"l2.partitions\": 1},\n"
+        " \"parameters\": {\"l1d.ways\": [2, 4, 8, 16], \"sched.policy\": [\"lrr\", \"gto\"], "
+        "\"sm.max_ctas\": [1, 2, 4, 8]},\n"
+        " \"constraints\": [\"sm.max_ctas <= 2 * l1d.ways\"],\n"
+        " \"workloads\": [{\"name\": \"stream\", \"params\": {\"n\": 256}}],\n"
+        " \"objectives\": [\"ipc\", \"mpki\"],\n"
+        " \"search\": {\"budget\": {\"evaluations\": 16}, \"scalarisations\": 2}}",
+        "t.json", err, sizeof err);
+    if (!s) fail_msg("%s", err);
+    evaluator *ev = make_ev(s, 2); /* one memo for every strategy: each configuration once */
+    uint64_t ref = param_set_hash(s->base);
+    /* seed 1 has random search draw the reference, seed 5 LHS */
+    static const char *const seeds[] = {"search.seed=1", "search.seed=5"};
+    for (size_t k = 0; k < 2 * sizeof strategies / sizeof strategies[0]; k++) {
+        const char *strategy = strategies[k / 2];
+        char set[64];
+        snprintf(set, sizeof set, "search.strategy=%s", strategy);
+        if (space_override(s, set, err, sizeof err) != 0 ||
+            space_override(s, seeds[k % 2], err, sizeof err) != 0)
+            fail_msg("%s", err);
+        run r = search(s, ev);
+        size_t fresh = 0;
+        for (size_t i = 0; i < r.props.n; i++) {
+            int repeat = r.props.p[i].hash == ref;
+            for (size_t j = 0; j < i && !repeat; j++)
+                repeat = r.props.p[j].hash == r.props.p[i].hash;
+            fresh += !repeat && !(r.props.p[i].violation > 0);
+        }
+        if (fresh != 16)
+            fail_msg("%s, %s: %zu new distinct feasible configurations for a budget of 16",
+                     strategy, seeds[k % 2], fresh);
+        proposal_list_free(&r.props);
+    }
+    evaluator_free(ev);
+    space_free(s);
+}
+
 static void test_objectives(void **state)
 {
     (void)state;
@@ -228,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_grid),
         cmocka_unit_test(test_lhs_and_random),
         cmocka_unit_test(test_nlopt_algorithms),
+        cmocka_unit_test(test_budget_counts_new_configurations),
         cmocka_unit_test(test_objectives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
