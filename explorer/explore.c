@@ -272,6 +272,11 @@ static void study_free(study *st)
 static explore_status study_space(study *st, char *err, size_t errlen)
 {
     const explore_options *o = st->o;
+    if (o->out && (!o->out[0] || strlen(o->out) > SPACE_MAX_OUTPUT)) {
+        snprintf(err, errlen, "--out: expected a folder name of 1 to %d bytes, got %zu",
+                 SPACE_MAX_OUTPUT, strlen(o->out));
+        return EXPLORE_BAD_INPUT;
+    }
     if (!o->space && o->resume)
         st->s = load_saved(o->out ? o->out : "results/default", &st->ss, err, errlen);
     else
