@@ -328,7 +328,7 @@ static explore_status study_open(study *st, char *err, size_t errlen)
         snprintf(err, errlen, "%s: nothing to resume (no journal)", s->output);
         return EXPLORE_BAD_INPUT;
     }
-    int threads = o->mpi ? 1 : o->threads > 0 ? o->threads : s->search.threads;
+    int threads = o->mpi ? 1 : o->threads_given ? o->threads : s->search.threads;
     st->ev = evaluator_new(s, path, threads, err, errlen);
     if (!st->ev) return EXPLORE_BAD_INPUT;
     if (o->mpi && mpi_eval_attach(st->ev, err, errlen) != 0) return EXPLORE_BAD_INPUT;

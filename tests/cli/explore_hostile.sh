@@ -29,4 +29,20 @@ expect 2 'huge.json: name: 10000000 bytes long \(expected at most 128\)' -- \
 expect 2 '--out: expected a folder name of 1 to 1024 bytes, got 2000' -- \
     "$WT" explore "$tmp/desc.json" --validate --out "$(printf 'd%.0s' $(seq 2000))"
 
+# 2. 0 means the same in a space file and on the command line: search.threads 0 and --threads 0
+# are every core (OMP_NUM_THREADS says how many here), budget.seconds 0 is no time limit
+printf '{"name": "zero", "parameters": {"l1d.ways": [1, 2, 4]}, "workloads": [{"name": "stream", "params": {"n": 256}}],
+ "search": {"threads": 1, "budget": {"seconds": 0}}}' >"$tmp/zero.json"
+threads() { grep -o '"threads":[[:space:]]*[0-9]*' "$1/summary.json" | grep -o '[0-9]*$'; }
+OMP_NUM_THREADS=3 expect 0 "3 points .*results in" -- "$WT" explore "$tmp/zero.json" --out "$tmp/zero-cli" --threads 0
+check "[ \"$(threads "$tmp/zero-cli")\" = 3 ]" "--threads 0: $(threads "$tmp/zero-cli") threads, expected every core (3)"
+sed 's/"threads": 1/"threads": 0/' "$tmp/zero.json" >"$tmp/zero0.json"
+OMP_NUM_THREADS=3 expect 0 "3 points .*results in" -- "$WT" explore "$tmp/zero0.json" --out "$tmp/zero-space"
+check "[ \"$(threads "$tmp/zero-space")\" = 3 ]" "search.threads 0: $(threads "$tmp/zero-space") threads, expected 3"
+OMP_NUM_THREADS=3 expect 0 "3 points .*results in" -- "$WT" explore "$tmp/zero0.json" --out "$tmp/zero-one" --threads 1
+check "[ \"$(threads "$tmp/zero-one")\" = 1 ]" "--threads 1 over search.threads 0: $(threads "$tmp/zero-one") threads"
+check "grep -q '\"skipped\":[[:space:]]*0' '$tmp/zero-cli/summary.json'" "budget.seconds 0 skipped simulations"
+expect 2 "explore: --threads 1025: expected an integer in \[0, 1024\]" -- "$WT" explore "$tmp/zero.json" --threads 1025
+expect 2 "sim: --threads 0: expected an integer in \[1, 1024\]" -- "$WT" sim --workload stream --threads 0
+
 finish
