@@ -299,6 +299,16 @@ static const bad_case bad_cases[] = {
      "parameters.\"sched.policy\"[1]: sched.policy: expected one of lrr, gto"},
     {"{\"parameters\": {\"sched.policy\": [\"lrr\", \"lrr\"]}, " WL "}",
      "parameters.\"sched.policy\"[1]: expected distinct values"},
+    /* the first repeat in list order, and the earliest of its value; a bad value before any
+     * repeat is reported as such */
+    {"{\"parameters\": {\"l1d.ways\": [4, 2, 8, 2, 4, 8]}, " WL "}",
+     "parameters.\"l1d.ways\"[3]: expected distinct values (this one repeats [1])"},
+    {"{\"parameters\": {\"l1d.ways\": [4, 2, 4, \"x\"]}, " WL "}",
+     "parameters.\"l1d.ways\"[2]: expected distinct values (this one repeats [0])"},
+    {"{\"parameters\": {\"l1d.ways\": [4, \"x\", 4]}, " WL "}",
+     "parameters.\"l1d.ways\"[1]: expected a number"},
+    {"{\"parameters\": {\"l1d.policy\": [\"lru\", \"dacache_stall\", \"lru\"]}, " WL "}",
+     "parameters.\"l1d.policy\"[2]: expected distinct values (this one repeats [0])"},
     {"{\"parameters\": {\"sched.policy\": {\"min\": 0, \"max\": 1}}, " WL "}",
      "parameters.\"sched.policy\": sched.policy is a choice: expected values"},
     {"{\"parameters\": {\"l1d.ways\": []}, " WL "}",

@@ -45,4 +45,18 @@ check "grep -q '\"skipped\":[[:space:]]*0' '$tmp/zero-cli/summary.json'" "budget
 expect 2 "explore: --threads 1025: expected an integer in \[0, 1024\]" -- "$WT" explore "$tmp/zero.json" --threads 1025
 expect 2 "sim: --threads 0: expected an integer in \[1, 1024\]" -- "$WT" sim --workload stream --threads 0
 
+# 3. a dimension of a million levels, listed or a range, validates in linear time (seconds,
+# not the minutes a pairwise check of distinct values took)
+python3 -c 'import json, sys; json.dump({"parameters": {"sim.seed": {"values": list(range(1000000))}},
+  "constraints": ["sim.seed >= 0"], "workloads": ["stream"]}, sys.stdout)' >"$tmp/million.json"
+expect 0 "million.json: ok \(1 parameters, grid of 1000000 points, 100000 of 100000 sampled grid points feasible" -- \
+    timeout 60 "$WT" explore "$tmp/million.json" --validate
+printf '{"parameters": {"sim.seed": {"min": 0, "max": 999999, "step": 1}}, "constraints": ["sim.seed >= 0"],
+ "workloads": ["stream"]}' >"$tmp/range.json"
+expect 0 "range.json: ok \(1 parameters, grid of 1000000 points" -- timeout 60 "$WT" explore "$tmp/range.json" --validate
+python3 -c 'import json, sys; json.dump({"parameters": {"sim.seed": {"values": list(range(999999)) + [5]}},
+  "workloads": ["stream"]}, sys.stdout)' >"$tmp/repeat.json"
+expect 2 'repeat.json: parameters."sim.seed"\.values\[999999\]: expected distinct values \(this one repeats \[5\]\)' -- \
+    timeout 60 "$WT" explore "$tmp/repeat.json" --validate
+
 finish
