@@ -263,27 +263,30 @@ evaluator *evaluator_new(const space *s, const char *journal_path, int threads, 
         goto bad;
     }
     e->key_version = JOURNAL_VERSION;
-    if (journal_path) {
-        journal_stats st;
-        e->j = space_samples(s)
-                   ? journal_open_sampled(journal_path, replay_record, e, &st, err, errlen)
-                   : journal_open(journal_path, replay_record, e, &st, err, errlen);
-        if (!e->j) goto bad;
-        e->counts.torn = st.skipped + (size_t)st.truncated;
-        /* a study resumed on an older journal goes on with its keys */
-        e->key_version = journal_version(e->j);
-    }
+    if (journal_path && evaluator_open_journal(e, journal_path, err, errlen) != 0) goto bad;
     return e;
 bad:
     evaluator_free(e);
     return NULL;
 }
 
+int evaluator_open_journal(evaluator *e, const char *path, char *err, size_t errlen)
+{
+    journal_stats st;
+    e->j = space_samples(e->s) ? journal_open_sampled(path, replay_record, e, &st, err, errlen)
+                               : journal_open(path, replay_record, e, &st, err, errlen);
+    if (!e->j) return st.io_failed ? -2 : -1;
+    e->counts.torn = st.skipped + (size_t)st.truncated;
+    /* a study resumed on an older journal goes on with its keys */
+    e->key_version = journal_version(e->j);
+    return 0;
+}
+
 int evaluator_replay(evaluator *e, const char *path, char *err, size_t errlen)
 {
     journal_stats st;
     journal *j = journal_open(path, replay_record, e, &st, err, errlen);
-    if (!j) return -1;
+    if (!j) return st.io_failed ? -2 : -1;
     journal_close(j);
     e->counts.torn += st.skipped + (size_t)st.truncated;
     if (st.replayed && st.version != e->key_version) e->alt_version = st.version;

@@ -144,10 +144,16 @@ static journal *open_journal(const char *path, journal_replay_fn replay, void *c
      * runs out) or a FIFO cannot be a journal */
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         snprintf(err, errlen, "%s: not a regular file (expected a journal)", path);
+        st->io_failed = 1;
         return NULL;
     }
     size_t len = 0;
     char *text = wt_read_file(path, &len);
+    if (!text && errno != ENOENT) { /* unreadable: it would be taken for an empty journal */
+        snprintf(err, errlen, "%s: cannot read the journal: %s", path, strerror(errno));
+        st->io_failed = 1;
+        return NULL;
+    }
     size_t *map = NULL;
     size_t nmap = 0;
     size_t keep = 0; /* bytes of the file to keep: everything up to the last complete line */
@@ -185,6 +191,7 @@ static journal *open_journal(const char *path, journal_replay_fn replay, void *c
             if (!map) {
                 free(text);
                 snprintf(err, errlen, "%s: out of memory", path);
+                st->io_failed = 1;
                 return NULL;
             }
             size_t k = 0;
@@ -227,6 +234,7 @@ static journal *open_journal(const char *path, journal_replay_fn replay, void *c
     free(text);
     if (st->truncated && truncate(path, (off_t)keep) != 0) {
         snprintf(err, errlen, "%s: cannot cut off a torn last line: %s", path, strerror(errno));
+        st->io_failed = 1;
         return NULL;
     }
     if (keep == 0) version = JOURNAL_VERSION; /* nothing kept: a new journal */
@@ -234,6 +242,7 @@ static journal *open_journal(const char *path, journal_replay_fn replay, void *c
     journal *j = calloc(1, sizeof *j);
     if (!j) {
         snprintf(err, errlen, "%s: out of memory", path);
+        st->io_failed = 1;
         return NULL;
     }
     j->version = version;
@@ -241,6 +250,7 @@ static journal *open_journal(const char *path, journal_replay_fn replay, void *c
     j->f = fopen(path, "ab");
     if (!j->f) {
         snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(errno));
+        st->io_failed = 1;
         free(j);
         return NULL;
     }
@@ -249,6 +259,7 @@ static journal *open_journal(const char *path, journal_replay_fn replay, void *c
         header_text(header, sizeof header, sampled);
         if (fputs(header, j->f) == EOF || fflush(j->f) != 0) {
             snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(errno));
+            st->io_failed = 1;
             journal_close(j);
             return NULL;
         }

@@ -283,9 +283,11 @@ static void test_not_a_journal(void **state)
     (void)state;
     const char *path = test_write_temp("j5", "point,workload\n1,2\n");
     char err[256];
-    journal *j = journal_open(path, NULL, NULL, NULL, err, sizeof err);
+    journal_stats st;
+    journal *j = journal_open(path, NULL, NULL, &st, err, sizeof err);
     assert_null(j);
     assert_non_null(strstr(err, "not a warptune journal"));
+    assert_int_equal(st.io_failed, 0); /* bad input, not a failed write */
     size_t len;
     char *text = test_read_file(path, &len);
     assert_string_equal(text, "point,workload\n1,2\n"); /* untouched */
@@ -322,17 +324,20 @@ static void test_nul_in_header(void **state)
 }
 
 /* A journal is read whole, cut and appended to: a device or folder in its place is refused
- * (/dev/zero used to be read until memory ran out). */
+ * (/dev/zero used to be read until memory ran out), as a journal that cannot be written. */
 static void test_not_a_regular_file(void **state)
 {
     (void)state;
     char err[256];
-    assert_null(journal_open("/dev/zero", NULL, NULL, NULL, err, sizeof err));
+    journal_stats st;
+    assert_null(journal_open("/dev/zero", NULL, NULL, &st, err, sizeof err));
     assert_string_equal(err, "/dev/zero: not a regular file (expected a journal)");
+    assert_int_equal(st.io_failed, 1);
     const char *dir = fresh_path("jdir");
     assert_int_equal(mkdir(dir, 0700), 0);
-    assert_null(journal_open(dir, NULL, NULL, NULL, err, sizeof err));
+    assert_null(journal_open(dir, NULL, NULL, &st, err, sizeof err));
     assert_non_null(strstr(err, ": not a regular file (expected a journal)"));
+    assert_int_equal(st.io_failed, 1);
     rmdir(dir);
 }
 

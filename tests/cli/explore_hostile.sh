@@ -59,4 +59,31 @@ python3 -c 'import json, sys; json.dump({"parameters": {"sim.seed": {"values": l
 expect 2 'repeat.json: parameters."sim.seed"\.values\[999999\]: expected distinct values \(this one repeats \[5\]\)' -- \
     timeout 60 "$WT" explore "$tmp/repeat.json" --validate
 
+# 4. an output folder whose lock or journal cannot be written is output that cannot be written
+# (exit 1, the file and the reason), not bad input; a folder held by another run, a journal
+# that is no journal and an output that names a file stay bad input (exit 2)
+small='{"name": "w", "workloads": [{"name": "stream", "params": {"n": 256}}]}'
+printf '%s' "$small" >"$tmp/w.json"
+mkdir -p "$tmp/lockdir/lock" "$tmp/jdir/journal"
+expect 1 "lockdir/lock: cannot open the folder's lock: Is a directory" -- \
+    "$WT" explore "$tmp/w.json" --out "$tmp/lockdir" --quiet
+expect 1 "jdir/journal: not a regular file \(expected a journal\)" -- \
+    "$WT" explore "$tmp/w.json" --out "$tmp/jdir" --quiet
+: >"$tmp/plain"
+expect 1 "plain/sub: cannot create the folder: Not a directory" -- \
+    "$WT" explore "$tmp/w.json" --out "$tmp/plain/sub" --quiet
+expect 2 "plain: not a folder" -- "$WT" explore "$tmp/w.json" --out "$tmp/plain" --quiet
+mkdir -p "$tmp/garbage"
+echo 'point,workload' >"$tmp/garbage/journal"
+expect 2 "garbage/journal: not a warptune journal" -- "$WT" explore "$tmp/w.json" --out "$tmp/garbage" --quiet
+if [ "$(id -u)" != 0 ]; then # permissions bind everyone but root
+    mkdir -p "$tmp/ro" && chmod 555 "$tmp/ro"
+    expect 1 "ro/lock: cannot open the folder's lock: Permission denied" -- \
+        "$WT" explore "$tmp/w.json" --out "$tmp/ro" --quiet
+    mkdir -p "$tmp/roj" && : >"$tmp/roj/journal" && chmod 444 "$tmp/roj/journal"
+    expect 1 "roj/journal: cannot write the journal: Permission denied" -- \
+        "$WT" explore "$tmp/w.json" --out "$tmp/roj" --quiet
+    chmod 755 "$tmp/ro"
+fi
+
 finish
