@@ -1,6 +1,7 @@
 #include "explorer/evaluator.h"
 #include "explorer/evaluator_internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -338,7 +339,12 @@ void evaluator_set_progress(evaluator *e, progress *p)
 
 int evaluator_stopped(const evaluator *e)
 {
-    return wt_stop_requested || (e->deadline > 0 && now() >= e->deadline);
+    return wt_stop_requested || e->failed || (e->deadline > 0 && now() >= e->deadline);
+}
+
+const char *evaluator_failure(const evaluator *e)
+{
+    return e->failed ? e->failure : NULL;
 }
 
 eval_counts evaluator_counts(const evaluator *e)
@@ -388,10 +394,21 @@ void evaluator_finish(evaluator *e, const eval_job *job, sim_status st, const si
     note_cost(e, w, m);
     e->counts.simulated++;
     if (st != SIM_OK) e->counts.failed++;
-    if (e->j) {
+    /* A result the journal cannot take would be simulated again by the next run, and so would
+     * every later one: the study stops at the first (no simulation starts after it; the ones
+     * running finish unrecorded) and fails, leaving what the journal holds whole. */
+    if (e->j && !e->failed) {
         journal_record r = {en->key, st, e->s->workloads[w].label, *m, en->error};
-        if (journal_append(e->j, &r) != 0)
-            fprintf(stderr, "warptune: warning: cannot append to the journal\n");
+        if (journal_append(e->j, &r) != 0) {
+            snprintf(e->failure, sizeof e->failure,
+                     "%s: cannot append to the journal: %s; the study stopped, keeping the "
+                     "journal's records (%zu of them from this run): rerun it once the journal "
+                     "can be written",
+                     journal_path(e->j), strerror(errno), e->appended);
+            e->failed = 1;
+        } else {
+            e->appended++;
+        }
     }
     note_progress(e);
     pthread_cond_broadcast(&e->done);

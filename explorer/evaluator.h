@@ -73,8 +73,12 @@ int evaluator_threads(const evaluator *e);
 void evaluator_set_deadline(evaluator *e, double when);
 /* Progress reporting of finished simulations; expected: simulations the study will ask. */
 void evaluator_set_progress(evaluator *e, progress *p);
-/* 1 once no new simulation may start: interrupted or past the deadline. */
+/* 1 once no new simulation may start: interrupted, past the deadline or failed. */
 int evaluator_stopped(const evaluator *e);
+/* Why the evaluator failed (its journal could not be appended to: the file and the reason),
+ * or NULL. A study that failed writes no outputs: they would describe a study cut short that
+ * its journal cannot resume. */
+const char *evaluator_failure(const evaluator *e);
 eval_counts evaluator_counts(const evaluator *e);
 
 /* The memo key of cfg on workload w. */

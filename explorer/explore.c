@@ -403,6 +403,12 @@ static explore_status study_search(study *st, eval_counts *counts, char *err, si
     memmove(st->props.p + 1, st->props.p, (st->props.n - 1) * sizeof *st->props.p);
     st->props.p[0] = first;
     *counts = evaluator_counts(st->ev);
+    if (evaluator_failure(st->ev)) {
+        if (st->prog)
+            progress_finish(st->prog, counts->simulated + counts->replayed, counts->failed);
+        snprintf(err, errlen, "%s", evaluator_failure(st->ev));
+        return EXPLORE_FAILED;
+    }
     /* done: every simulation the study ran or took from the journal; a search that finished
      * asked for all it was going to, so that is the total (repeats and infeasible points never
      * counted in it) */

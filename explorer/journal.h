@@ -61,8 +61,12 @@ journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, jou
 journal *journal_open_sampled(const char *path, journal_replay_fn replay, void *ctx,
                               journal_stats *st, char *err, size_t errlen);
 /* Appends one record and flushes it to the operating system. Not thread-safe: the caller
- * serialises appends. Returns 0 or -1. */
+ * serialises appends. Returns 0, or -1 with errno (a full disk: ENOSPC). After a failure the
+ * journal takes nothing more (-1, EIO): the records before it stay whole, and a part of the
+ * failed one is cut off when the journal is next opened. */
 int journal_append(journal *j, const journal_record *r);
+/* The path the journal was opened at. */
+const char *journal_path(const journal *j);
 /* The version of the journal's keys: its header's, JOURNAL_VERSION for a journal just started. */
 int journal_version(const journal *j);
 void journal_close(journal *j);

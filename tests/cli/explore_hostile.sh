@@ -86,4 +86,37 @@ if [ "$(id -u)" != 0 ]; then # permissions bind everyone but root
     chmod 755 "$tmp/ro"
 fi
 
+# 5. a journal that fills up mid-study (the file size limit stands for a full disk; its signal
+# ignored, the write fails with EFBIG): the study stops at once, names the file and the reason,
+# exits 1 and writes no outputs; every record before the failure is kept, and the rerun
+# simulates only the rest and gives the outputs of a study never stopped
+cat >"$tmp/fill.json" <<'JSON'
+{
+  "name": "fill",
+  "settings": {"gpu.sms": 1, "l2.partitions": 2},
+  "parameters": {"sched.policy": ["lrr", "gto"], "l1d.ways": {"min": 1, "max": 16}, "sm.max_ctas": [1, 2, 4]},
+  "workloads": [{"name": "kmeans", "params": {"npoints": 256}}, {"name": "stream", "params": {"n": 2048}}],
+  "objectives": ["ipc", "mpki"],
+  "search": {"strategy": "random", "budget": {"evaluations": 12}}
+}
+JSON
+"$WT" explore "$tmp/fill.json" --out "$tmp/fill-whole" --threads 2 --quiet
+field() { grep -o "\"$2\":[[:space:]]*[0-9]*" "$1" | head -1 | grep -o '[0-9]*$'; }
+total=$(field "$tmp/fill-whole/summary.json" simulated)
+out=$( (trap '' XFSZ; ulimit -f 16; "$WT" explore "$tmp/fill.json" --out "$tmp/fill" --threads 1) 2>&1)
+rc=$?
+kept=$(($(wc -l <"$tmp/fill/journal") - 1)) # complete records, after the header
+if [ "$rc" = 1 ] && [ "$kept" -gt 0 ] && [ "$kept" -lt "$total" ]; then ok; else
+    bad "full journal: exit $rc, $kept of $total records kept (expected exit 1 mid-study): $out"
+fi
+grep -qE "fill/journal: cannot append to the journal: File too large; the study stopped, keeping the journal's records \($kept of them from this run\)" <<<"$out" &&
+    ok || bad "full journal: the message lacks the file, reason or count: $out"
+# one thread: the simulation whose record failed is the last that ran
+grep -q "finished $((kept + 1))/" <<<"$out" && ok || bad "full journal: simulations went on after the failure: $out"
+! grep -q "warning" <<<"$out" && ok || bad "full journal: a warning instead of an error: $out"
+check "[ ! -e '$tmp/fill/summary.json' ] && [ ! -e '$tmp/fill/points.csv' ]" "full journal: outputs written"
+expect 0 "$((total - kept)) simulated, $kept from the journal" -- \
+    "$WT" explore "$tmp/fill.json" --out "$tmp/fill" --threads 2
+for f in evaluations.csv points.csv pareto.csv; do same "$tmp/fill-whole/$f" "$tmp/fill/$f" "after a full journal: $f"; done
+
 finish
