@@ -1,6 +1,7 @@
 #include "explorer/evaluator.h"
 #include "explorer/evaluator_internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -263,27 +264,30 @@ evaluator *evaluator_new(const space *s, const char *journal_path, int threads, 
         goto bad;
     }
     e->key_version = JOURNAL_VERSION;
-    if (journal_path) {
-        journal_stats st;
-        e->j = space_samples(s)
-                   ? journal_open_sampled(journal_path, replay_record, e, &st, err, errlen)
-                   : journal_open(journal_path, replay_record, e, &st, err, errlen);
-        if (!e->j) goto bad;
-        e->counts.torn = st.skipped + (size_t)st.truncated;
-        /* a study resumed on an older journal goes on with its keys */
-        e->key_version = journal_version(e->j);
-    }
+    if (journal_path && evaluator_open_journal(e, journal_path, err, errlen) != 0) goto bad;
     return e;
 bad:
     evaluator_free(e);
     return NULL;
 }
 
+int evaluator_open_journal(evaluator *e, const char *path, char *err, size_t errlen)
+{
+    journal_stats st;
+    e->j = space_samples(e->s) ? journal_open_sampled(path, replay_record, e, &st, err, errlen)
+                               : journal_open(path, replay_record, e, &st, err, errlen);
+    if (!e->j) return st.io_failed ? -2 : -1;
+    e->counts.torn = st.skipped + (size_t)st.truncated;
+    /* a study resumed on an older journal goes on with its keys */
+    e->key_version = journal_version(e->j);
+    return 0;
+}
+
 int evaluator_replay(evaluator *e, const char *path, char *err, size_t errlen)
 {
     journal_stats st;
     journal *j = journal_open(path, replay_record, e, &st, err, errlen);
-    if (!j) return -1;
+    if (!j) return st.io_failed ? -2 : -1;
     journal_close(j);
     e->counts.torn += st.skipped + (size_t)st.truncated;
     if (st.replayed && st.version != e->key_version) e->alt_version = st.version;
@@ -335,7 +339,12 @@ void evaluator_set_progress(evaluator *e, progress *p)
 
 int evaluator_stopped(const evaluator *e)
 {
-    return wt_stop_requested || (e->deadline > 0 && now() >= e->deadline);
+    return wt_stop_requested || e->failed || (e->deadline > 0 && now() >= e->deadline);
+}
+
+const char *evaluator_failure(const evaluator *e)
+{
+    return e->failed ? e->failure : NULL;
 }
 
 eval_counts evaluator_counts(const evaluator *e)
@@ -385,10 +394,21 @@ void evaluator_finish(evaluator *e, const eval_job *job, sim_status st, const si
     note_cost(e, w, m);
     e->counts.simulated++;
     if (st != SIM_OK) e->counts.failed++;
-    if (e->j) {
+    /* A result the journal cannot take would be simulated again by the next run, and so would
+     * every later one: the study stops at the first (no simulation starts after it; the ones
+     * running finish unrecorded) and fails, leaving what the journal holds whole. */
+    if (e->j && !e->failed) {
         journal_record r = {en->key, st, e->s->workloads[w].label, *m, en->error};
-        if (journal_append(e->j, &r) != 0)
-            fprintf(stderr, "warptune: warning: cannot append to the journal\n");
+        if (journal_append(e->j, &r) != 0) {
+            snprintf(e->failure, sizeof e->failure,
+                     "%s: cannot append to the journal: %s; the study stopped, keeping the "
+                     "journal's records (%zu of them from this run): rerun it once the journal "
+                     "can be written",
+                     journal_path(e->j), strerror(errno), e->appended);
+            e->failed = 1;
+        } else {
+            e->appended++;
+        }
     }
     note_progress(e);
     pthread_cond_broadcast(&e->done);

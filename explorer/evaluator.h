@@ -53,13 +53,19 @@ typedef struct eval_counts {
 typedef struct progress progress;
 typedef struct evaluator evaluator;
 
-/* Loads the space's workloads and opens (replays) the journal at journal_path (NULL: none).
- * threads: OpenMP threads for batches (0: every core). Returns NULL with err. */
+/* Loads the space's workloads and opens (replays) the journal at journal_path (NULL: none; see
+ * evaluator_open_journal). threads: OpenMP threads for batches (0: every core). Returns NULL
+ * with err. */
 evaluator *evaluator_new(const space *s, const char *journal_path, int threads, char *err,
                          size_t errlen);
 void evaluator_free(evaluator *e);
+/* Opens the evaluator's journal at path (an evaluator made without one), replaying it into the
+ * memo. Returns 0; -1 with err when the file is no journal (bad input); -2 with err when it
+ * cannot be read or written (output that cannot be written). */
+int evaluator_open_journal(evaluator *e, const char *path, char *err, size_t errlen);
 /* Replays another journal into the memo (a shard's, explorer/shard.h), as the evaluator's own
- * was; later simulations still go to the evaluator's own journal. Returns 0 or -1 with err. */
+ * was; later simulations still go to the evaluator's own journal. Returns 0, or -1 or -2 with
+ * err as evaluator_open_journal. */
 int evaluator_replay(evaluator *e, const char *path, char *err, size_t errlen);
 
 int evaluator_threads(const evaluator *e);
@@ -67,8 +73,12 @@ int evaluator_threads(const evaluator *e);
 void evaluator_set_deadline(evaluator *e, double when);
 /* Progress reporting of finished simulations; expected: simulations the study will ask. */
 void evaluator_set_progress(evaluator *e, progress *p);
-/* 1 once no new simulation may start: interrupted or past the deadline. */
+/* 1 once no new simulation may start: interrupted, past the deadline or failed. */
 int evaluator_stopped(const evaluator *e);
+/* Why the evaluator failed (its journal could not be appended to: the file and the reason),
+ * or NULL. A study that failed writes no outputs: they would describe a study cut short that
+ * its journal cannot resume. */
+const char *evaluator_failure(const evaluator *e);
 eval_counts evaluator_counts(const evaluator *e);
 
 /* The memo key of cfg on workload w. */

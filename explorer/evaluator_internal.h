@@ -25,6 +25,11 @@ struct evaluator {
     sim_thread_share *share;
     double deadline;
     journal *j;
+    /* set once the journal could not be appended to: no simulation starts after it, and the
+     * study ends with failure (set before failed, read after it) */
+    _Atomic int failed;
+    char failure[1024];
+    size_t appended; /* records this run appended to the journal */
     /* The memo's keys are made with the configuration hash of the journal version key_version:
      * its journal's (JOURNAL_VERSION without one). alt_version: the other version, once a
      * journal of it was replayed too (a shard's, evaluator_replay), whose records are found

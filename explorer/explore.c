@@ -32,6 +32,8 @@ static double wall_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Creates the folder path and the ones above it. Returns 0; -1 with err when path is there but
+ * not a folder (bad input); -2 with err when a folder cannot be created. */
 static int mkdirs(const char *path, char *err, size_t errlen)
 {
     char buf[2048];
@@ -42,7 +44,7 @@ static int mkdirs(const char *path, char *err, size_t errlen)
             *p = '\0';
             if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
                 snprintf(err, errlen, "%s: cannot create the folder: %s", buf, strerror(errno));
-                return -1;
+                return -2;
             }
             *p = c;
             if (!c) break;
@@ -273,6 +275,11 @@ static void study_free(study *st)
 static explore_status study_space(study *st, char *err, size_t errlen)
 {
     const explore_options *o = st->o;
+    if (o->out && (!o->out[0] || strlen(o->out) > SPACE_MAX_OUTPUT)) {
+        snprintf(err, errlen, "--out: expected a folder name of 1 to %d bytes, got %zu",
+                 SPACE_MAX_OUTPUT, strlen(o->out));
+        return EXPLORE_BAD_INPUT;
+    }
     if (!o->space && o->resume)
         st->s = load_saved(o->out ? o->out : "results/default", &st->ss, err, errlen);
     else
@@ -309,9 +316,13 @@ static explore_status study_open(study *st, char *err, size_t errlen)
 {
     const explore_options *o = st->o;
     space *s = st->s;
-    if (mkdirs(s->output, err, errlen) != 0) return EXPLORE_BAD_INPUT;
+    /* an output that cannot be written fails the study (exit 1), as any output that cannot be
+     * written does; a folder held by another run, or a file that is not what it should be, is
+     * bad input */
+    int r = mkdirs(s->output, err, errlen);
+    if (r != 0) return r == -2 ? EXPLORE_FAILED : EXPLORE_BAD_INPUT;
     if ((st->lock_fd = explore_folder_lock(s->output, o->shard_k, o->shard_n, err, errlen)) < 0)
-        return EXPLORE_BAD_INPUT;
+        return st->lock_fd == -2 ? EXPLORE_FAILED : EXPLORE_BAD_INPUT;
     /* only a run of the whole study, which no shard runs beside, clears the folder */
     if (!o->shard_n) explore_remove_orphans(s->output);
     char path[2048];
@@ -324,12 +335,15 @@ static explore_status study_open(study *st, char *err, size_t errlen)
         snprintf(err, errlen, "%s: nothing to resume (no journal)", s->output);
         return EXPLORE_BAD_INPUT;
     }
-    int threads = o->mpi ? 1 : o->threads > 0 ? o->threads : s->search.threads;
-    st->ev = evaluator_new(s, path, threads, err, errlen);
+    int threads = o->mpi ? 1 : o->threads_given ? o->threads : s->search.threads;
+    st->ev = evaluator_new(s, NULL, threads, err, errlen);
     if (!st->ev) return EXPLORE_BAD_INPUT;
+    if ((r = evaluator_open_journal(st->ev, path, err, errlen)) != 0)
+        return r == -2 ? EXPLORE_FAILED : EXPLORE_BAD_INPUT;
     if (o->mpi && mpi_eval_attach(st->ev, err, errlen) != 0) return EXPLORE_BAD_INPUT;
     /* the shards' journals, once they have run: a run over the whole study merges them */
-    if (!o->shard_n && shard_merge(st->ev, s->output, err, errlen) != 0) return EXPLORE_BAD_INPUT;
+    if (!o->shard_n && (r = shard_merge(st->ev, s->output, err, errlen)) != 0)
+        return r == -2 ? EXPLORE_FAILED : EXPLORE_BAD_INPUT;
     explore_join(path, sizeof path, s->output, "study.json");
     if (explore_write_study(s, (const char *const *)st->ss.v, st->ss.n, path, err, errlen) != 0)
         return EXPLORE_FAILED;
@@ -390,6 +404,12 @@ static explore_status study_search(study *st, eval_counts *counts, char *err, si
     memmove(st->props.p + 1, st->props.p, (st->props.n - 1) * sizeof *st->props.p);
     st->props.p[0] = first;
     *counts = evaluator_counts(st->ev);
+    if (evaluator_failure(st->ev)) {
+        if (st->prog)
+            progress_finish(st->prog, counts->simulated + counts->replayed, counts->failed);
+        snprintf(err, errlen, "%s", evaluator_failure(st->ev));
+        return EXPLORE_FAILED;
+    }
     /* done: every simulation the study ran or took from the journal; a search that finished
      * asked for all it was going to, so that is the total (repeats and infeasible points never
      * counted in it) */

@@ -83,7 +83,8 @@ typedef void (*explore_warn_fn)(void *ctx, const char *msg);
 typedef struct explore_options {
     const char *space; /* path or built-in name; NULL: "default", or the folder's study */
     const char *out;   /* overrides the space's output folder */
-    int threads;       /* 0: the space's, or every core */
+    int threads;       /* with threads_given: OpenMP threads, 0 meaning every core */
+    int threads_given; /* --threads: threads overrides the space's search.threads */
     int resume;
     int force; /* with resume: a changed study is started in the folder, its journal kept */
     int quiet;

@@ -58,7 +58,8 @@ static long running_shard(const char *folder, char *name, size_t namelen)
 }
 
 /* Locks the folder for a run of the whole study (shard_n 0) or for shard K of N. Returns the
- * open descriptor, or -1 with err. */
+ * open descriptor, -1 with err when another run holds it, -2 with err when the lock file
+ * fails. */
 int explore_folder_lock(const char *folder, int shard_k, int shard_n, char *err, size_t errlen)
 {
     char path[2048], name[64] = "lock";
@@ -67,7 +68,7 @@ int explore_folder_lock(const char *folder, int shard_k, int shard_n, char *err,
     int fd = open(path, O_RDWR | O_CREAT, 0666);
     if (fd < 0) {
         snprintf(err, errlen, "%s: cannot open the folder's lock: %s", path, strerror(errno));
-        return -1;
+        return -2;
     }
     struct flock fl;
     memset(&fl, 0, sizeof fl);
@@ -89,7 +90,7 @@ int explore_folder_lock(const char *folder, int shard_k, int shard_n, char *err,
         else
             snprintf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
         close(fd);
-        return -1;
+        return pid ? -1 : -2;
     }
     /* the other kind of run: a shard while the whole study runs, or the merge while a shard
      * runs */
@@ -112,10 +113,13 @@ int explore_folder_lock(const char *folder, int shard_k, int shard_n, char *err,
     }
     char pidtext[32];
     int n = snprintf(pidtext, sizeof pidtext, "%ld\n", (long)getpid());
+    errno = 0;
     if (ftruncate(fd, 0) != 0 || write(fd, pidtext, (size_t)n) != n) {
-        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
+        /* a short write sets no errno */
+        snprintf(err, errlen, "%s: write failed: %s", path,
+                 errno ? strerror(errno) : "short write");
         close(fd);
-        return -1;
+        return -2;
     }
     return fd;
 }

@@ -33,8 +33,9 @@ void explore_join(char *out, size_t n, const char *dir, const char *file);
 
 /* The output folder belongs to one run at a time (explore_folder.c): a POSIX write lock on
  * folder/lock for a run of the whole study (shard_n 0), or on folder/lock.K-of-N for shard K
- * of N, refused while the other kind of run holds the folder. Returns the open descriptor, or
- * -1 with err; unlock closes it. */
+ * of N, refused while the other kind of run holds the folder. Returns the open descriptor; -1
+ * with err when another run holds the folder; -2 with err when the lock file cannot be opened,
+ * locked or written (output that cannot be written). Unlock closes it. */
 int explore_folder_lock(const char *folder, int shard_k, int shard_n, char *err, size_t errlen);
 void explore_folder_unlock(int fd);
 /* Removes the temporaries (NAME.tmp.PID) whose process is gone: call it holding the folder. */

@@ -29,6 +29,8 @@ static const struct {
 
 struct journal {
     FILE *f;
+    char *path;
+    int failed;  /* an append failed: nothing more is appended (journal_append) */
     int sampled; /* its lines have the sampling columns */
     int version; /* of its keys: JOURNAL_VERSION, or 1 for a journal written before */
     char *buf;   /* line buffer for appends */
@@ -144,10 +146,16 @@ static journal *open_journal(const char *path, journal_replay_fn replay, void *c
      * runs out) or a FIFO cannot be a journal */
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         snprintf(err, errlen, "%s: not a regular file (expected a journal)", path);
+        st->io_failed = 1;
         return NULL;
     }
     size_t len = 0;
     char *text = wt_read_file(path, &len);
+    if (!text && errno != ENOENT) { /* unreadable: it would be taken for an empty journal */
+        snprintf(err, errlen, "%s: cannot read the journal: %s", path, strerror(errno));
+        st->io_failed = 1;
+        return NULL;
+    }
     size_t *map = NULL;
     size_t nmap = 0;
     size_t keep = 0; /* bytes of the file to keep: everything up to the last complete line */
@@ -185,6 +193,7 @@ static journal *open_journal(const char *path, journal_replay_fn replay, void *c
             if (!map) {
                 free(text);
                 snprintf(err, errlen, "%s: out of memory", path);
+                st->io_failed = 1;
                 return NULL;
             }
             size_t k = 0;
@@ -227,6 +236,7 @@ static journal *open_journal(const char *path, journal_replay_fn replay, void *c
     free(text);
     if (st->truncated && truncate(path, (off_t)keep) != 0) {
         snprintf(err, errlen, "%s: cannot cut off a torn last line: %s", path, strerror(errno));
+        st->io_failed = 1;
         return NULL;
     }
     if (keep == 0) version = JOURNAL_VERSION; /* nothing kept: a new journal */
@@ -234,21 +244,35 @@ static journal *open_journal(const char *path, journal_replay_fn replay, void *c
     journal *j = calloc(1, sizeof *j);
     if (!j) {
         snprintf(err, errlen, "%s: out of memory", path);
+        st->io_failed = 1;
         return NULL;
     }
     j->version = version;
     j->sampled = keep == 0 ? sampled : has_sampling;
-    j->f = fopen(path, "ab");
-    if (!j->f) {
-        snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(errno));
+    j->path = strdup(path);
+    if (!j->path) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        st->io_failed = 1;
         free(j);
         return NULL;
     }
+    j->f = fopen(path, "ab");
+    if (!j->f) {
+        snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(errno));
+        st->io_failed = 1;
+        free(j->path);
+        free(j);
+        return NULL;
+    }
+    /* unbuffered: each record is one write, and no part of a failed one stays in a buffer for
+     * fclose to write after the failure */
+    setvbuf(j->f, NULL, _IONBF, 0);
     if (keep == 0) {
         char header[4096];
         header_text(header, sizeof header, sampled);
         if (fputs(header, j->f) == EOF || fflush(j->f) != 0) {
             snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(errno));
+            st->io_failed = 1;
             journal_close(j);
             return NULL;
         }
@@ -291,34 +315,52 @@ static int append(journal *j, size_t *used, const char *fmt, ...)
     }
 }
 
+/* An append that fails marks the journal failed, keeping errno: after a failed write the file
+ * may end in part of a line, which the next open cuts off; a later record appended to it would
+ * be glued to that part and lost with it. */
+static int append_failed(journal *j)
+{
+    int e = errno;
+    j->failed = 1;
+    errno = e;
+    return -1;
+}
+
 int journal_append(journal *j, const journal_record *r)
 {
+    if (j->failed) {
+        errno = EIO;
+        return -1;
+    }
     if (!j->buf) {
         j->cap = 8192;
         j->buf = malloc(j->cap);
-        if (!j->buf) return -1;
+        if (!j->buf) return append_failed(j);
     }
     size_t used = 0;
     const char *st = r->status == SIM_OK ? "ok" : r->status == SIM_FAILED ? "failed" : "bad";
-    if (append(j, &used, "%016llx\t%s\t", (unsigned long long)r->key, st)) return -1;
+    if (append(j, &used, "%016llx\t%s\t", (unsigned long long)r->key, st)) return append_failed(j);
     for (const char *c = r->label; *c; c++)
-        if (append(j, &used, "%c", *c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c)) return -1;
-    if (append(j, &used, "\t")) return -1;
+        if (append(j, &used, "%c", *c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c))
+            return append_failed(j);
+    if (append(j, &used, "\t")) return append_failed(j);
     size_t nm = metric_count();
     for (size_t i = 0; i < nm; i++)
-        if (append(j, &used, "%s%.17g", i ? "," : "", metric_value(&r->m, i))) return -1;
+        if (append(j, &used, "%s%.17g", i ? "," : "", metric_value(&r->m, i)))
+            return append_failed(j);
     for (size_t i = 0; j->sampled && i < NSAMPLING; i++) {
         double v;
         memcpy(&v, (const char *)&r->m + sampling_cols[i].offset, sizeof v);
-        if (append(j, &used, ",%.17g", v)) return -1;
+        if (append(j, &used, ",%.17g", v)) return append_failed(j);
     }
-    if (append(j, &used, "\t")) return -1;
+    if (append(j, &used, "\t")) return append_failed(j);
     for (const char *c = r->error ? r->error : ""; *c; c++)
-        if (append(j, &used, "%c", *c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c)) return -1;
+        if (append(j, &used, "%c", *c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c))
+            return append_failed(j);
     uint32_t check = fnv32(j->buf, used);
-    if (append(j, &used, "\t%08x\n", check)) return -1;
-    if (fwrite(j->buf, 1, used, j->f) != used) return -1;
-    return fflush(j->f) == 0 ? 0 : -1;
+    if (append(j, &used, "\t%08x\n", check)) return append_failed(j);
+    if (fwrite(j->buf, 1, used, j->f) != used || fflush(j->f) != 0) return append_failed(j);
+    return 0;
 }
 
 int journal_version(const journal *j)
@@ -326,10 +368,16 @@ int journal_version(const journal *j)
     return j->version;
 }
 
+const char *journal_path(const journal *j)
+{
+    return j->path;
+}
+
 void journal_close(journal *j)
 {
     if (!j) return;
     if (j->f) fclose(j->f);
+    free(j->path);
     free(j->buf);
     free(j);
 }

@@ -47,18 +47,26 @@ typedef struct journal_stats {
     size_t skipped;  /* lines ignored: torn, garbled or from another format */
     int truncated;   /* a torn last line was cut off */
     int version;     /* of the journal's keys (journal_version) */
+    /* when journal_open fails: 1 when the file could not be read, cut or written (output that
+     * cannot be written), 0 when it is no journal (bad input) */
+    int io_failed;
 } journal_stats;
 
 /* Opens (creating if needed) the journal at path, calls replay for every complete record
- * already in it, and positions it for appending. Returns NULL with err on failure. */
+ * already in it, and positions it for appending. Returns NULL with err on failure, and
+ * st->io_failed saying which kind. */
 journal *journal_open(const char *path, journal_replay_fn replay, void *ctx, journal_stats *st,
                       char *err, size_t errlen);
 /* journal_open, for a study that samples: a journal it starts has the sampling columns. */
 journal *journal_open_sampled(const char *path, journal_replay_fn replay, void *ctx,
                               journal_stats *st, char *err, size_t errlen);
 /* Appends one record and flushes it to the operating system. Not thread-safe: the caller
- * serialises appends. Returns 0 or -1. */
+ * serialises appends. Returns 0, or -1 with errno (a full disk: ENOSPC). After a failure the
+ * journal takes nothing more (-1, EIO): the records before it stay whole, and a part of the
+ * failed one is cut off when the journal is next opened. */
 int journal_append(journal *j, const journal_record *r);
+/* The path the journal was opened at. */
+const char *journal_path(const journal *j);
 /* The version of the journal's keys: its header's, JOURNAL_VERSION for a journal just started. */
 int journal_version(const journal *j);
 void journal_close(journal *j);

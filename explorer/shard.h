@@ -27,7 +27,7 @@ int shard_prepare(const space *s, const char *const *sets, size_t nsets, int k, 
 size_t shard_journals(const char *folder);
 
 /* Replays every shard journal of the folder into the evaluator, in name order. Returns 0, or
- * -1 with err. */
+ * -1 or -2 with err as evaluator_replay. */
 int shard_merge(evaluator *e, const char *folder, char *err, size_t errlen);
 
 #endif

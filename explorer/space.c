@@ -116,6 +116,95 @@ int space_get_string(space_ctx *c, const cJSON *obj, const char *key, const char
     return 1;
 }
 
+/* ---------------------------------------------------------------- text */
+
+/* The offset of the first byte of s[0..n) that does not begin or continue a well-formed UTF-8
+ * sequence (no overlong forms, surrogates or code points above U+10FFFF), or n when there is
+ * none. */
+static size_t utf8_bad_offset(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char b = s[i];
+        size_t len;
+        unsigned char lo = 0x80, hi = 0xBF; /* the range of the second byte */
+        if (b < 0x80) {
+            i++;
+            continue;
+        } else if (b >= 0xC2 && b <= 0xDF) {
+            len = 2;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            len = 3;
+            if (b == 0xE0) lo = 0xA0; /* overlong */
+            if (b == 0xED) hi = 0x9F; /* surrogates */
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            len = 4;
+            if (b == 0xF0) lo = 0x90; /* overlong */
+            if (b == 0xF4) hi = 0x8F; /* above U+10FFFF */
+        } else {
+            return i;
+        }
+        if (i + 1 >= n || s[i + 1] < lo || s[i + 1] > hi) return i;
+        for (size_t k = 2; k < len; k++)
+            if (i + k >= n || (s[i + k] & 0xC0) != 0x80) return i;
+        i += len;
+    }
+    return n;
+}
+
+/* Every key and string of the space must be UTF-8: they reach summary.json, study.json and the
+ * CSVs, whose readers expect it. Depth is bounded by cJSON's nesting limit. Returns 0 or -1. */
+static int check_utf8(space_ctx *c, const cJSON *node, const char *path)
+{
+    if (cJSON_IsString(node)) {
+        size_t n = strlen(node->valuestring);
+        size_t bad = utf8_bad_offset((const unsigned char *)node->valuestring, n);
+        if (bad < n)
+            return space_fail(c, path, "byte %zu (0x%02x) is not UTF-8 (expected UTF-8 text)",
+                              bad + 1, (unsigned char)node->valuestring[bad]);
+        return 0;
+    }
+    size_t i = 0;
+    for (const cJSON *it = node->child; it; it = it->next, i++) {
+        char p[512];
+        if (cJSON_IsObject(node)) {
+            size_t n = strlen(it->string);
+            size_t bad = utf8_bad_offset((const unsigned char *)it->string, n);
+            if (bad < n)
+                return space_fail(c, path[0] ? path : "(top level)",
+                                  "a key's byte %zu (0x%02x) is not UTF-8 (expected UTF-8 keys)",
+                                  bad + 1, (unsigned char)it->string[bad]);
+            space_path_key(p, sizeof p, path, it->string);
+        } else {
+            space_path_index(p, sizeof p, path, i);
+        }
+        if (check_utf8(c, it, p)) return -1;
+    }
+    return 0;
+}
+
+/* The study's name names its default output folder, results/NAME: one folder name, which
+ * stays inside results/. from_file: the name is the space file's, not a "name" key. */
+static int check_name(space_ctx *c, const char *name, int from_file)
+{
+    const char *given = from_file ? " (the space file's name, without \"name\")" : "";
+    size_t n = strlen(name);
+    if (n == 0) return space_fail(c, "name", "expected a non-empty name");
+    if (n > SPACE_MAX_NAME)
+        return space_fail(c, "name", "%zu bytes long%s (expected at most %d)", n, given,
+                          SPACE_MAX_NAME);
+    size_t bad = utf8_bad_offset((const unsigned char *)name, n);
+    if (bad < n)
+        return space_fail(c, "name", "byte %zu (0x%02x) is not UTF-8%s (expected UTF-8 text)",
+                          bad + 1, (unsigned char)name[bad], given);
+    if (strchr(name, '/') || strchr(name, '\\') || !strcmp(name, ".") || !strcmp(name, ".."))
+        return space_fail(c, "name",
+                          "\"%s\"%s would name a folder outside results/ (expected a name "
+                          "without '/', '\\' and not \".\" or \"..\")",
+                          name, given);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- the space */
 
 static int finish(space_ctx *c, space *s)
@@ -201,6 +290,7 @@ static int parse_identity(space_ctx *c, space *s, const cJSON *root)
     const char *str = NULL;
     if (space_get_string(c, root, "name", "", &str) < 0) return -1;
     s->name = str ? strdup(str) : base_name(c->file);
+    if (s->name && check_name(c, s->name, !str)) return -1;
     str = "";
     if (space_get_string(c, root, "description", "", &str) < 0) return -1;
     s->description = strdup(str);
@@ -278,6 +368,9 @@ static int parse_output(space_ctx *c, space *s, const cJSON *root)
     const char *str = NULL;
     if (space_get_string(c, root, "output", "", &str) < 0) return -1;
     if (str && !str[0]) return space_fail(c, "output", "expected a folder name");
+    if (str && strlen(str) > SPACE_MAX_OUTPUT)
+        return space_fail(c, "output", "%zu bytes long (expected a folder name of at most %d)",
+                          strlen(str), SPACE_MAX_OUTPUT);
     if (str) {
         s->output = strdup(str);
     } else {
@@ -295,8 +388,8 @@ static int parse_sections(space_ctx *c, space *s, const cJSON *root)
     static const char *const keys[] = {"name",       "description", "preset",    "settings",
                                        "parameters", "constraints", "workloads", "objectives",
                                        "search",     "output",      "$schema",   NULL};
-    if (space_check_keys(c, root, "", keys) || parse_identity(c, s, root) ||
-        parse_settings_and_parameters(c, s, root))
+    if (space_check_keys(c, root, "", keys) || check_utf8(c, root, "") ||
+        parse_identity(c, s, root) || parse_settings_and_parameters(c, s, root))
         return -1;
     const cJSON *cons = cJSON_GetObjectItemCaseSensitive(root, "constraints");
     if (cons && parse_constraints(c, s, cons)) return -1;
@@ -396,6 +489,9 @@ int space_override(space *s, const char *kv, char *err, size_t errlen)
     }
     if (!strcmp(key, "output")) {
         if (!*val) return space_fail(&c, key, "expected a folder name"); /* as in the file */
+        if (strlen(val) > SPACE_MAX_OUTPUT)
+            return space_fail(&c, key, "%zu bytes long (expected a folder name of at most %d)",
+                              strlen(val), SPACE_MAX_OUTPUT);
         free(s->output);
         s->output = strdup(val);
         return s->output ? 0 : space_fail(&c, key, "out of memory");

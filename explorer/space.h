@@ -42,6 +42,12 @@ typedef enum agg_kind { AGG_GEOMEAN, AGG_HMEAN, AGG_MEAN, AGG_SUM } agg_kind;
  * spaces/space.schema.json says the same): the explorer's per-point arrays (explore.h,
  * search_nlopt.c), its outputs and `warptune front` hold this many. */
 #define SPACE_MAX_OBJECTIVES 8
+/* The longest study name, in bytes: it names the folder results/NAME, and a folder's name is
+ * at most 255 bytes on common file systems. */
+#define SPACE_MAX_NAME 128
+/* The longest output folder, in bytes: the paths of the files in it must fit the buffers the
+ * study builds them in. */
+#define SPACE_MAX_OUTPUT 1024
 
 typedef struct space_objective {
     char *name;   /* column name: the metric, or "metric_aggregate" when not the default */

@@ -92,11 +92,12 @@ void space_dim_free(space_dim *d)
 }
 
 /* The value of one level of a dimension over parameter id, as the registry stores it: a
- * choice or an alias of one by its index (param_get_shown), read on the defaults so that an
- * alias's other parameter cannot leak from one level into the next. Returns 0, or -1 with why
- * in msg. */
-static int level_value(const param_def *pd, int id, const cJSON *v, double *out, char *msg,
-                       size_t msglen)
+ * choice or an alias of one by its index (param_get_shown), read on tmp reset to the defaults
+ * (def) so that an alias's other parameter cannot leak from one level into the next; the two
+ * sets serve every level of the dimension, which may have up to MAX_LEVELS. Returns 0, or -1
+ * with why in msg. */
+static int level_value(const param_def *pd, int id, const cJSON *v, param_set *tmp,
+                       const param_set *def, double *out, char *msg, size_t msglen)
 {
     if (pd->type == PT_CHOICE && !cJSON_IsString(v)) {
         snprintf(msg, msglen, "expected the name of a %s choice (a string)", pd->name);
@@ -110,11 +111,7 @@ static int level_value(const param_def *pd, int id, const cJSON *v, double *out,
         snprintf(msg, msglen, "expected a number");
         return -1;
     }
-    param_set *tmp = param_set_new();
-    if (!tmp) {
-        snprintf(msg, msglen, "out of memory");
-        return -1;
-    }
+    param_set_copy(tmp, def);
     int rc;
     if (pd->type == PT_CHOICE)
         rc = param_set_parse(tmp, pd->name, v->valuestring, msg, msglen);
@@ -123,8 +120,41 @@ static int level_value(const param_def *pd, int id, const cJSON *v, double *out,
     else
         rc = param_set_value(tmp, pd->name, v->valuedouble, msg, msglen);
     if (rc == 0) *out = param_get_shown(tmp, id);
-    param_set_free(tmp);
     return rc;
+}
+
+/* A level's value and its position in the list, sorted to find repeats. */
+typedef struct indexed_value {
+    double v;
+    size_t i;
+} indexed_value;
+
+static int cmp_indexed(const void *a, const void *b)
+{
+    const indexed_value *x = a, *y = b;
+    if (x->v != y->v) return x->v < y->v ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The first of values[0..n) (in list order) that repeats an earlier one: its index, and the
+ * earlier one's in *earlier; n when all are distinct. Sorted rather than compared pairwise: a
+ * dimension may list up to MAX_LEVELS values. Returns n + 1 when out of memory. */
+static size_t first_repeat(const double *values, size_t n, size_t *earlier)
+{
+    indexed_value *t = malloc((n ? n : 1) * sizeof *t);
+    if (!t) return n + 1;
+    for (size_t i = 0; i < n; i++)
+        t[i] = (indexed_value){values[i], i};
+    qsort(t, n, sizeof *t, cmp_indexed);
+    size_t first = n;
+    /* in a run of equal values the first is the earliest and the second the first repeat */
+    for (size_t k = 1; k < n; k++)
+        if (t[k].v == t[k - 1].v && (k < 2 || t[k - 2].v != t[k].v) && t[k].i < first) {
+            first = t[k].i;
+            *earlier = t[k - 1].i;
+        }
+    free(t);
+    return first;
 }
 
 static int parse_values(space_ctx *c, space_dim *d, const param_def *pd, const cJSON *arr,
@@ -135,15 +165,33 @@ static int parse_values(space_ctx *c, space_dim *d, const param_def *pd, const c
     d->values = calloc(n, sizeof *d->values);
     if (!d->values) return space_fail(c, path, "out of memory");
     d->kind = DIM_VALUES;
-    size_t i = 0;
-    for (const cJSON *v = arr->child; v; v = v->next, i++) {
-        char p[512], msg[512];
-        space_path_index(p, sizeof p, path, i);
-        if (level_value(pd, d->param, v, &d->values[i], msg, sizeof msg) != 0)
-            return space_fail(c, p, "%s", msg);
-        for (size_t j = 0; j < i; j++)
-            if (d->values[j] == d->values[i])
-                return space_fail(c, p, "expected distinct values (this one repeats [%zu])", j);
+    /* the values up to the first that is not one (bad), then the first repeat among them: the
+     * error is the one met first in list order */
+    size_t i = 0, bad = n;
+    char msg[512] = "";
+    param_set *tmp = param_set_new(), *def = param_set_new();
+    if (!tmp || !def) {
+        param_set_free(tmp);
+        param_set_free(def);
+        return space_fail(c, path, "out of memory");
+    }
+    for (const cJSON *v = arr->child; v; v = v->next, i++)
+        if (level_value(pd, d->param, v, tmp, def, &d->values[i], msg, sizeof msg) != 0) {
+            bad = i;
+            break;
+        }
+    param_set_free(tmp);
+    param_set_free(def);
+    size_t earlier = 0, rep = first_repeat(d->values, bad, &earlier);
+    char p[512];
+    if (rep > bad) return space_fail(c, path, "out of memory");
+    if (rep < bad) {
+        space_path_index(p, sizeof p, path, rep);
+        return space_fail(c, p, "expected distinct values (this one repeats [%zu])", earlier);
+    }
+    if (bad < n) {
+        space_path_index(p, sizeof p, path, bad);
+        return space_fail(c, p, "%s", msg);
     }
     d->nvalues = n;
     return 0;

@@ -1,17 +1,20 @@
 /* Tests of the journal: records read back exactly (NaN included), a torn last line ignored and
  * cut off before the next append, a garbled line skipped, an older metric list mapped by name,
- * a file that is not a journal refused, and a journal of version 1 (keys over every parameter)
- * replayed by a study resumed on it. */
+ * a file that is not a journal refused, a journal of version 1 (keys over every parameter)
+ * replayed by a study resumed on it, and a journal that fills up keeping every record before. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -283,9 +286,11 @@ static void test_not_a_journal(void **state)
     (void)state;
     const char *path = test_write_temp("j5", "point,workload\n1,2\n");
     char err[256];
-    journal *j = journal_open(path, NULL, NULL, NULL, err, sizeof err);
+    journal_stats st;
+    journal *j = journal_open(path, NULL, NULL, &st, err, sizeof err);
     assert_null(j);
     assert_non_null(strstr(err, "not a warptune journal"));
+    assert_int_equal(st.io_failed, 0); /* bad input, not a failed write */
     size_t len;
     char *text = test_read_file(path, &len);
     assert_string_equal(text, "point,workload\n1,2\n"); /* untouched */
@@ -322,18 +327,76 @@ static void test_nul_in_header(void **state)
 }
 
 /* A journal is read whole, cut and appended to: a device or folder in its place is refused
- * (/dev/zero used to be read until memory ran out). */
+ * (/dev/zero used to be read until memory ran out), as a journal that cannot be written. */
 static void test_not_a_regular_file(void **state)
 {
     (void)state;
     char err[256];
-    assert_null(journal_open("/dev/zero", NULL, NULL, NULL, err, sizeof err));
+    journal_stats st;
+    assert_null(journal_open("/dev/zero", NULL, NULL, &st, err, sizeof err));
     assert_string_equal(err, "/dev/zero: not a regular file (expected a journal)");
+    assert_int_equal(st.io_failed, 1);
     const char *dir = fresh_path("jdir");
     assert_int_equal(mkdir(dir, 0700), 0);
-    assert_null(journal_open(dir, NULL, NULL, NULL, err, sizeof err));
+    assert_null(journal_open(dir, NULL, NULL, &st, err, sizeof err));
     assert_non_null(strstr(err, ": not a regular file (expected a journal)"));
+    assert_int_equal(st.io_failed, 1);
     rmdir(dir);
+}
+
+/* A journal that cannot grow (a full disk; here the file size limit, whose signal is ignored so
+ * that the write fails with EFBIG): the append that fails says why, every later one fails
+ * without writing, and the journal opened again holds every record before the failure, the part
+ * of the failed one cut off. */
+static void test_append_fails(void **state)
+{
+    (void)state;
+    const char *path = fresh_path("jfull");
+    char err[256];
+    journal *j = journal_open(path, NULL, NULL, NULL, err, sizeof err);
+    assert_non_null(j);
+    assert_string_equal(journal_path(j), path);
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    lim = old;
+    lim.rlim_cur = (rlim_t)sb.st_size + 3000; /* the header and a few records */
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    journal_record r;
+    memset(&r, 0, sizeof r);
+    r.label = "stream";
+    r.error = "";
+    size_t ok = 0;
+    int rc = 0, e = 0;
+    for (; ok < 1000; ok++) {
+        r.key = 0x100 + ok;
+        r.m.cycles = (double)ok;
+        if ((rc = journal_append(j, &r)) != 0) {
+            e = errno;
+            break;
+        }
+    }
+    assert_int_equal(rc, -1);
+    assert_int_equal(e, EFBIG);
+    assert_true(ok > 0);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0); /* the file could grow again ... */
+    signal(SIGXFSZ, was);
+    r.key = 0xdead;
+    assert_int_equal(journal_append(j, &r), -1); /* ... but nothing is glued to the torn part */
+    journal_close(j);
+    seen s = {0};
+    journal_stats st;
+    j = journal_open(path, collect, &s, &st, err, sizeof err);
+    assert_non_null(j);
+    journal_close(j);
+    assert_int_equal(st.replayed, ok);
+    assert_int_equal(st.skipped, 0);
+    assert_int_equal(st.truncated, 1);
+    for (size_t i = 0; i < ok && i < 16; i++)
+        assert_int_equal(s.keys[i], 0x100 + i);
+    unlink(path);
 }
 
 /* h extended by the 8 bytes of v, least significant first: how a memo key is built. */
@@ -450,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_not_a_journal),
         cmocka_unit_test(test_nul_in_header),
         cmocka_unit_test(test_not_a_regular_file),
+        cmocka_unit_test(test_append_fails),
         cmocka_unit_test(test_version1_resumed),
         cmocka_unit_test(test_sampling_columns),
     };

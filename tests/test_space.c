@@ -299,6 +299,16 @@ static const bad_case bad_cases[] = {
      "parameters.\"sched.policy\"[1]: sched.policy: expected one of lrr, gto"},
     {"{\"parameters\": {\"sched.policy\": [\"lrr\", \"lrr\"]}, " WL "}",
      "parameters.\"sched.policy\"[1]: expected distinct values"},
+    /* the first repeat in list order, and the earliest of its value; a bad value before any
+     * repeat is reported as such */
+    {"{\"parameters\": {\"l1d.ways\": [4, 2, 8, 2, 4, 8]}, " WL "}",
+     "parameters.\"l1d.ways\"[3]: expected distinct values (this one repeats [1])"},
+    {"{\"parameters\": {\"l1d.ways\": [4, 2, 4, \"x\"]}, " WL "}",
+     "parameters.\"l1d.ways\"[2]: expected distinct values (this one repeats [0])"},
+    {"{\"parameters\": {\"l1d.ways\": [4, \"x\", 4]}, " WL "}",
+     "parameters.\"l1d.ways\"[1]: expected a number"},
+    {"{\"parameters\": {\"l1d.policy\": [\"lru\", \"dacache_stall\", \"lru\"]}, " WL "}",
+     "parameters.\"l1d.policy\"[2]: expected distinct values (this one repeats [0])"},
     {"{\"parameters\": {\"sched.policy\": {\"min\": 0, \"max\": 1}}, " WL "}",
      "parameters.\"sched.policy\": sched.policy is a choice: expected values"},
     {"{\"parameters\": {\"l1d.ways\": []}, " WL "}",
@@ -353,6 +363,22 @@ static const bad_case bad_cases[] = {
     {"{\"output\": \"\", " WL "}", "output: expected a folder name"},
     {"{\"output\": 3, " WL "}", "output: expected a string"},
     {"{\"name\": \"a\", \"name\": \"b\", " WL "}", "name: given twice"},
+    /* the name names results/NAME: one folder inside results/, in UTF-8 */
+    {"{\"name\": \"../../../somewhere/escape\", " WL "}",
+     "t.json: name: \"../../../somewhere/escape\" would name a folder outside results/ "
+     "(expected a name without '/'"},
+    {"{\"name\": \"..\", " WL "}", "t.json: name: \"..\" would name a folder outside results/"},
+    {"{\"name\": \"a\\\\b\", " WL "}", "t.json: name: \"a\\b\" would name a folder outside"},
+    {"{\"name\": \"\", " WL "}", "t.json: name: expected a non-empty name"},
+    {"{\"name\": \"ab\xff\xfe\", " WL "}",
+     "t.json: name: byte 3 (0xff) is not UTF-8 (expected UTF-8 text)"},
+    {"{\"description\": \"x\xc0\xaf\", " WL "}", "t.json: description: byte 2 (0xc0) is not UTF-8"},
+    {"{\"output\": \"r/\xed\xa0\x80\", " WL "}", "t.json: output: byte 3 (0xed) is not UTF-8"},
+    {"{\"workloads\": [\"str\xe9"
+     "am\"]}",
+     "t.json: workloads[0]: byte 4 (0xe9) is not UTF-8"},
+    {"{\"workloads\": [{\"name\": \"stream\", \"params\": {\"\xf5\": 1}}]}",
+     "t.json: workloads[0].params: a key's byte 1 (0xf5) is not UTF-8"},
     {"{\"settings\": {\"gpu.sms\": 1, \"gpu.sms\": 200}, " WL "}",
      "t.json: settings.\"gpu.sms\": given twice (expected each key once)"},
     {"{\"workloads\": [{\"name\": \"stream\", \"params\": {\"n\": 1024, \"n\": 2048}}]}",
@@ -381,6 +407,59 @@ static void test_malformed(void **state)
         if (!strstr(err, bad_cases[i].message))
             fail_msg("case %zu: expected \"%s\" in \"%s\"", i, bad_cases[i].message, err);
     }
+}
+
+/* A space whose name or output folder (key) is n bytes 'x'; the caller frees it. */
+static char *long_string_space(const char *key, size_t n)
+{
+    char *t = malloc(n + 256);
+    assert_non_null(t);
+    int head = sprintf(t, "{\"%s\": \"", key);
+    memset(t + head, 'x', n);
+    sprintf(t + head + n, "\", %s}", WL);
+    return t;
+}
+
+/* Names: at most SPACE_MAX_NAME bytes of UTF-8 text, and the name taken from the file when the
+ * space has none is held to the same rules; output folders at most SPACE_MAX_OUTPUT bytes. */
+static void test_names(void **state)
+{
+    (void)state;
+    char err[2048] = "";
+    char *t = long_string_space("name", SPACE_MAX_NAME);
+    space *s = parse_ok(t);
+    assert_int_equal(strlen(s->name), SPACE_MAX_NAME);
+    space_free(s);
+    free(t);
+    t = long_string_space("name", (size_t)10 << 20);
+    assert_null(space_parse(t, "t.json", err, sizeof err));
+    assert_contains(err, "t.json: name: 10485760 bytes long (expected at most 128)");
+    free(t);
+    t = long_string_space("output", SPACE_MAX_OUTPUT + 1);
+    assert_null(space_parse(t, "t.json", err, sizeof err));
+    assert_contains(err,
+                    "t.json: output: 1025 bytes long (expected a folder name of at most 1024)");
+    free(t);
+    /* UTF-8 beyond ASCII is a name like any other */
+    s = parse_ok("{\"name\": \"caf\xc3\xa9-\xf0\x9f\x98\x80\", " WL "}");
+    assert_string_equal(s->output, "results/caf\xc3\xa9-\xf0\x9f\x98\x80");
+    space_free(s);
+    /* no "name": the file's, which must be a name too */
+    assert_null(space_parse("{" WL "}", "dir/\xff.json", err, sizeof err));
+    assert_contains(err, "dir/\xff.json: name: byte 1 (0xff) is not UTF-8 (the space file's name");
+    assert_null(space_parse("{" WL "}", "dir/...json", err, sizeof err));
+    assert_contains(err, "name: \"..\" (the space file's name, without \"name\") would name a "
+                         "folder outside results/");
+    s = parse_ok("{" WL "}");
+    char *big = malloc(SPACE_MAX_OUTPUT + 16);
+    assert_non_null(big);
+    memcpy(big, "output=", 7);
+    memset(big + 7, 'y', SPACE_MAX_OUTPUT + 1);
+    big[7 + SPACE_MAX_OUTPUT + 1] = '\0';
+    assert_int_equal(space_override(s, big, err, sizeof err), -1);
+    assert_contains(err, "--set: output: 1025 bytes long");
+    free(big);
+    space_free(s);
 }
 
 /* A condition of `reps` copies of `open`, a parameter, `reps` copies of `close`, then tail. */
@@ -476,7 +555,7 @@ int main(void)
         cmocka_unit_test(test_constraints),      cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_bundled),          cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_deep_constraints), cmocka_unit_test(test_count_feasible),
-        cmocka_unit_test(test_policy_aliases),
+        cmocka_unit_test(test_policy_aliases),   cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

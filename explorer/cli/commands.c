@@ -27,7 +27,7 @@ static const cli_option explore_options[] = {
                  "or --set list is refused)"},
     {"--force", "with --resume: start the changed study in the folder, keeping the journal's "
                 "simulations"},
-    {"--threads N", "OpenMP threads (default: the space's, else every core)"},
+    {"--threads N", "OpenMP threads, 0 for every core (default: the space's search.threads)"},
     {"--out DIR", "output folder (default: the space's output)"},
     {"--set k=v", "fix a parameter, or override search.strategy, search.seed, "
                   "search.evaluations, search.seconds, search.threads, "

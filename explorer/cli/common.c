@@ -72,12 +72,13 @@ int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg)
     return 0;
 }
 
-int cli_threads_arg(const char *cmd, const char *arg, int *out)
+int cli_threads_arg(const char *cmd, const char *arg, int lo, int *out)
 {
     char *end;
     long n = strtol(arg, &end, 10);
-    if (end == arg || *end || n < 1 || n > 1024) {
-        fprintf(stderr, "warptune %s: --threads %s: expected an integer in [1, 1024]\n", cmd, arg);
+    if (end == arg || *end || n < lo || n > 1024) {
+        fprintf(stderr, "warptune %s: --threads %s: expected an integer in [%d, 1024]%s\n", cmd,
+                arg, lo, lo == 0 ? " (0: every core)" : "");
         return -1;
     }
     *out = (int)n;

@@ -31,9 +31,10 @@ typedef struct cli_wparams {
  * "warptune CMD: --wparam ARG: expected name=value" when there is no '=' or no name. */
 int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg);
 
-/* Reads a --threads value into *out. Returns 0, or -1 after printing "warptune CMD: --threads
- * ARG: expected an integer in [1, 1024]". */
-int cli_threads_arg(const char *cmd, const char *arg, int *out);
+/* Reads a --threads value in [lo, 1024] into *out (lo 0: explore's "every core", as a space's
+ * search.threads 0). Returns 0, or -1 after printing "warptune CMD: --threads ARG: expected an
+ * integer in [LO, 1024]". */
+int cli_threads_arg(const char *cmd, const char *arg, int lo, int *out);
 
 /* Flushes stdout and checks that everything written to it got out (a full disk, a closed
  * pipe). Returns 0, or -1 after printing "warptune CMD: cannot write the standard output:

@@ -58,7 +58,9 @@ int cli_explore(int argc, char **argv)
         } else if (!strcmp(a, "--validate") || !strcmp(a, "--dry-run")) {
             o.validate = 1;
         } else if (!strcmp(a, "--threads") && has) {
-            if (cli_threads_arg("explore", argv[++i], &o.threads) != 0) return WT_EXIT_BAD_INPUT;
+            /* 0 is every core, as search.threads 0 in a space file */
+            if (cli_threads_arg("explore", argv[++i], 0, &o.threads) != 0) return WT_EXIT_BAD_INPUT;
+            o.threads_given = 1;
         } else if (!strcmp(a, "--shard") && has) {
             if (shard_parse(argv[++i], &o.shard_k, &o.shard_n) != 0) {
                 fprintf(stderr, "warptune explore: --shard %s: expected K/N with 1 <= K <= N\n",

@@ -74,7 +74,7 @@ static int parse_args(int argc, char **argv, sim_args *a)
         } else if (!strcmp(o, "--per-sm") && has_value) {
             a->per_sm = argv[++i];
         } else if (!strcmp(o, "--threads") && has_value) {
-            if (cli_threads_arg("sim", argv[++i], &a->threads) != 0) return -1;
+            if (cli_threads_arg("sim", argv[++i], 1, &a->threads) != 0) return -1;
         } else {
             fprintf(stderr, "warptune sim: unknown or incomplete option '%s'\n", o);
             return -1;

@@ -128,7 +128,7 @@ expect 2 "cannot read the space file" -- "$WT" explore "$tmp/none.json"
 expect 2 "unknown space 'nope'" -- "$WT" explore nope
 expect 2 "/dev/zero: cannot read the space file: File too large" -- "$WT" explore /dev/zero --validate
 expect 2 "unknown or incomplete option" -- "$WT" explore --frobnicate
-expect 2 "expected an integer in" -- "$WT" explore --threads 0
+expect 2 "expected an integer in \[0, 1024\] \(0: every core\)" -- "$WT" explore --threads -1
 expect 2 "nothing to resume" -- "$WT" explore --resume --out "$tmp/empty"
 # a damaged study.json: the line of the damage, a NUL byte, text after the object
 mkdir -p "$tmp/torn" "$tmp/nulstudy" "$tmp/junk"
