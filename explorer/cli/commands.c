@@ -18,8 +18,8 @@ static int run_man(int argc, char **argv);
 
 /* the options several commands share */
 #define PRESET_DOC "a built-in preset or a preset file (default: " WT_DEFAULT_PRESET ")"
-#define SET_DOC    "set a parameter (warptune params lists them)"
-#define WPARAM_DOC "set a .param of the workloads"
+#define SET_DOC    "set a parameter, once each (warptune params lists them)"
+#define WPARAM_DOC "set a .param of the workloads, once each"
 
 static const cli_option explore_options[] = {
     {"SPACE", "a space file, or a built-in space name (default: default)"},

@@ -59,16 +59,22 @@ param_set *cli_config(const char *cmd, const char *preset, const char *const *se
 int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg)
 {
     if (wp->n == CLI_MAX_WPARAMS) return 1;
-    /* the name, its NUL, then as much of the value as the buffer holds */
-    char *buf = wp->buf[wp->n];
+    char *name = wp->names[wp->n];
     const char *value;
-    if (wt_split_kv(arg, buf, sizeof wp->buf[0] - 1, &value) != 0) {
+    if (wt_split_kv(arg, name, sizeof wp->names[0], &value) != 0) {
         fprintf(stderr, "warptune %s: --wparam %s: expected name=value\n", cmd, arg);
         return -1;
     }
-    size_t at = strlen(buf) + 1;
-    snprintf(buf + at, sizeof wp->buf[0] - at, "%s", value);
-    wp->items[wp->n++] = (wl_override){buf, buf + at};
+    for (int k = 0; k < wp->n; k++) /* once each, as --set */
+        if (!strcmp(wp->items[k].name, name)) {
+            fprintf(stderr,
+                    "warptune %s: --wparam %s: %s is already set by --wparam %s=%s (expected "
+                    "each parameter once)\n",
+                    cmd, arg, name, wp->items[k].name, wp->items[k].value);
+            return -1;
+        }
+    /* the value stays in arg, whole: a copy would have to cut a long one */
+    wp->items[wp->n++] = (wl_override){name, value};
     return 0;
 }
 

@@ -17,6 +17,19 @@ long=$(printf 'a%.0s' {1..300})
 expect 2 "^warptune sim: --set $long=1: expected name=value$" -- "$WT" sim --set "$long=1"
 expect 2 "^warptune sim: --wparam n: expected name=value$" -- "$WT" sim --workload stream --wparam n
 expect 2 "^warptune sim: --wparam =4: expected name=value$" -- "$WT" sim --workload stream --wparam =4
+# a --wparam value is taken whole, however long
+pad=$(printf '%260s' '')
+expect 2 "override n=$pad[0-9]*zz: expected a number" -- "$WT" sim --workload stream --wparam "n=$pad"256zz
+expect 0 '^ipc ' -- "$WT" sim --workload stream --set gpu.sms=1 --wparam "n=$pad"256
+# each parameter once, as --set
+expect 2 "^warptune sim: --set gpu.sms=2: gpu.sms is already set by --set gpu.sms=1 \(expected each parameter once\)$" \
+    -- "$WT" sim --workload stream --set gpu.sms=1 --set gpu.sms=2
+expect 2 "^warptune sim: --wparam n=128: n is already set by --wparam n=64 \(expected each parameter once\)$" \
+    -- "$WT" sim --workload stream --wparam n=64 --wparam n=128
+expect 2 "^warptune characterize: --wparam n=128: n is already set" \
+    -- "$WT" characterize --workload stream --wparam n=64 --wparam n=128
+expect 2 "^warptune export-trace: --wparam n=128: n is already set" \
+    -- "$WT" export-trace --workload stream --wparam n=64 --wparam n=128 --out "$tmp/twice"
 expect 2 "unknown preset 'nope'" -- "$WT" sim --preset nope
 expect 2 "unknown or incomplete option" -- "$WT" sim --frobnicate
 expect 2 "no-such-workload" -- "$WT" sim --workload no-such-workload
