@@ -61,7 +61,7 @@ static const cli_option sim_options[] = {
 
 static const cli_option front_options[] = {
     {"FILE.csv", "a CSV table with a header, such as a study's points.csv"},
-    {"--objective COL:min|max", "a column to minimise or maximise (default: those of "
+    {"--objective COL:min|max", "a column to minimise or maximise, each once (default: those of "
                                 "ipc:max, mpki:min, energy_j:min in the table)"},
     {"--out FILE.csv", "write the front there (default: the standard output)"},
     {NULL, NULL}};

@@ -361,6 +361,14 @@ static int parse_objectives(const front_args *a, objective *obj, size_t *m)
         }
         memcpy(obj[*m].name, a->specs[s], nlen);
         obj[*m].name[nlen] = '\0';
+        for (size_t k = 0; k < *m; k++) /* twice would weigh one column double */
+            if (!strcmp(obj[k].name, obj[*m].name)) {
+                fprintf(stderr,
+                        "warptune front: --objective %s: column %s is already an objective "
+                        "(--objective %s; expected each column once)\n",
+                        a->specs[s], obj[*m].name, a->specs[k]);
+                return WT_EXIT_BAD_INPUT;
+            }
         obj[*m].maximise = !strcmp(dir, "max");
         (*m)++;
     }

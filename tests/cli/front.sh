@@ -51,6 +51,10 @@ expect 2 'open.csv:3: bad CSV: a quoted field is never closed' -- "$WT" front "$
 expect 2 "unknown column 'foo'; the columns are: name ipc mpki energy_j note" -- "$WT" front "$tmp/p.csv" --objective foo:min
 expect 2 'expected COLUMN:min or COLUMN:max' -- "$WT" front "$tmp/p.csv" --objective ipc
 expect 2 'expected COLUMN:min or COLUMN:max' -- "$WT" front "$tmp/p.csv" --objective ipc:up
+# a column is one objective: given twice, in either direction, it is refused before the file is read
+expect 2 '^warptune front: --objective ipc:min: column ipc is already an objective \(--objective ipc:max; expected each column once\)$' \
+    -- "$WT" front "$tmp/p.csv" --objective ipc:max --objective ipc:min
+expect 2 'column mpki is already an objective' -- "$WT" front "$tmp/nope.csv" --objective mpki:min --objective ipc:max --objective mpki:min
 printf 'a,b\n1,2\n\n3,zz\n' >"$tmp/num.csv"
 expect 2 "num.csv:4: column 2 \(b\): 'zz' is not a number" -- "$WT" front "$tmp/num.csv" --objective a:min --objective b:max
 printf 'x,y\n1,2\n' >"$tmp/nodef.csv"
