@@ -124,6 +124,16 @@ expect 0 'fermi-gtx480 .*\[default\]' -- "$WT" presets
 expect 0 'dyncta-pact13' -- "$WT" presets
 expect 0 '^kmeans ' -- "$WT" workloads
 expect 0 'gto' -- "$WT" policies
+# the listing commands take no options, and no operand beyond params' PREFIX
+for c in workloads presets policies version man params; do
+    expect 2 "^warptune $c: unknown or incomplete option '--foo'$" -- "$WT" $c --foo
+done
+for c in workloads presets policies version --version man; do
+    name=${c#--}
+    expect 2 "^warptune $name: unexpected argument 'extra' \(expected none\)$" -- "$WT" $c extra
+done
+expect 2 "^warptune params: unexpected argument 'extra' \(expected at most 1\)$" -- "$WT" params l1d. extra
+expect 0 '^usage: warptune workloads' -- "$WT" workloads --help
 
 # --json: "settings" holds the parameters --set changes against the preset, in catalogue order,
 # as a space file's settings; one set to the preset's own value (fermi-gtx480: 4 L1D ways) and
