@@ -47,6 +47,16 @@ mkdir -p "$tmp/p.json" "$tmp/w.wl"
 expect 2 "p.json: cannot read: Is a directory" -- "$WT" sim --preset "$tmp/p.json"
 expect 2 "w.wl: cannot read workload file: Is a directory" -- "$WT" sim --workload "$tmp/w.wl"
 expect 2 "p.json: cannot read the space file: Is a directory" -- "$WT" explore "$tmp/p.json" --validate
+# a FIFO or a device is refused before it is read: opening a FIFO would wait for a writer
+mkfifo "$tmp/fifo.wl" "$tmp/fifo.json"
+expect 2 "fifo.wl: cannot read workload file: not a regular file" -- timeout 10 "$WT" sim --workload "$tmp/fifo.wl"
+expect 2 "fifo.json: cannot read: not a regular file" -- timeout 10 "$WT" sim --preset "$tmp/fifo.json"
+mkdir -p "$tmp/fifotrace"
+mkfifo "$tmp/fifotrace/kernel-1.traceg"
+echo kernel-1.traceg >"$tmp/fifotrace/kernelslist.g"
+expect 2 "kernelslist.g:1: cannot open kernel trace .*kernel-1.traceg: not a regular file" -- \
+    timeout 10 "$WT" sim --trace "$tmp/fifotrace/kernelslist.g"
+expect 2 "/dev/null: cannot open: not a regular file" -- timeout 10 "$WT" sim --trace /dev/null
 # a workload file with an error names its line
 printf '.kernel k block=32\n    frob r0, r1\n' >"$tmp/bad.wl"
 expect 2 "bad.wl:2:" -- "$WT" sim --workload "$tmp/bad.wl"
