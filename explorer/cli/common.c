@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "explorer/catalog.h"
+#include "core/config/config.h"
 #include "core/config/preset.h"
 #include "core/util/kv.h"
 
@@ -42,6 +43,31 @@ int cli_apply_config(param_set *p, const char *preset, const char *const *sets, 
     return 0;
 }
 
+int cli_check_config(const param_set *p, const char *preset, char *err, size_t errlen)
+{
+    gpu_config c;
+    char msg[768];
+    if (gpu_config_from_params(p, &c, msg, sizeof msg) == 0) return 0;
+    /* the fault is the preset's when the preset alone has it, else the --set list's (which
+     * may also mend a preset's combination) */
+    char alone[768];
+    param_set *q = param_set_new();
+    int preset_fails = q && preset_apply(q, preset, alone, sizeof alone) == 0 &&
+                       gpu_config_from_params(q, &c, alone, sizeof alone) != 0;
+    param_set_free(q);
+    if (!preset_fails) {
+        snprintf(err, errlen, "--set: %s", msg);
+    } else {
+        const char *name = preset ? preset : WT_DEFAULT_PRESET;
+        /* a built-in is named as its own errors name it */
+        int is_path =
+            strchr(name, '/') || (strlen(name) > 5 && !strcmp(name + strlen(name) - 5, ".json"));
+        snprintf(err, errlen, "%s%s%s: %s", name, is_path ? "" : ".json",
+                 strcmp(alone, msg) ? " with --set" : "", msg);
+    }
+    return -1;
+}
+
 param_set *cli_config(const char *cmd, const char *preset, const char *const *sets, int nsets)
 {
     char err[1024];
@@ -50,7 +76,9 @@ param_set *cli_config(const char *cmd, const char *preset, const char *const *se
         fprintf(stderr, "warptune %s: out of memory\n", cmd);
         return NULL;
     }
-    if (cli_apply_config(p, preset, sets, nsets, err, sizeof err) == 0) return p;
+    if (cli_apply_config(p, preset, sets, nsets, err, sizeof err) == 0 &&
+        cli_check_config(p, preset, err, sizeof err) == 0)
+        return p;
     fprintf(stderr, "warptune %s: %s\n", cmd, err);
     param_set_free(p);
     return NULL;

@@ -15,8 +15,14 @@
 int cli_apply_config(param_set *p, const char *preset, const char *const *sets, int nsets,
                      char *err, size_t errlen);
 
-/* A new configuration from the preset and the sets; NULL after printing "warptune CMD:
- * <message>" on stderr. */
+/* 0 when p, built from the preset and --set options, is a configuration the simulator takes;
+ * else -1 with why in err, named after the preset ("FILE: <the check's message>") when the
+ * preset alone fails the same way, after both ("FILE with --set: ...") when it fails another
+ * way, else after --set ("--set: <message>"). */
+int cli_check_config(const param_set *p, const char *preset, char *err, size_t errlen);
+
+/* A new configuration from the preset and the sets, checked as cli_check_config does; NULL
+ * after printing "warptune CMD: <message>" on stderr. */
 param_set *cli_config(const char *cmd, const char *preset, const char *const *sets, int nsets);
 
 /* The --wparam options of a command, in order, each split at its '=': the names copied, the

@@ -38,6 +38,24 @@ expect 2 "unknown command" -- "$WT" frobnicate
 # a preset file with a bad value names its line
 printf '{\n  "name": "x",\n  "settings": {\n    "gpu.sms": 0\n  }\n}\n' >"$tmp/bad.json"
 expect 2 "bad.json:4: settings.\"gpu.sms\"" -- "$WT" sim --preset "$tmp/bad.json"
+# a combination the preset's values cannot make is the preset's fault, not the workload's
+printf '{\n  "name": "x",\n  "settings": {\n    "l1d.line": 100\n  }\n}\n' >"$tmp/line.json"
+printf '{\n  "name": "x",\n  "settings": {\n    "l1d.hash": "fermi",\n    "l1d.sets": 16\n  }\n}\n' >"$tmp/fermi.json"
+printf '.kernel k block=32\n exit\n.host\n launch k grid=1\n' >"$tmp/tiny.wl"
+expect 2 "^warptune sim: $tmp/line.json: l1d.line and l2.line must be powers of two \(got 100 and 128\)$" \
+    -- "$WT" sim --preset "$tmp/line.json" --workload "$tmp/tiny.wl"
+expect 2 "^warptune sim: $tmp/fermi.json: l1d.hash=fermi needs 32 or 64 l1d.sets of 128-byte lines \(got 16 sets of 128\)$" \
+    -- "$WT" sim --preset "$tmp/fermi.json" --workload "$tmp/tiny.wl"
+expect 2 "^warptune export-trace: $tmp/line.json: l1d.line and l2.line must be powers of two" \
+    -- "$WT" export-trace --preset "$tmp/line.json" --workload "$tmp/tiny.wl" --out "$tmp/ex-line"
+expect 2 "^warptune characterize: $tmp/line.json: l1d.line and l2.line must be powers of two" \
+    -- "$WT" characterize --preset "$tmp/line.json" --workload "$tmp/tiny.wl"
+# --set's own fault is --set's; a preset's combination that --set mends runs
+expect 2 "^warptune sim: --set: l1d.line and l2.line must be powers of two \(got 100 and 128\)$" \
+    -- "$WT" sim --set l1d.line=100 --workload "$tmp/tiny.wl"
+expect 2 "^warptune sim: $tmp/fermi.json with --set: l1d.hash=fermi needs .*\(got 16 sets of 64\)$" \
+    -- "$WT" sim --preset "$tmp/fermi.json" --set l1d.line=64 --workload "$tmp/tiny.wl"
+expect 0 '"status":[[:space:]]*"ok"' -- "$WT" sim --preset "$tmp/fermi.json" --set l1d.sets=32 --workload "$tmp/tiny.wl" --json
 # a folder where a file is expected says so
 mkdir -p "$tmp/adir"
 expect 2 "adir: cannot open: Is a directory" -- "$WT" sim --trace "$tmp/adir"
