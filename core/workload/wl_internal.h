@@ -144,6 +144,7 @@ typedef struct wl_inst {
 
 typedef struct wl_kernel {
     char name[WL_NAME_MAX];
+    int line; /* of its .kernel, for messages */
     uint32_t block, regs, shared;
     uint32_t ninsts;
     wl_inst *insts;

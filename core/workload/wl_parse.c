@@ -116,6 +116,7 @@ static int parse_kernel_header(wl_pstate *S, wl_cur *c)
     memset(&S->kern, 0, sizeof S->kern);
     memset(&S->kb, 0, sizeof S->kb);
     strcpy(S->kern.name, name);
+    S->kern.line = P->line;
     S->kb.k = &S->kern;
     S->kb.max_reg = -1;
     S->kb.header_line = P->line;

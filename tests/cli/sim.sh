@@ -56,6 +56,19 @@ expect 2 "^warptune sim: --set: l1d.line and l2.line must be powers of two \(got
 expect 2 "^warptune sim: $tmp/fermi.json with --set: l1d.hash=fermi needs .*\(got 16 sets of 64\)$" \
     -- "$WT" sim --preset "$tmp/fermi.json" --set l1d.line=64 --workload "$tmp/tiny.wl"
 expect 0 '"status":[[:space:]]*"ok"' -- "$WT" sim --preset "$tmp/fermi.json" --set l1d.sets=32 --workload "$tmp/tiny.wl" --json
+# a CTA that no SM can hold is bad input from the start, named with its kernel and the limit
+printf '.kernel big block=32 shared=65536\n exit\n.host\n launch big grid=1\n' >"$tmp/shared.wl"
+expect 2 "^warptune sim: $tmp/shared.wl: kernel big \($tmp/shared.wl:1\): a CTA needs 65536 bytes of shared memory, more than an SM's 49152 \(sm.shared_bytes\)$" \
+    -- "$WT" sim --workload "$tmp/shared.wl"
+printf '.kernel k block=1024 regs=64\n exit\n.host\n launch k grid=1\n' >"$tmp/regs.wl"
+expect 2 "kernel k \($tmp/regs.wl:1\): a CTA of 1024 threads with 64 registers each needs 65536 registers, more than an SM's 32768 \(sm.registers\)$" \
+    -- "$WT" sim --workload "$tmp/regs.wl"
+expect 2 "kernel k \($tmp/regs.wl:1\): a CTA of 1024 threads with 64 registers each" \
+    -- "$WT" sim --workload "$tmp/regs.wl" --sample
+expect 2 "kernel k \($tmp/regs.wl:1\): a CTA of 1024 threads is more than an SM's 32 \(sm.max_threads\)$" \
+    -- "$WT" sim --workload "$tmp/regs.wl" --set sm.max_threads=32
+expect 2 "a CTA of 1024 threads is 32 warps, more than an SM's 8 \(sm.max_warps\)$" \
+    -- "$WT" sim --workload "$tmp/regs.wl" --set sm.max_warps=8
 # a folder where a file is expected says so
 mkdir -p "$tmp/adir"
 expect 2 "adir: cannot open: Is a directory" -- "$WT" sim --trace "$tmp/adir"
