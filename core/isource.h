@@ -75,6 +75,8 @@ typedef struct kernel_launch {
     uint32_t regs_per_thread; /* registers each thread holds */
     uint32_t shared_bytes;    /* shared memory per CTA */
     uint32_t num_insts;       /* static instructions in the kernel */
+    const char *file;         /* where it is defined, for messages, or NULL */
+    int line;                 /* its line in file, or 0 */
 } kernel_launch;
 
 typedef struct isource_ops {

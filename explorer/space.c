@@ -451,9 +451,14 @@ space *space_load(const char *name_or_path, char *err, size_t errlen)
         return NULL;
     }
     size_t len;
-    char *text = wt_read_file_max(name_or_path, &len, WT_TEXT_MAX);
+    const char *refused;
+    FILE *f = wt_open_regular(name_or_path, &refused);
+    char *text = f ? wt_read_stream_max(f, &len, WT_TEXT_MAX) : NULL;
+    int saved = errno;
+    if (f) fclose(f);
     if (!text) {
-        snprintf(err, errlen, "%s: cannot read the space file: %s", name_or_path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot read the space file: %s", name_or_path,
+                 refused ? refused : strerror(saved));
         return NULL;
     }
     if (wt_json_refuse_nul(name_or_path, text, len, err, errlen)) {

@@ -432,6 +432,19 @@ static const bad_case BAD[] = {
      "kernel-1.traceg:9: unexpected '7' at the end of the instruction"},
     {NULL, H("(1,1,1)", TB("1", "0000 ffffffff 1 R1 LDG.E 1 R2 0 0\n")),
      "kernel-1.traceg:9: memory instruction 'LDG.E' without addresses"},
+    {NULL, H("(1,1,1)", TB("1", "0000 ffffffff 1 R1 LDG.E 1 R2 3 1 0x10 4\n")),
+     "kernel-1.traceg:9: memory width 3 (expected 0 for no access, or 1, 2, 4, 8 or 16 bytes)"},
+    {NULL, H("(1,1,1)", TB("1", "0000 ffffffff 1 R1 LDG.E 1 R2 32 1 0x10 4\n")),
+     "kernel-1.traceg:9: memory width 32 (expected 0"},
+    /* PCs are byte offsets of whole instructions: 16 bytes from binary version 70, 8 before */
+    {NULL, H("(1,1,1)", TB("1", "0008 ffffffff 0 EXIT 0 0 0\n")),
+     "kernel-1.traceg:9: PC 0x8 is not a multiple of the 16-byte instruction size (binary "
+     "version 70)"},
+    {NULL,
+     "-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-binary version = 61\n"
+     "-accelsim tracer version = 5\n" TB("1", "0004 ffffffff 0 EXIT 0 0 0\n"),
+     "kernel-1.traceg:9: PC 0x4 is not a multiple of the 8-byte instruction size (binary "
+     "version 61)"},
     {NULL, H("(1,1,1)", "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n" OK_LINE),
      "kernel-1.traceg:9: the file ends inside a thread block"},
     {NULL, H("(1,1,1)", "#BEGIN_TB\nthread block = 0,1,0\n"),

@@ -52,6 +52,13 @@ static const bad CASES[] = {
      "t.wl:3:", "label 'r1' looks like a register or predicate"},
     {".kernel k block=32\np0: exit\n" HOST_OK,
      "t.wl:2:", "label 'p0' looks like a register or predicate"},
+    {".kernel r1 block=64\n exit\n.host\n launch r1 grid=1\n",
+     "t.wl:1:", "kernel 'r1' looks like a register or predicate; choose another name"},
+    {KERNEL_OK ".kernel p2 block=32\n exit\n" HOST_OK, "t.wl:3:", "kernel 'p2' looks like a"},
+    {".graph r3 rmat(nodes=16, edges=32)\n" KERNEL_OK HOST_OK,
+     "t.wl:1:", "graph 'r3' looks like a register or predicate"},
+    {".matrix p1 banded(rows=8, band=1)\n" KERNEL_OK HOST_OK,
+     "t.wl:1:", "matrix 'p1' looks like a register or predicate"},
     {".array a i32 [4] zero\n.kernel k block=32\n  ld.i32 r1, [a + r1 + r2 + r3]\n" HOST_OK,
      "t.wl:3:", "too many registers in an address (at most two)"},
     {".array a i32 [4] zero\n.kernel k block=32\n  ld.i32 r1, [a - r2]\n" HOST_OK,
@@ -304,15 +311,15 @@ static void test_many_labels(void **state)
     free(text);
 }
 
-/* A workload "file" that never ends is refused once it is far too large; it used to be read
- * until memory ran out. */
+/* A device or a FIFO is refused before it is read: /dev/zero never ends (it used to be read
+ * until memory ran out), and opening a FIFO waits for a writer. */
 static void test_endless_file(void **state)
 {
     (void)state;
     char err[512];
     workload *w = NULL;
     assert_int_equal(workload_load("/dev/zero", NULL, 0, &w, err, sizeof err), -1);
-    assert_string_equal(err, "/dev/zero: cannot read workload file: File too large");
+    assert_string_equal(err, "/dev/zero: cannot read workload file: not a regular file");
 }
 
 /* Old Mac files end lines with a bare carriage return: named as such, at the line of the first

@@ -159,9 +159,14 @@ static int apply_named(param_set *p, const char *name, int depth, const char *fr
         }
         name = path;
     }
-    FILE *fp = fopen(name, "rb");
+    const char *refused;
+    FILE *fp = wt_open_regular(name, &refused);
+    if (!fp && refused) { /* as a read that fails: a folder, a FIFO, a device */
+        snprintf(err, errlen, "%s: cannot read: %s", name, refused);
+        return -1;
+    }
     if (!fp) {
-        snprintf(msg, sizeof msg, "%.700s: cannot open preset file", name);
+        snprintf(msg, sizeof msg, "%.700s: cannot open preset file: %s", name, strerror(errno));
         return named_error(from, from_line, err, errlen, msg);
     }
     size_t len;

@@ -339,11 +339,8 @@ static int kernel_start(gpu *g, uint64_t now, char *err, size_t errlen)
      * host loop launching them must still stop at the cap. */
     if (now > c->max_cycles) return cycle_cap_error(g, err, errlen);
     g->n_max = ctas_per_sm(c, &g->k);
-    if (g->n_max < 1) {
-        snprintf(err, errlen,
-                 "kernel %s: a CTA of %u threads, %u registers per thread and %u bytes of shared "
-                 "memory does not fit in an SM",
-                 g->k.name, g->k.block, g->k.regs_per_thread, g->k.shared_bytes);
+    if (g->n_max < 1) { /* sim_run_plugins refuses such a kernel before it starts */
+        sm_cta_fit(c, &g->k, err, errlen);
         return -1;
     }
     g->next_cta = 0;
@@ -828,6 +825,11 @@ sim_status sim_run_plugins(const param_set *config, const sim_plugins *plugins,
     for (;;) {
         int r = g.src.ops->next_kernel(g.src.self, &g.k, err, errlen);
         if (r == 0) break;
+        /* a CTA that no SM can hold is a bad input, not a run that failed on the way */
+        if (r > 0 && sm_cta_fit(&g.cfg, &g.k, err, errlen) != 0) {
+            status = SIM_BAD_CONFIG;
+            break;
+        }
         if (r < 0 || run_launch(&g, &now, err, errlen) != 0) {
             status = SIM_FAILED;
             break;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sim/sm.h"
 #include "core/util/hash.h"
 
 /* A launch as the functional pass saw it. */
@@ -96,9 +97,7 @@ static int functional_pass(sampler *s, const gpu_config *c, isource_factory make
             rc = r;
             break;
         }
-        if (((int)k.block + WT_WARP_SIZE - 1) / WT_WARP_SIZE > c->max_warps) {
-            snprintf(err, errlen, "kernel %s: a CTA of %u threads does not fit in an SM", k.name,
-                     k.block);
+        if (sm_cta_fit(c, &k, err, errlen) != 0) { /* its warps would overrun the slots */
             rc = -1;
             break;
         }

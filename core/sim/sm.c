@@ -446,3 +446,36 @@ const sm_stats *sm_get_stats(const sm *s)
 {
     return &s->st;
 }
+
+int sm_cta_fit(const gpu_config *c, const kernel_launch *k, char *err, size_t errlen)
+{
+    char at[600] = "";
+    if (k->file && k->line)
+        snprintf(at, sizeof at, " (%.500s:%d)", k->file, k->line);
+    else if (k->file)
+        snprintf(at, sizeof at, " (%.500s)", k->file);
+    int warps = ((int)k->block + WT_WARP_SIZE - 1) / WT_WARP_SIZE;
+    long regs = (long)k->regs_per_thread * warps * WT_WARP_SIZE; /* allocated by whole warps */
+    if (warps > c->max_warps)
+        snprintf(err, errlen,
+                 "kernel %s%s: a CTA of %u threads is %d warps, more than an SM's %d "
+                 "(sm.max_warps)",
+                 k->name, at, k->block, warps, c->max_warps);
+    else if ((int)k->block > c->max_threads)
+        snprintf(err, errlen,
+                 "kernel %s%s: a CTA of %u threads is more than an SM's %d (sm.max_threads)",
+                 k->name, at, k->block, c->max_threads);
+    else if (regs > c->registers)
+        snprintf(err, errlen,
+                 "kernel %s%s: a CTA of %u threads with %u registers each needs %ld registers, "
+                 "more than an SM's %d (sm.registers)",
+                 k->name, at, k->block, k->regs_per_thread, regs, c->registers);
+    else if ((long)k->shared_bytes > c->shared_bytes)
+        snprintf(err, errlen,
+                 "kernel %s%s: a CTA needs %u bytes of shared memory, more than an SM's %d "
+                 "(sm.shared_bytes)",
+                 k->name, at, k->shared_bytes, c->shared_bytes);
+    else
+        return 0;
+    return -1;
+}

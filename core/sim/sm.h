@@ -96,4 +96,9 @@ void sm_collect_policies(const sm *s, double *sched_sums, double *l1_sums, sim_m
 /* Warps of the SM stuck at a barrier (for the no-progress message). */
 int sm_warps_at_barrier(const sm *s);
 
+/* 0 when one CTA of k fits in an SM of c (warp slots, threads, registers, shared memory);
+ * else -1 with "kernel NAME (FILE:LINE): a CTA ... more than an SM's N (PARAMETER)" in err,
+ * naming the first limit it exceeds. Such a kernel can never run, whatever the timing. */
+int sm_cta_fit(const gpu_config *c, const kernel_launch *k, char *err, size_t errlen);
+
 #endif

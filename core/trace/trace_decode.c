@@ -129,6 +129,12 @@ static int decode_pc_mask(kreader *r, const char **pp, uint32_t *pc_out, uint32_
     if (lex_hex(pp, &mask) || mask > 0xFFFFFFFFull)
         return kreader_error(r, err, errlen, "expected a 32-bit hexadecimal active mask, got %s",
                              quote(tok, q, sizeof q));
+    unsigned isize = 1u << h->pc_shift;
+    if (pc % isize) /* a byte offset: shifting would quietly land it on another instruction */
+        return kreader_error(r, err, errlen,
+                             "PC 0x%llx is not a multiple of the %u-byte instruction size "
+                             "(binary version %d)",
+                             (unsigned long long)pc, isize, h->binary_version);
     *pc_out = (uint32_t)(pc >> h->pc_shift);
     *mask_out = (uint32_t)mask;
     return 0;
@@ -264,6 +270,11 @@ int kreader_decode(kreader *r, ttb *b, const char *s, char *err, size_t errlen)
     if (lex_dec(&p, 4096, &mem_width))
         return kreader_error(r, err, errlen, "expected the memory width, got %s",
                              quote(p, q, sizeof q));
+    if (mem_width & (mem_width - 1) || mem_width > 16) /* NVBit's access sizes */
+        return kreader_error(r, err, errlen,
+                             "memory width %llu (expected 0 for no access, or 1, 2, 4, 8 or 16 "
+                             "bytes)",
+                             (unsigned long long)mem_width);
     int lanes = __builtin_popcount(t->mask);
     uint64_t first = 0;
     if (mem_width > 0) {

@@ -1,12 +1,12 @@
 /* One text file of a trace, plain or xz-compressed (recognised by its magic bytes), read a
  * line at a time; and the error formatting the reader's files share. */
-#include <sys/stat.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/trace/trace_internal.h"
+#include "core/util/textfile.h"
 
 #define XZ_IN  (1u << 16)
 #define XZ_OUT (1u << 18)
@@ -28,14 +28,11 @@ int tfile_open(tfile *t, const char *path, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
     t->path = path;
-    t->f = fopen(path, "rb");
-    struct stat sb;
-    if (t->f && fstat(fileno(t->f), &sb) == 0 && S_ISDIR(sb.st_mode)) { /* fopen takes a folder */
-        fclose(t->f);
-        t->f = NULL;
-        errno = EISDIR;
-    }
-    if (!t->f) return trace_failf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    const char *refused;
+    t->f = wt_open_regular(path, &refused);
+    if (!t->f)
+        return trace_failf(err, errlen, "%s: cannot open: %s", path,
+                           refused ? refused : strerror(errno));
     unsigned char magic[6] = {0};
     size_t n = fread(magic, 1, sizeof magic, t->f);
     static const unsigned char XZ_MAGIC[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};

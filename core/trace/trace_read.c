@@ -44,8 +44,11 @@ size_t trace_memcpy_count(const trace_app *t)
 
 static int hash_file(const char *path, uint64_t *h, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return trace_failf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    const char *refused;
+    FILE *f = wt_open_regular(path, &refused);
+    if (!f)
+        return trace_failf(err, errlen, "%s: cannot open: %s", path,
+                           refused ? refused : strerror(errno));
     int bad = wt_hash_stream(f, h);
     fclose(f);
     return bad ? trace_failf(err, errlen, "%s: read error", path) : 0;
@@ -131,10 +134,12 @@ int trace_open(const char *kernelslist, trace_app **out, char *err, size_t errle
             }
             if (!abs) memcpy(c.file, kernelslist, dirlen);
             memcpy(c.file + (abs ? 0 : dirlen), s, len + 1);
-            FILE *k = fopen(c.file, "rb");
+            const char *refused;
+            FILE *k = wt_open_regular(c.file, &refused);
             if (!k) {
-                rc = trace_failf(err, errlen, "%s:%ld: cannot open kernel trace %s: %s",
-                                 kernelslist, f.lineno, c.file, strerror(errno));
+                rc =
+                    trace_failf(err, errlen, "%s:%ld: cannot open kernel trace %s: %s", kernelslist,
+                                f.lineno, c.file, refused ? refused : strerror(errno));
                 free(c.file);
                 break;
             }

@@ -87,6 +87,8 @@ static int next_kernel(void *self, kernel_launch *k, char *err, size_t errlen)
         k->regs_per_thread = h->nregs;
         k->shared_bytes = h->shmem;
         k->num_insts = 0; /* not known before the file is read */
+        k->file = c->file;
+        k->line = 0;
         return 1;
     }
     return 0;

@@ -1,8 +1,11 @@
 #include "core/util/textfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/util/hash.h"
 
@@ -46,6 +49,34 @@ char *wt_read_stream_max(FILE *f, size_t *len, size_t max)
     buf[n] = '\0';
     if (len) *len = n;
     return buf;
+}
+
+FILE *wt_open_regular(const char *path, const char **refused)
+{
+    *refused = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0) return NULL;
+    struct stat sb;
+    int flags;
+    if (fstat(fd, &sb) != 0 || (flags = fcntl(fd, F_GETFL)) < 0 ||
+        (S_ISREG(sb.st_mode) && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return NULL;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        *refused = S_ISDIR(sb.st_mode) ? strerror(EISDIR) : "not a regular file";
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+    }
+    return f;
 }
 
 char *wt_read_file(const char *path, size_t *len)

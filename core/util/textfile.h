@@ -18,6 +18,12 @@ char *wt_read_stream_max(FILE *f, size_t *len, size_t max);
 /* The most bytes of a workload, preset or space file: far more than any needs. */
 #define WT_TEXT_MAX ((size_t)64 << 20)
 
+/* Opens path for reading ("rb") only when it is a regular file. The open does not block, so a
+ * FIFO is refused rather than waited on (a writer may never come), and neither is a device or
+ * a folder read. Returns the stream; or NULL with *refused NULL and errno set when the file
+ * cannot be opened; or NULL with *refused "Is a directory" or "not a regular file". */
+FILE *wt_open_regular(const char *path, const char **refused);
+
 /* Reads the file at path, as wt_read_stream does. Returns NULL, errno preserved, when the file
  * cannot be opened or memory runs out. */
 char *wt_read_file(const char *path, size_t *len);

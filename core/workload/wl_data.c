@@ -146,7 +146,7 @@ int wl_gen_head(wl_parser *P, wl_cur *c, const char *kind, const char *gens, cha
     char q[40];
     size_t n = wl_ident(c, name, 0);
     if (!n) return wl_error(P, "expected a %s name after .%s", kind, kind);
-    if (wl_name_fits(P, n)) return -1;
+    if (wl_name_fits(P, n) || wl_name_not_register(P, kind, name)) return -1;
     if (!wl_ident(c, gen, 0))
         return wl_error(P, "expected a %s generator (%s), got %s", kind, gens,
                         wl_quote(c, q, sizeof q));

@@ -27,6 +27,8 @@ static int next_kernel(void *self, kernel_launch *kl, char *err, size_t errlen)
             kl->regs_per_thread = k->regs;
             kl->shared_bytes = k->shared;
             kl->num_insts = k->ninsts;
+            kl->file = w->file;
+            kl->line = k->line;
             I->launches++;
             I->host_pc++;
             return 1;

@@ -144,6 +144,7 @@ typedef struct wl_inst {
 
 typedef struct wl_kernel {
     char name[WL_NAME_MAX];
+    int line; /* of its .kernel, for messages */
     uint32_t block, regs, shared;
     uint32_t ninsts;
     wl_inst *insts;
@@ -222,6 +223,8 @@ size_t wl_peek_ident(const wl_cur *c, char *buf, int dots);
 /* The error for a name of `n` characters that does not fit WL_NAME_MAX (wl_ident truncates it,
  * and a truncated name could silently match another); 0 when it fits. */
 int wl_name_fits(wl_parser *P, size_t n);
+/* 0, or an error "WHAT 'NAME' looks like a register or predicate ..." for r<digits>, p<digits> */
+int wl_name_not_register(wl_parser *P, const char *what, const char *name);
 int wl_is_reg_name(const char *s, int *num);  /* r0..r99... */
 int wl_is_pred_name(const char *s, int *num); /* p0..p9... */
 /* A string literal "..." (no escapes) into buf. */

@@ -93,6 +93,15 @@ int wl_name_fits(wl_parser *P, size_t n)
     return wl_error(P, "name too long (at most %d characters)", WL_NAME_MAX - 1);
 }
 
+int wl_name_not_register(wl_parser *P, const char *what, const char *name)
+{
+    if (!wl_is_reg_name(name, NULL) && !wl_is_pred_name(name, NULL)) return 0;
+    return wl_error(P,
+                    "%s '%s' looks like a register or predicate; choose another name (r<digits> "
+                    "and p<digits> name registers and predicates only)",
+                    what, name);
+}
+
 size_t wl_peek_ident(const wl_cur *c, char *buf, int dots)
 {
     const char *p = c->p;

@@ -66,9 +66,14 @@ int workload_load(const char *name_or_path, const wl_override *ov, size_t nov, w
         }
         return -1;
     }
-    FILE *f = fopen(name_or_path, "rb");
+    const char *refused;
+    FILE *f = wt_open_regular(name_or_path, &refused);
     if (!f) {
-        if (err && errlen) snprintf(err, errlen, "%s: cannot open workload file", name_or_path);
+        if (err && errlen && refused)
+            snprintf(err, errlen, "%s: cannot read workload file: %s", name_or_path, refused);
+        else if (err && errlen)
+            snprintf(err, errlen, "%s: cannot open workload file: %s", name_or_path,
+                     strerror(errno));
         return -1;
     }
     size_t len;

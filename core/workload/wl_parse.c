@@ -109,13 +109,14 @@ static int parse_kernel_header(wl_pstate *S, wl_cur *c)
     char name[WL_NAME_MAX], key[WL_NAME_MAX], q[40];
     size_t n = wl_ident(c, name, 0);
     if (!n) return wl_error(P, "expected a kernel name after .kernel");
-    if (wl_name_fits(P, n)) return -1;
+    if (wl_name_fits(P, n) || wl_name_not_register(P, "kernel", name)) return -1;
     for (size_t i = 0; i < P->w->nkernels; i++)
         if (strcmp(P->w->kernels[i].name, name) == 0)
             return wl_error(P, "duplicate kernel '%s'", name);
     memset(&S->kern, 0, sizeof S->kern);
     memset(&S->kb, 0, sizeof S->kb);
     strcpy(S->kern.name, name);
+    S->kern.line = P->line;
     S->kb.k = &S->kern;
     S->kb.max_reg = -1;
     S->kb.header_line = P->line;

@@ -18,8 +18,8 @@ static int run_man(int argc, char **argv);
 
 /* the options several commands share */
 #define PRESET_DOC "a built-in preset or a preset file (default: " WT_DEFAULT_PRESET ")"
-#define SET_DOC    "set a parameter (warptune params lists them)"
-#define WPARAM_DOC "set a .param of the workloads"
+#define SET_DOC    "set a parameter, once each (warptune params lists them)"
+#define WPARAM_DOC "set a .param of the workloads, once each"
 
 static const cli_option explore_options[] = {
     {"SPACE", "a space file, or a built-in space name (default: default)"},
@@ -61,7 +61,7 @@ static const cli_option sim_options[] = {
 
 static const cli_option front_options[] = {
     {"FILE.csv", "a CSV table with a header, such as a study's points.csv"},
-    {"--objective COL:min|max", "a column to minimise or maximise (default: those of "
+    {"--objective COL:min|max", "a column to minimise or maximise, each once (default: those of "
                                 "ipc:max, mpki:min, energy_j:min in the table)"},
     {"--out FILE.csv", "write the front there (default: the standard output)"},
     {NULL, NULL}};
@@ -149,14 +149,16 @@ static const struct {
 
 static int run_version(int argc, char **argv)
 {
-    (void)argc, (void)argv;
+    int rc = cli_check_operands(argc, argv, 0);
+    if (rc != WT_EXIT_OK) return rc;
     printf("warptune %s\n", wt_version());
     return WT_EXIT_OK;
 }
 
 static int run_man(int argc, char **argv)
 {
-    (void)argc, (void)argv;
+    int rc = cli_check_operands(argc, argv, 0);
+    if (rc != WT_EXIT_OK) return rc;
     cli_man(stdout);
     return WT_EXIT_OK;
 }
@@ -168,6 +170,30 @@ const cli_command *cli_command_find(const char *name)
         if (!strcmp(c->name, name) || (c->alias && !strcmp(c->alias, name))) return c;
     }
     return NULL;
+}
+
+int cli_check_operands(int argc, char **argv, int operands)
+{
+    const cli_command *c = cli_command_find(argv[0]);
+    const char *name = c ? c->name : argv[0];
+    int seen = 0;
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "warptune %s: unknown or incomplete option '%s'\n", name, argv[i]);
+        } else if (++seen > operands) {
+            if (operands)
+                fprintf(stderr, "warptune %s: unexpected argument '%s' (expected at most %d)\n",
+                        name, argv[i], operands);
+            else
+                fprintf(stderr, "warptune %s: unexpected argument '%s' (expected none)\n", name,
+                        argv[i]);
+        } else {
+            continue;
+        }
+        cli_command_usage(stderr, name);
+        return WT_EXIT_BAD_INPUT;
+    }
+    return WT_EXIT_OK;
 }
 
 /* ------------------------------------------------------------------- the usage texts ---- */

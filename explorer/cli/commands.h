@@ -33,6 +33,12 @@ void cli_usage(FILE *f);
 /* One command's usage: its synopsis, its options and its details. */
 void cli_command_usage(FILE *f, const char *name);
 
+/* For a command that takes no options but --help and at most `operands` operands: 0 when
+ * argv (argv[0] the command) holds no more, else 2 after printing "warptune CMD: unknown or
+ * incomplete option 'X'" or "warptune CMD: unexpected argument 'X' (expected ...)" and the usage on
+ * stderr. */
+int cli_check_operands(int argc, char **argv, int operands);
+
 /* The manual page, in roff (man(7) macros). */
 void cli_man(FILE *f);
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "explorer/catalog.h"
+#include "core/config/config.h"
 #include "core/config/preset.h"
 #include "core/util/kv.h"
 
@@ -42,6 +43,31 @@ int cli_apply_config(param_set *p, const char *preset, const char *const *sets, 
     return 0;
 }
 
+int cli_check_config(const param_set *p, const char *preset, char *err, size_t errlen)
+{
+    gpu_config c;
+    char msg[768];
+    if (gpu_config_from_params(p, &c, msg, sizeof msg) == 0) return 0;
+    /* the fault is the preset's when the preset alone has it, else the --set list's (which
+     * may also mend a preset's combination) */
+    char alone[768];
+    param_set *q = param_set_new();
+    int preset_fails = q && preset_apply(q, preset, alone, sizeof alone) == 0 &&
+                       gpu_config_from_params(q, &c, alone, sizeof alone) != 0;
+    param_set_free(q);
+    if (!preset_fails) {
+        snprintf(err, errlen, "--set: %s", msg);
+    } else {
+        const char *name = preset ? preset : WT_DEFAULT_PRESET;
+        /* a built-in is named as its own errors name it */
+        int is_path =
+            strchr(name, '/') || (strlen(name) > 5 && !strcmp(name + strlen(name) - 5, ".json"));
+        snprintf(err, errlen, "%s%s%s: %s", name, is_path ? "" : ".json",
+                 strcmp(alone, msg) ? " with --set" : "", msg);
+    }
+    return -1;
+}
+
 param_set *cli_config(const char *cmd, const char *preset, const char *const *sets, int nsets)
 {
     char err[1024];
@@ -50,7 +76,9 @@ param_set *cli_config(const char *cmd, const char *preset, const char *const *se
         fprintf(stderr, "warptune %s: out of memory\n", cmd);
         return NULL;
     }
-    if (cli_apply_config(p, preset, sets, nsets, err, sizeof err) == 0) return p;
+    if (cli_apply_config(p, preset, sets, nsets, err, sizeof err) == 0 &&
+        cli_check_config(p, preset, err, sizeof err) == 0)
+        return p;
     fprintf(stderr, "warptune %s: %s\n", cmd, err);
     param_set_free(p);
     return NULL;
@@ -59,16 +87,22 @@ param_set *cli_config(const char *cmd, const char *preset, const char *const *se
 int cli_wparams_add(cli_wparams *wp, const char *cmd, const char *arg)
 {
     if (wp->n == CLI_MAX_WPARAMS) return 1;
-    /* the name, its NUL, then as much of the value as the buffer holds */
-    char *buf = wp->buf[wp->n];
+    char *name = wp->names[wp->n];
     const char *value;
-    if (wt_split_kv(arg, buf, sizeof wp->buf[0] - 1, &value) != 0) {
+    if (wt_split_kv(arg, name, sizeof wp->names[0], &value) != 0) {
         fprintf(stderr, "warptune %s: --wparam %s: expected name=value\n", cmd, arg);
         return -1;
     }
-    size_t at = strlen(buf) + 1;
-    snprintf(buf + at, sizeof wp->buf[0] - at, "%s", value);
-    wp->items[wp->n++] = (wl_override){buf, buf + at};
+    for (int k = 0; k < wp->n; k++) /* once each, as --set */
+        if (!strcmp(wp->items[k].name, name)) {
+            fprintf(stderr,
+                    "warptune %s: --wparam %s: %s is already set by --wparam %s=%s (expected "
+                    "each parameter once)\n",
+                    cmd, arg, name, wp->items[k].name, wp->items[k].value);
+            return -1;
+        }
+    /* the value stays in arg, whole: a copy would have to cut a long one */
+    wp->items[wp->n++] = (wl_override){name, value};
     return 0;
 }
 

@@ -51,7 +51,9 @@ int cli_export_trace(int argc, char **argv)
     if (!p) return WT_EXIT_INTERNAL;
     int rc = WT_EXIT_BAD_INPUT;
     workload *w = NULL;
-    if (cli_apply_config(p, preset, sets, nsets, err, sizeof err) != 0) goto bad;
+    if (cli_apply_config(p, preset, sets, nsets, err, sizeof err) != 0 ||
+        cli_check_config(p, preset, err, sizeof err) != 0)
+        goto bad;
     if (workload_load(wl, wp.items, (size_t)wp.n, &w, err, sizeof err) != 0) goto bad;
     trace_export_stats st;
     if (trace_export(p, sim_run_source, w, out, &st, NULL, err, sizeof err) != 0) {

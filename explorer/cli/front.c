@@ -10,6 +10,7 @@
 
 #include "explorer/cli/cli.h"
 #include "explorer/cli/commands.h"
+#include "core/util/textfile.h"
 #include "explorer/front.h"
 #include "explorer/space.h"
 #include "explorer/table.h"
@@ -141,8 +142,8 @@ static ssize_t read_line(FILE *f, char **buf, size_t *cap)
     size_t n = 0;
     int ch;
     while ((ch = getc(f)) != EOF) {
+        if (n >= LINE_MAX_BYTES) return -2;
         if (n + 2 > *cap) {
-            if (n >= LINE_MAX_BYTES) return -2;
             size_t c = *cap ? 2 * *cap : 4096;
             char *b = realloc(*buf, c);
             if (!b) return -1;
@@ -160,9 +161,10 @@ static ssize_t read_line(FILE *f, char **buf, size_t *cap)
 static int read_csv(const char *path, csv_doc *d)
 {
     memset(d, 0, sizeof *d);
-    FILE *f = fopen(path, "rb");
+    const char *refused;
+    FILE *f = wt_open_regular(path, &refused);
     if (!f) {
-        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+        fprintf(stderr, "%s: cannot open: %s\n", path, refused ? refused : strerror(errno));
         return WT_EXIT_BAD_INPUT;
     }
     struct csv_parser p;
@@ -361,6 +363,14 @@ static int parse_objectives(const front_args *a, objective *obj, size_t *m)
         }
         memcpy(obj[*m].name, a->specs[s], nlen);
         obj[*m].name[nlen] = '\0';
+        for (size_t k = 0; k < *m; k++) /* twice would weigh one column double */
+            if (!strcmp(obj[k].name, obj[*m].name)) {
+                fprintf(stderr,
+                        "warptune front: --objective %s: column %s is already an objective "
+                        "(--objective %s; expected each column once)\n",
+                        a->specs[s], obj[*m].name, a->specs[k]);
+                return WT_EXIT_BAD_INPUT;
+            }
         obj[*m].maximise = !strcmp(dir, "max");
         (*m)++;
     }

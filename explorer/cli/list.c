@@ -6,6 +6,7 @@
 #include "core/config/preset.h"
 #include "core/workload/workload.h"
 #include "explorer/cli/cli.h"
+#include "explorer/cli/commands.h"
 #include "policies/registry.h"
 
 static const char *type_name(const param_def *d)
@@ -50,6 +51,8 @@ static void print_param(size_t id)
 
 int cli_params(int argc, char **argv)
 {
+    int rc = cli_check_operands(argc, argv, 1);
+    if (rc != WT_EXIT_OK) return rc;
     const char *prefix = argc > 1 ? argv[1] : "";
     size_t matches = 0;
     for (size_t id = 0; id < param_count(); id++)
@@ -66,7 +69,8 @@ int cli_params(int argc, char **argv)
 
 int cli_workloads(int argc, char **argv)
 {
-    (void)argc, (void)argv;
+    int rc = cli_check_operands(argc, argv, 0);
+    if (rc != WT_EXIT_OK) return rc;
     char buf[256];
     for (size_t i = 0; i < workload_builtin_count(); i++)
         printf("%-16s %s\n", workload_builtin_name(i),
@@ -76,7 +80,8 @@ int cli_workloads(int argc, char **argv)
 
 int cli_presets(int argc, char **argv)
 {
-    (void)argc, (void)argv;
+    int rc = cli_check_operands(argc, argv, 0);
+    if (rc != WT_EXIT_OK) return rc;
     char buf[512];
     for (size_t i = 0; i < preset_builtin_count(); i++) {
         preset_builtin_describe(i, buf, sizeof buf);
@@ -98,7 +103,8 @@ static void print_policy(const char *kind, const char *name, const char *doc,
 
 int cli_policies(int argc, char **argv)
 {
-    (void)argc, (void)argv;
+    int rc = cli_check_operands(argc, argv, 0);
+    if (rc != WT_EXIT_OK) return rc;
     printf("warp schedulers (sched.policy):\n");
     for (size_t i = 0; sched_policies[i]; i++)
         print_policy("sched", sched_policies[i]->name, sched_policies[i]->doc,

@@ -353,8 +353,12 @@ int cli_sim(int argc, char **argv)
         }
     }
     param_set *preset = NULL;
-    if (rc == WT_EXIT_OK && a.json && !(preset = cli_config("sim", a.preset, NULL, 0)))
-        rc = WT_EXIT_INTERNAL; /* out of memory: the preset itself was read above */
+    if (rc == WT_EXIT_OK && a.json) { /* the preset's own values, which --set may have mended */
+        char err[1024];
+        preset = param_set_new();
+        if (!preset || cli_apply_config(preset, a.preset, NULL, 0, err, sizeof err) != 0)
+            rc = WT_EXIT_INTERNAL; /* out of memory: the preset itself was read above */
+    }
     if (rc == WT_EXIT_OK) {
         if (a.json)
             print_json(&a, p, preset, r);

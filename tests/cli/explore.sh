@@ -126,7 +126,16 @@ printf '{"workloads": ["stream"],\n' >"$tmp/bad3.json"
 expect 2 "bad3.json:2: malformed JSON" -- "$WT" explore "$tmp/bad3.json"
 expect 2 "cannot read the space file" -- "$WT" explore "$tmp/none.json"
 expect 2 "unknown space 'nope'" -- "$WT" explore nope
-expect 2 "/dev/zero: cannot read the space file: File too large" -- "$WT" explore /dev/zero --validate
+# a device or a FIFO is refused before it is read (a FIFO would wait for a writer at its open)
+expect 2 "/dev/zero: cannot read the space file: not a regular file" -- "$WT" explore /dev/zero --validate
+mkfifo "$tmp/fifo.json"
+expect 2 "fifo.json: cannot read the space file: not a regular file" -- timeout 10 "$WT" explore "$tmp/fifo.json" --validate
+mkdir -p "$tmp/fifotrace"
+mkfifo "$tmp/fifotrace/kernel-1.traceg"
+echo kernel-1.traceg >"$tmp/fifotrace/kernelslist.g"
+printf '{"workloads": ["%s"], "parameters": {"l1d.ways": [4, 8]}}' "$tmp/fifotrace/kernelslist.g" >"$tmp/fifotrace.json"
+expect 2 "kernelslist.g:1: cannot open kernel trace .*kernel-1.traceg: not a regular file" -- \
+    timeout 10 "$WT" explore "$tmp/fifotrace.json" --validate
 expect 2 "unknown or incomplete option" -- "$WT" explore --frobnicate
 expect 2 "expected an integer in \[0, 1024\] \(0: every core\)" -- "$WT" explore --threads -1
 expect 2 "nothing to resume" -- "$WT" explore --resume --out "$tmp/empty"

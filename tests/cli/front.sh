@@ -51,6 +51,10 @@ expect 2 'open.csv:3: bad CSV: a quoted field is never closed' -- "$WT" front "$
 expect 2 "unknown column 'foo'; the columns are: name ipc mpki energy_j note" -- "$WT" front "$tmp/p.csv" --objective foo:min
 expect 2 'expected COLUMN:min or COLUMN:max' -- "$WT" front "$tmp/p.csv" --objective ipc
 expect 2 'expected COLUMN:min or COLUMN:max' -- "$WT" front "$tmp/p.csv" --objective ipc:up
+# a column is one objective: given twice, in either direction, it is refused before the file is read
+expect 2 '^warptune front: --objective ipc:min: column ipc is already an objective \(--objective ipc:max; expected each column once\)$' \
+    -- "$WT" front "$tmp/p.csv" --objective ipc:max --objective ipc:min
+expect 2 'column mpki is already an objective' -- "$WT" front "$tmp/nope.csv" --objective mpki:min --objective ipc:max --objective mpki:min
 printf 'a,b\n1,2\n\n3,zz\n' >"$tmp/num.csv"
 expect 2 "num.csv:4: column 2 \(b\): 'zz' is not a number" -- "$WT" front "$tmp/num.csv" --objective a:min --objective b:max
 printf 'x,y\n1,2\n' >"$tmp/nodef.csv"
@@ -60,8 +64,14 @@ expect 2 'empty.csv:1: empty file' -- "$WT" front "$tmp/empty.csv"
 # a NUL byte would end its cell silently ('2<NUL>9' read as 2)
 printf 'a,b\n1,2\n3,2\0009\n' >"$tmp/nul.csv"
 expect 2 'nul.csv:3: NUL byte \(expected CSV text\)' -- "$WT" front "$tmp/nul.csv" --objective b:min
-# a stream that never ends stops at the line limit instead of filling memory
-expect 2 '^/dev/zero:1: line longer than 16777216 bytes' -- "$WT" front /dev/zero
+# a line that never ends stops at the line limit instead of filling memory
+head -c 17000000 /dev/zero | tr '\0' 1 >"$tmp/longline.csv"
+expect 2 'longline.csv:1: line longer than 16777216 bytes' -- "$WT" front "$tmp/longline.csv"
+rm -f "$tmp/longline.csv"
+# a device or a FIFO is refused before it is read (a FIFO would wait for a writer at its open)
+expect 2 '^/dev/zero: cannot open: not a regular file$' -- "$WT" front /dev/zero
+mkfifo "$tmp/fifo.csv"
+expect 2 'fifo.csv: cannot open: not a regular file$' -- timeout 10 "$WT" front "$tmp/fifo.csv"
 expect 2 'usage: warptune front' -- "$WT" front
 expect 2 '^warptune front: --out: expected a file name' -- "$WT" front "$tmp/p.csv" --out ""
 expect 2 "unknown or incomplete option '--bogus'" -- "$WT" front "$tmp/p.csv" --bogus

@@ -17,6 +17,19 @@ long=$(printf 'a%.0s' {1..300})
 expect 2 "^warptune sim: --set $long=1: expected name=value$" -- "$WT" sim --set "$long=1"
 expect 2 "^warptune sim: --wparam n: expected name=value$" -- "$WT" sim --workload stream --wparam n
 expect 2 "^warptune sim: --wparam =4: expected name=value$" -- "$WT" sim --workload stream --wparam =4
+# a --wparam value is taken whole, however long
+pad=$(printf '%260s' '')
+expect 2 "override n=$pad[0-9]*zz: expected a number" -- "$WT" sim --workload stream --wparam "n=$pad"256zz
+expect 0 '^ipc ' -- "$WT" sim --workload stream --set gpu.sms=1 --wparam "n=$pad"256
+# each parameter once, as --set
+expect 2 "^warptune sim: --set gpu.sms=2: gpu.sms is already set by --set gpu.sms=1 \(expected each parameter once\)$" \
+    -- "$WT" sim --workload stream --set gpu.sms=1 --set gpu.sms=2
+expect 2 "^warptune sim: --wparam n=128: n is already set by --wparam n=64 \(expected each parameter once\)$" \
+    -- "$WT" sim --workload stream --wparam n=64 --wparam n=128
+expect 2 "^warptune characterize: --wparam n=128: n is already set" \
+    -- "$WT" characterize --workload stream --wparam n=64 --wparam n=128
+expect 2 "^warptune export-trace: --wparam n=128: n is already set" \
+    -- "$WT" export-trace --workload stream --wparam n=64 --wparam n=128 --out "$tmp/twice"
 expect 2 "unknown preset 'nope'" -- "$WT" sim --preset nope
 expect 2 "unknown or incomplete option" -- "$WT" sim --frobnicate
 expect 2 "no-such-workload" -- "$WT" sim --workload no-such-workload
@@ -25,6 +38,37 @@ expect 2 "unknown command" -- "$WT" frobnicate
 # a preset file with a bad value names its line
 printf '{\n  "name": "x",\n  "settings": {\n    "gpu.sms": 0\n  }\n}\n' >"$tmp/bad.json"
 expect 2 "bad.json:4: settings.\"gpu.sms\"" -- "$WT" sim --preset "$tmp/bad.json"
+# a combination the preset's values cannot make is the preset's fault, not the workload's
+printf '{\n  "name": "x",\n  "settings": {\n    "l1d.line": 100\n  }\n}\n' >"$tmp/line.json"
+printf '{\n  "name": "x",\n  "settings": {\n    "l1d.hash": "fermi",\n    "l1d.sets": 16\n  }\n}\n' >"$tmp/fermi.json"
+printf '.kernel k block=32\n exit\n.host\n launch k grid=1\n' >"$tmp/tiny.wl"
+expect 2 "^warptune sim: $tmp/line.json: l1d.line and l2.line must be powers of two \(got 100 and 128\)$" \
+    -- "$WT" sim --preset "$tmp/line.json" --workload "$tmp/tiny.wl"
+expect 2 "^warptune sim: $tmp/fermi.json: l1d.hash=fermi needs 32 or 64 l1d.sets of 128-byte lines \(got 16 sets of 128\)$" \
+    -- "$WT" sim --preset "$tmp/fermi.json" --workload "$tmp/tiny.wl"
+expect 2 "^warptune export-trace: $tmp/line.json: l1d.line and l2.line must be powers of two" \
+    -- "$WT" export-trace --preset "$tmp/line.json" --workload "$tmp/tiny.wl" --out "$tmp/ex-line"
+expect 2 "^warptune characterize: $tmp/line.json: l1d.line and l2.line must be powers of two" \
+    -- "$WT" characterize --preset "$tmp/line.json" --workload "$tmp/tiny.wl"
+# --set's own fault is --set's; a preset's combination that --set mends runs
+expect 2 "^warptune sim: --set: l1d.line and l2.line must be powers of two \(got 100 and 128\)$" \
+    -- "$WT" sim --set l1d.line=100 --workload "$tmp/tiny.wl"
+expect 2 "^warptune sim: $tmp/fermi.json with --set: l1d.hash=fermi needs .*\(got 16 sets of 64\)$" \
+    -- "$WT" sim --preset "$tmp/fermi.json" --set l1d.line=64 --workload "$tmp/tiny.wl"
+expect 0 '"status":[[:space:]]*"ok"' -- "$WT" sim --preset "$tmp/fermi.json" --set l1d.sets=32 --workload "$tmp/tiny.wl" --json
+# a CTA that no SM can hold is bad input from the start, named with its kernel and the limit
+printf '.kernel big block=32 shared=65536\n exit\n.host\n launch big grid=1\n' >"$tmp/shared.wl"
+expect 2 "^warptune sim: $tmp/shared.wl: kernel big \($tmp/shared.wl:1\): a CTA needs 65536 bytes of shared memory, more than an SM's 49152 \(sm.shared_bytes\)$" \
+    -- "$WT" sim --workload "$tmp/shared.wl"
+printf '.kernel k block=1024 regs=64\n exit\n.host\n launch k grid=1\n' >"$tmp/regs.wl"
+expect 2 "kernel k \($tmp/regs.wl:1\): a CTA of 1024 threads with 64 registers each needs 65536 registers, more than an SM's 32768 \(sm.registers\)$" \
+    -- "$WT" sim --workload "$tmp/regs.wl"
+expect 2 "kernel k \($tmp/regs.wl:1\): a CTA of 1024 threads with 64 registers each" \
+    -- "$WT" sim --workload "$tmp/regs.wl" --sample
+expect 2 "kernel k \($tmp/regs.wl:1\): a CTA of 1024 threads is more than an SM's 32 \(sm.max_threads\)$" \
+    -- "$WT" sim --workload "$tmp/regs.wl" --set sm.max_threads=32
+expect 2 "a CTA of 1024 threads is 32 warps, more than an SM's 8 \(sm.max_warps\)$" \
+    -- "$WT" sim --workload "$tmp/regs.wl" --set sm.max_warps=8
 # a folder where a file is expected says so
 mkdir -p "$tmp/adir"
 expect 2 "adir: cannot open: Is a directory" -- "$WT" sim --trace "$tmp/adir"
@@ -34,6 +78,16 @@ mkdir -p "$tmp/p.json" "$tmp/w.wl"
 expect 2 "p.json: cannot read: Is a directory" -- "$WT" sim --preset "$tmp/p.json"
 expect 2 "w.wl: cannot read workload file: Is a directory" -- "$WT" sim --workload "$tmp/w.wl"
 expect 2 "p.json: cannot read the space file: Is a directory" -- "$WT" explore "$tmp/p.json" --validate
+# a FIFO or a device is refused before it is read: opening a FIFO would wait for a writer
+mkfifo "$tmp/fifo.wl" "$tmp/fifo.json"
+expect 2 "fifo.wl: cannot read workload file: not a regular file" -- timeout 10 "$WT" sim --workload "$tmp/fifo.wl"
+expect 2 "fifo.json: cannot read: not a regular file" -- timeout 10 "$WT" sim --preset "$tmp/fifo.json"
+mkdir -p "$tmp/fifotrace"
+mkfifo "$tmp/fifotrace/kernel-1.traceg"
+echo kernel-1.traceg >"$tmp/fifotrace/kernelslist.g"
+expect 2 "kernelslist.g:1: cannot open kernel trace .*kernel-1.traceg: not a regular file" -- \
+    timeout 10 "$WT" sim --trace "$tmp/fifotrace/kernelslist.g"
+expect 2 "/dev/null: cannot open: not a regular file" -- timeout 10 "$WT" sim --trace /dev/null
 # a workload file with an error names its line
 printf '.kernel k block=32\n    frob r0, r1\n' >"$tmp/bad.wl"
 expect 2 "bad.wl:2:" -- "$WT" sim --workload "$tmp/bad.wl"
@@ -111,6 +165,16 @@ expect 0 'fermi-gtx480 .*\[default\]' -- "$WT" presets
 expect 0 'dyncta-pact13' -- "$WT" presets
 expect 0 '^kmeans ' -- "$WT" workloads
 expect 0 'gto' -- "$WT" policies
+# the listing commands take no options, and no operand beyond params' PREFIX
+for c in workloads presets policies version man params; do
+    expect 2 "^warptune $c: unknown or incomplete option '--foo'$" -- "$WT" $c --foo
+done
+for c in workloads presets policies version --version man; do
+    name=${c#--}
+    expect 2 "^warptune $name: unexpected argument 'extra' \(expected none\)$" -- "$WT" $c extra
+done
+expect 2 "^warptune params: unexpected argument 'extra' \(expected at most 1\)$" -- "$WT" params l1d. extra
+expect 0 '^usage: warptune workloads' -- "$WT" workloads --help
 
 # --json: "settings" holds the parameters --set changes against the preset, in catalogue order,
 # as a space file's settings; one set to the preset's own value (fermi-gtx480: 4 L1D ways) and

@@ -76,4 +76,13 @@ printf '{"workloads": ["%s"], "parameters": {"l1d.ways": [4]}}\n' "$tmp/op/kerne
     >"$tmp/op.json"
 expect 2 "unknown opcode 'FROB.E'" -- "$WT" explore "$tmp/op.json" --out "$tmp/op-out"
 
+# a kernel whose CTA no SM can hold is bad input (exit 2), named with its file and the limit
+mkdir -p "$tmp/bigshared"
+printf -- '-kernel name = big\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-shmem = 65536\n-binary version = 70\n-accelsim tracer version = 5\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n0000 ffffffff 0 EXIT 0 0 0\n#END_TB\n' \
+    >"$tmp/bigshared/kernel-1.traceg"
+echo kernel-1.traceg >"$tmp/bigshared/kernelslist.g"
+expect 2 "kernel big \($tmp/bigshared/kernel-1.traceg\): a CTA needs 65536 bytes of shared memory, more than an SM's 49152 \(sm.shared_bytes\)$" \
+    -- "$WT" sim --trace "$tmp/bigshared/kernelslist.g"
+expect 0 '^ipc ' -- "$WT" sim --trace "$tmp/bigshared/kernelslist.g" --set sm.shared_bytes=65536
+
 finish
