@@ -486,6 +486,22 @@ static explore_status study_write(study *st, run_facts *facts, char *err, size_t
     return EXPLORE_OK;
 }
 
+/* The message of the study's simulations when every one that ran was refused as a bad
+ * configuration (SIM_BAD_CONFIG), else NULL. */
+static const char *all_bad_config(const space *s, const archive *a)
+{
+    const char *why = NULL;
+    for (size_t i = 0; i < a->n; i++) {
+        const archive_point *p = &a->p[i];
+        if (p->status == PS_INFEASIBLE) continue;
+        for (size_t w = 0; w < s->nworkloads; w++) {
+            if (p->res[w]->status != SIM_BAD_CONFIG) return NULL;
+            if (!why) why = p->res[w]->error;
+        }
+    }
+    return why;
+}
+
 /* The short report on stdout. */
 static void study_report(const study *st, const run_facts *facts)
 {
@@ -554,6 +570,17 @@ explore_status explore_main(const explore_options *o, char *err, size_t errlen)
                      "%s: constraints: no point the search found satisfies them (%zu "
                      "infeasible; expected at least one feasible configuration)",
                      st.s->file, st.a.ninfeasible);
+            rc = EXPLORE_BAD_INPUT;
+        }
+        /* every simulation refused as impossible (an inconsistent preset, a CTA no SM holds):
+         * the study measured nothing, and says why, as sim does */
+        const char *why =
+            rc == EXPLORE_OK && !facts.interrupted ? all_bad_config(st.s, &st.a) : NULL;
+        if (why) {
+            snprintf(err, errlen,
+                     "%s: no configuration of the study can be simulated: %s (preset %s; expected "
+                     "a preset, settings and parameters that make a consistent machine)",
+                     st.s->file, why, st.s->preset);
             rc = EXPLORE_BAD_INPUT;
         }
         if (rc == EXPLORE_OK && facts.interrupted) {

@@ -119,4 +119,18 @@ expect 0 "$((total - kept)) simulated, $kept from the journal" -- \
     "$WT" explore "$tmp/fill.json" --out "$tmp/fill" --threads 2
 for f in evaluations.csv points.csv pareto.csv; do same "$tmp/fill-whole/$f" "$tmp/fill/$f" "after a full journal: $f"; done
 
+# a study none of whose configurations can be simulated (its preset's lines are no power of two)
+# measured nothing: exit 2, saying why and naming the preset, as sim does
+sed 's/"l1d.line": 128/"l1d.line": 100/' spaces/presets/fermi-gtx480.json >"$tmp/badline.json"
+grep -q '"l1d.line": 100' "$tmp/badline.json" && ok || bad "the test preset did not change l1d.line"
+printf '{"name": "badline", "preset": "%s", "parameters": {"l1d.ways": [4, 8]}, "workloads": ["stream"]}\n' \
+    "$tmp/badline.json" >"$tmp/badline-space.json"
+expect 2 "no configuration of the study can be simulated: l1d.line and l2.line must be powers of two \(got 100 and 128\) \(preset .*badline.json" -- \
+    "$WT" explore "$tmp/badline-space.json" --out "$tmp/badline" --quiet
+# one configuration that can be simulated is a study: exit 0, the others recorded as bad-config
+printf '{"name": "someline", "preset": "%s", "parameters": {"l1d.line": [100, 128]}, "workloads": ["stream"]}\n' \
+    "$tmp/badline.json" >"$tmp/someline.json"
+expect 0 "results in" -- "$WT" explore "$tmp/someline.json" --out "$tmp/someline" --threads 1
+grep -q ',bad-config,' "$tmp/someline/evaluations.csv" && ok || bad "the impossible points are not recorded as bad-config"
+
 finish
