@@ -22,6 +22,7 @@
 #include "core/util/textfile.h"
 #include "explorer/mpi_eval.h"
 #include "explorer/progress.h"
+#include "explorer/report.h"
 #include "explorer/screen.h"
 #include "explorer/shard.h"
 
@@ -481,6 +482,17 @@ static explore_status study_write(study *st, run_facts *facts, char *err, size_t
         }
     }
     facts->wall = wall_now() - st->t0;
+    /* the report reads the files above, and the summary about to close the set */
+    cJSON *sum = explore_summary_json(s, a, facts);
+    if (!sum) {
+        snprintf(err, errlen, "out of memory");
+        return EXPLORE_FAILED;
+    }
+    explore_join(path, sizeof path, s->output, "report.html");
+    report_status r = report_write(s->output, sum, path, err, errlen);
+    cJSON_Delete(sum);
+    if (r != REPORT_OK || note_output(facts, "report.html", path, err, errlen) != EXPLORE_OK)
+        return EXPLORE_FAILED;
     explore_join(path, sizeof path, s->output, "summary.json");
     if (explore_write_summary(s, a, facts, path, err, errlen) != 0) return EXPLORE_FAILED;
     return EXPLORE_OK;

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 #include "explorer/explore.h"
 #include "explorer/screen.h"
 
@@ -24,7 +26,7 @@ typedef struct run_facts {
     eval_counts counts;
     const search_info *info;
     const screen_stats *screen; /* a study that screens, else NULL */
-    output_file files[4];       /* the outputs of the set summary.json closes */
+    output_file files[5];       /* the outputs of the set summary.json closes */
     size_t nfiles;
 } run_facts;
 
@@ -48,6 +50,9 @@ int explore_write_evaluations(const space *s, const archive *a, const char *path
 /* points.csv (every point) or pareto.csv (front_only: the front's points). */
 int explore_write_points(const space *s, const archive *a, const char *path, int front_only,
                          char *err, size_t errlen);
+/* summary.json's contents (NULL when memory runs out), which report.html reads before the file
+ * is written. */
+cJSON *explore_summary_json(const space *s, const archive *a, const run_facts *f);
 /* summary.json: the study, its search, objectives, counts, hypervolume and best points. */
 int explore_write_summary(const space *s, const archive *a, const run_facts *f, const char *path,
                           char *err, size_t errlen);

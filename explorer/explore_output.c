@@ -1,5 +1,6 @@
 /* The outputs of a study: evaluations.csv, points.csv and pareto.csv, summary.json, front.svg
- * and study.json, each written through a temporary file renamed into place. */
+ * and study.json (report.html: explorer/report.c), each written through a temporary file renamed
+ * into place. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "explorer/explore_internal.h"
 
@@ -266,8 +267,7 @@ static const char *space_shown_path(const space *s, char *buf, size_t n)
     return slash ? slash + 1 : s->file;
 }
 
-int explore_write_summary(const space *s, const archive *a, const run_facts *f, const char *path,
-                          char *err, size_t errlen)
+cJSON *explore_summary_json(const space *s, const archive *a, const run_facts *f)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "study", s->name);
@@ -411,7 +411,14 @@ int explore_write_summary(const space *s, const archive *a, const run_facts *f, 
         snprintf(buf, sizeof buf, "%016llx", (unsigned long long)f->files[i].fnv1a);
         cJSON_AddStringToObject(fo, "fnv1a64", buf);
     }
-    char *text = cJSON_Print(root);
+    return root;
+}
+
+int explore_write_summary(const space *s, const archive *a, const run_facts *f, const char *path,
+                          char *err, size_t errlen)
+{
+    cJSON *root = explore_summary_json(s, a, f);
+    char *text = root ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     if (!text) {
         snprintf(err, errlen, "%s: out of memory", path);

@@ -17,5 +17,6 @@ int cli_policies(int argc, char **argv);
 int cli_characterize(int argc, char **argv);
 int cli_front(int argc, char **argv);
 int cli_explore(int argc, char **argv);
+int cli_report(int argc, char **argv);
 
 #endif

@@ -82,6 +82,10 @@ static const cli_option export_trace_options[] = {
     {"--wparam k=v", WPARAM_DOC},
     {NULL, NULL}};
 
+static const cli_option report_options[] = {
+    {"DIR", "a study's output folder, as explore left it (summary.json and the files it names)"},
+    {NULL, NULL}};
+
 static const cli_option params_options[] = {
     {"PREFIX", "only the parameters whose names start with PREFIX"}, {NULL, NULL}};
 
@@ -92,6 +96,16 @@ const cli_command cli_commands[] = {
      .summary = "run a study (default: the built-in default space)",
      .options = explore_options,
      .run = cli_explore},
+    {.name = "report",
+     .args = "DIR",
+     .summary = "write a study's report.html again from its output folder",
+     .details = "One self-contained page: the front in every pair of objectives, parallel "
+                "coordinates, the selected point's metrics per workload against the reference "
+                "configuration's, the sensitivity indices when the folder has sensitivity.csv, "
+                "and the study's provenance. explore writes it with the other outputs; the "
+                "files it reads must match summary.json.",
+     .options = report_options,
+     .run = cli_report},
     {.name = "sim",
      .args = "[--preset P] [--workload W | --trace DIR/kernelslist.g]... [--wparam k=v]... "
              "[--set k=v]... [--json [--config]] [--sample] [--belady] [--l1-trace FILE] "
