@@ -164,7 +164,7 @@ fnv() { # fnv FILE: FNV-1a 64 of the file's bytes, as 16 hex digits
     for b in $(od -An -v -tu1 "$1"); do h=$(((h ^ b) * 0x100000001b3)); done
     printf '%016x' "$h"
 }
-for f in evaluations.csv points.csv pareto.csv front.svg; do
+for f in evaluations.csv points.csv pareto.csv front.svg report.html; do
     want=$(tr -d '\n\t ' <"$tmp/orph/summary.json" | grep -o "\"$f\":{\"bytes\":[0-9]*,\"fnv1a64\":\"[0-9a-f]*\"")
     got="\"$f\":{\"bytes\":$(wc -c <"$tmp/orph/$f"),\"fnv1a64\":\"$(fnv "$tmp/orph/$f")\""
     check "[ '$want' = '$got' ]" "summary.json: $f is [$want], the file [$got]"

@@ -37,7 +37,7 @@ study_summary() {
 # same_study DIR1 DIR2 WHAT: two output folders describe the same study, byte for byte but for
 # the run's own fields of summary.json (a merged or distributed run against one machine's)
 same_study() {
-    for f in points.csv pareto.csv evaluations.csv front.svg; do
+    for f in points.csv pareto.csv evaluations.csv front.svg report.html; do
         same "$1/$f" "$2/$f" "$3: $f"
     done
     if diff <(study_summary "$1/summary.json") <(study_summary "$2/summary.json") >/dev/null; then
