@@ -1,7 +1,7 @@
 /* A study from end to end: the space, the reference configuration, the search, the archive of
  * every evaluated configuration, its Pareto front and hypervolume, and the outputs in the
- * output folder (evaluations.csv, points.csv, pareto.csv, summary.json, front.svg, plus the
- * journal and study.json that make a rerun or --resume cheap). */
+ * output folder (evaluations.csv, points.csv, pareto.csv, summary.json, front.svg, report.html,
+ * plus the journal and study.json that make a rerun or --resume cheap). */
 #ifndef WT_EXPLORE_H
 #define WT_EXPLORE_H
 

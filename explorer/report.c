@@ -21,8 +21,7 @@
 
 /* The per-workload metrics the page compares, those of them evaluations.csv has, in this order
  * (the objectives' metrics are added after them). */
-static const char *const report_metrics[] = {"cycles", "ipc", "mpki", "l1d_miss_rate",
-                                             "energy_j"};
+static const char *const report_metrics[] = {"cycles", "ipc", "mpki", "l1d_miss_rate", "energy_j"};
 #define NREPORT_METRICS (sizeof report_metrics / sizeof report_metrics[0])
 
 /* The presets validated against GPGPU-Sim (Accel-Sim) on the same traces, and their cycles
@@ -193,8 +192,8 @@ typedef struct report_input {
 
 /* The file dir/name into *text. Returns REPORT_OK; REPORT_BAD_INPUT with *missing set when it
  * does not exist (and missing is not NULL), otherwise with err. */
-static report_status read_text(const report_input *in, const char *name, char **text,
-                               size_t *len, int *missing, char *err, size_t errlen)
+static report_status read_text(const report_input *in, const char *name, char **text, size_t *len,
+                               int *missing, char *err, size_t errlen)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", in->dir, name);
@@ -216,8 +215,7 @@ static report_status read_text(const report_input *in, const char *name, char **
     if (!*text || failed) {
         free(*text);
         *text = NULL;
-        snprintf(err, errlen, "%s: cannot read: %s", path,
-                 failed ? "read error" : strerror(e));
+        snprintf(err, errlen, "%s: cannot read: %s", path, failed ? "read error" : strerror(e));
         return e == ENOMEM ? REPORT_FAILED : REPORT_BAD_INPUT;
     }
     if (in->check) { /* a file of another run than the summary's is refused */
@@ -243,8 +241,8 @@ static report_status read_text(const report_input *in, const char *name, char **
 }
 
 /* The CSV file dir/name into t, which ct_free frees whatever the outcome. */
-static report_status read_csv(const report_input *in, const char *name, csv_table *t,
-                              int *missing, char *err, size_t errlen)
+static report_status read_csv(const report_input *in, const char *name, csv_table *t, int *missing,
+                              char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
     char *text = NULL;
@@ -281,8 +279,8 @@ static cJSON *row_json(const csv_table *t, size_t r, const long *cols, size_t n)
 {
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; i < n && a; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateString(cols[i] >= 0 ? ct_cell(t, r, (size_t)cols[i])
-                                                                 : ""));
+        cJSON_AddItemToArray(
+            a, cJSON_CreateString(cols[i] >= 0 ? ct_cell(t, r, (size_t)cols[i]) : ""));
     return a;
 }
 
@@ -550,8 +548,7 @@ report_status report_write(const char *dir, const cJSON *summary, const char *pa
         rc = REPORT_BAD_INPUT;
         goto done;
     }
-    if ((rc = read_text(&in, "study.json", &text, &len, NULL, err, errlen)) != REPORT_OK)
-        goto done;
+    if ((rc = read_text(&in, "study.json", &text, &len, NULL, err, errlen)) != REPORT_OK) goto done;
     if (!(study = cJSON_ParseWithLength(text, len))) {
         snprintf(err, errlen, "%s/study.json: not JSON", dir);
         rc = REPORT_BAD_INPUT;
@@ -577,8 +574,7 @@ report_status report_write(const char *dir, const cJSON *summary, const char *pa
     /* sensitivity.csv is optional: shown when the folder has one */
     rc = read_csv(&in, "sensitivity.csv", &sens, &missing, err, errlen);
     if (rc != REPORT_OK && !missing) goto done;
-    if (rc == REPORT_OK && (rc = add_sensitivity(data, &sens, err, errlen)) != REPORT_OK)
-        goto done;
+    if (rc == REPORT_OK && (rc = add_sensitivity(data, &sens, err, errlen)) != REPORT_OK) goto done;
     if (!(json = cJSON_PrintUnformatted(data))) goto oom;
     page(&b, in.summary, sets, json, !missing);
     if (b.failed) goto oom;

@@ -11,7 +11,8 @@
 
 typedef enum report_status {
     REPORT_OK,
-    REPORT_BAD_INPUT, /* not a study's folder, or a file of it missing, ill-formed or another run's */
+    REPORT_BAD_INPUT, /* not a study's folder, or a file of it missing, ill-formed or another run's
+                       */
     REPORT_FAILED,    /* out of memory, or report.html cannot be written */
 } report_status;
 
