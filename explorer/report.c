@@ -571,10 +571,13 @@ report_status report_write(const char *dir, const cJSON *summary, const char *pa
         (rc = read_csv(&in, "evaluations.csv", &evals, NULL, err, errlen)) != REPORT_OK ||
         (rc = add_evaluations(data, &evals, objs, ndims, err, errlen)) != REPORT_OK)
         goto done;
-    /* sensitivity.csv is optional: shown when the folder has one */
+    /* sensitivity.csv is optional: shown when the folder has one. One that cannot be shown is
+     * refused by warptune report, but only left out by explore: it is not the study's output,
+     * and should not fail a study that has run. */
     rc = read_csv(&in, "sensitivity.csv", &sens, &missing, err, errlen);
-    if (rc != REPORT_OK && !missing) goto done;
-    if (rc == REPORT_OK && (rc = add_sensitivity(data, &sens, err, errlen)) != REPORT_OK) goto done;
+    if (rc == REPORT_OK) rc = add_sensitivity(data, &sens, err, errlen);
+    if (rc == REPORT_FAILED || (rc == REPORT_BAD_INPUT && !missing && in.check)) goto done;
+    missing = rc != REPORT_OK;
     if (!(json = cJSON_PrintUnformatted(data))) goto oom;
     page(&b, in.summary, sets, json, !missing);
     if (b.failed) goto oom;

@@ -43,6 +43,10 @@ expect 2 'study.json: cannot open' -- "$WT" report "$tmp/nostudy"
 cp -r "$tmp/s" "$tmp/badsens"
 printf 'objective,parameter\nipc,l1d.ways\n' >"$tmp/badsens/sensitivity.csv"
 expect 2 'sensitivity.csv: no column method' -- "$WT" report "$tmp/badsens"
+# explore leaves such a file out of the page rather than fail the study
+expect 0 '' -- "$WT" explore "$small" --out "$tmp/badsens" "${study[@]}"
+check "[ -s '$tmp/badsens/report.html' ] && ! grep -q 'id=\"sens\"' '$tmp/badsens/report.html'" \
+    "explore with an ill-formed sensitivity.csv"
 cp -r "$tmp/s" "$tmp/unwritable"
 rm "$tmp/unwritable/report.html"
 mkdir -p "$tmp/unwritable/report.html/x"
