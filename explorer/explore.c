@@ -355,7 +355,11 @@ static explore_status study_open(study *st, char *err, size_t errlen)
     /* the points to simulate: a grid's feasible ones (every grid point checked up to
      * EXPLORE_VALIDATE_MAX_POINTS), the budget otherwise; and the reference configuration */
     size_t expected =
-        s->search.kind == SEARCH_GRID ? space_grid_size(s) : s->search.max_evaluations;
+        s->search.kind == SEARCH_GRID ? space_grid_size(s)
+        : search_is_sensitivity(s->search.kind)
+            ? sens_design_points(s->search.kind == SEARCH_MORRIS ? SENS_MORRIS : SENS_SOBOL,
+                                 s->ndims, s->search.max_evaluations)
+            : s->search.max_evaluations;
     size_t tried = 0, feasible = 0;
     char msg[256];
     if (s->search.kind == SEARCH_GRID && s->nconstraints &&

@@ -111,9 +111,8 @@ int sens_morris_design(size_t d, const size_t *levels, size_t r, uint64_t seed, 
     }
     for (size_t p = 0; p < out->npoints; p++)
         for (size_t i = 0; i < d; i++)
-            out->x[p * d + i] = levels[i] > 1 ? (double)out->level[p * d + i] /
-                                                    (double)(levels[i] - 1)
-                                              : 0.5;
+            out->x[p * d + i] =
+                levels[i] > 1 ? (double)out->level[p * d + i] / (double)(levels[i] - 1) : 0.5;
     return 0;
 }
 
@@ -140,8 +139,7 @@ static double radical_inverse(size_t j, unsigned b)
     return v;
 }
 
-int sens_sobol_design(size_t d, size_t n, uint64_t seed, sens_design *out, char *err,
-                      size_t errlen)
+int sens_sobol_design(size_t d, size_t n, uint64_t seed, sens_design *out, char *err, size_t errlen)
 {
     if (d > 64) {
         snprintf(err, errlen, "at most 64 parameters");
