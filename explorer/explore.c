@@ -255,11 +255,13 @@ typedef struct study {
     search_info info;
     screen_stats screen; /* a study that screens (search.screen) */
     archive a;
-    int lock_fd; /* the output folder's lock (-1: none) */
+    study_sensitivity sens; /* a sensitivity study's indices */
+    int lock_fd;            /* the output folder's lock (-1: none) */
 } study;
 
 static void study_free(study *st)
 {
+    explore_sensitivity_free(&st->sens);
     archive_free(&st->a);
     screen_stats_free(&st->screen);
     proposal_list_free(&st->props);
@@ -483,6 +485,18 @@ static explore_status study_write(study *st, run_facts *facts, char *err, size_t
                      strerror(errno));
             return EXPLORE_FAILED;
         }
+    }
+    explore_join(path, sizeof path, s->output, "sensitivity.csv");
+    if (search_is_sensitivity(s->search.kind)) {
+        if (explore_sensitivity(s, a, &st->sens, err, errlen) != 0 ||
+            explore_write_sensitivity(s, &st->sens, path, err, errlen) != 0 ||
+            note_output(facts, "sensitivity.csv", path, err, errlen) != EXPLORE_OK)
+            return EXPLORE_FAILED;
+        facts->sens = &st->sens;
+    } else if (remove(path) != 0 && errno != ENOENT) { /* another study's indices */
+        snprintf(err, errlen, "%s: cannot remove the earlier study's indices: %s", path,
+                 strerror(errno));
+        return EXPLORE_FAILED;
     }
     facts->wall = wall_now() - st->t0;
     explore_join(path, sizeof path, s->output, "summary.json");

@@ -232,11 +232,11 @@ static int check_sensitivity(space_ctx *c, const space *s, const char *path)
                                   q->max_evaluations);
     if (n > SPACE_MAX_DESIGN)
         return space_fail(c, path,
-                          "expected a design of at most %d points: %zu %s over %zu parameters "
+                          "expected a design of at most %d points: %zu %s over %zu parameter%s "
                           "make %s",
                           SPACE_MAX_DESIGN, q->max_evaluations,
                           q->kind == SEARCH_MORRIS ? "trajectories" : "base samples", s->ndims,
-                          n == SIZE_MAX ? "more than 2^64" : "more");
+                          s->ndims == 1 ? "" : "s", n == SIZE_MAX ? "more than 2^64" : "more");
     return 0;
 }
 
