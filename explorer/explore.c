@@ -256,11 +256,13 @@ typedef struct study {
     search_info info;
     screen_stats screen; /* a study that screens (search.screen) */
     archive a;
-    int lock_fd; /* the output folder's lock (-1: none) */
+    study_sensitivity sens; /* a sensitivity study's indices */
+    int lock_fd;            /* the output folder's lock (-1: none) */
 } study;
 
 static void study_free(study *st)
 {
+    explore_sensitivity_free(&st->sens);
     archive_free(&st->a);
     screen_stats_free(&st->screen);
     proposal_list_free(&st->props);
@@ -356,7 +358,11 @@ static explore_status study_open(study *st, char *err, size_t errlen)
     /* the points to simulate: a grid's feasible ones (every grid point checked up to
      * EXPLORE_VALIDATE_MAX_POINTS), the budget otherwise; and the reference configuration */
     size_t expected =
-        s->search.kind == SEARCH_GRID ? space_grid_size(s) : s->search.max_evaluations;
+        s->search.kind == SEARCH_GRID ? space_grid_size(s)
+        : search_is_sensitivity(s->search.kind)
+            ? sens_design_points(s->search.kind == SEARCH_MORRIS ? SENS_MORRIS : SENS_SOBOL,
+                                 s->ndims, s->search.max_evaluations)
+            : s->search.max_evaluations;
     size_t tried = 0, feasible = 0;
     char msg[256];
     if (s->search.kind == SEARCH_GRID && s->nconstraints &&
@@ -480,6 +486,18 @@ static explore_status study_write(study *st, run_facts *facts, char *err, size_t
                      strerror(errno));
             return EXPLORE_FAILED;
         }
+    }
+    explore_join(path, sizeof path, s->output, "sensitivity.csv");
+    if (search_is_sensitivity(s->search.kind)) {
+        if (explore_sensitivity(s, a, &st->sens, err, errlen) != 0 ||
+            explore_write_sensitivity(s, &st->sens, path, err, errlen) != 0 ||
+            note_output(facts, "sensitivity.csv", path, err, errlen) != EXPLORE_OK)
+            return EXPLORE_FAILED;
+        facts->sens = &st->sens;
+    } else if (remove(path) != 0 && errno != ENOENT) { /* another study's indices */
+        snprintf(err, errlen, "%s: cannot remove the earlier study's indices: %s", path,
+                 strerror(errno));
+        return EXPLORE_FAILED;
     }
     facts->wall = wall_now() - st->t0;
     /* the report reads the files above, and the summary about to close the set */

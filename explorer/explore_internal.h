@@ -18,6 +18,28 @@ typedef struct output_file {
     uint64_t fnv1a;
 } output_file;
 
+/* A sensitivity study's indices, per objective (explore_sensitivity.c). */
+typedef struct study_sensitivity {
+    sens_method method;
+    size_t base;          /* trajectories or base samples */
+    size_t design_points; /* the design's rows */
+    size_t nobjectives;
+    sens_result r[SPACE_MAX_OBJECTIVES];
+} study_sensitivity;
+
+/* The indices of a morris or sobol study from its archive: the design rebuilt from the space
+ * and seed, each row's normalised objectives looked up by configuration (none for a row that
+ * is infeasible, failed or was not simulated). Returns 0, or -1 with err. */
+int explore_sensitivity(const space *s, const archive *a, study_sensitivity *out, char *err,
+                        size_t errlen);
+void explore_sensitivity_free(study_sensitivity *x);
+/* sensitivity.csv: objective, parameter, method, index, value, ci_low, ci_high, evaluations. */
+int explore_write_sensitivity(const space *s, const study_sensitivity *x, const char *path,
+                              char *err, size_t errlen);
+/* summary.json's "sensitivity" object, the same numbers, added to root. */
+struct cJSON;
+void explore_sensitivity_json(const space *s, const study_sensitivity *x, struct cJSON *root);
+
 /* What summary.json says about the run besides the archive. */
 typedef struct run_facts {
     double wall;
@@ -25,8 +47,9 @@ typedef struct run_facts {
     int interrupted;
     eval_counts counts;
     const search_info *info;
-    const screen_stats *screen; /* a study that screens, else NULL */
-    output_file files[5];       /* the outputs of the set summary.json closes */
+    const screen_stats *screen;    /* a study that screens, else NULL */
+    const study_sensitivity *sens; /* a sensitivity study, else NULL */
+    output_file files[6];          /* the outputs of the set summary.json closes */
     size_t nfiles;
 } run_facts;
 

@@ -358,6 +358,7 @@ cJSON *explore_summary_json(const space *s, const archive *a, const run_facts *f
             "the warp instructions the study simulated in detail (journal included), "
             "full_detail_warp_insts: those of every point in full detail (docs/spaces.md)");
     }
+    if (f->sens) explore_sensitivity_json(s, f->sens, root);
     cJSON *hv = cJSON_AddObjectToObject(root, "hypervolume");
     add_number(hv, "value", a->hv >= 0 ? a->hv : NAN);
     cJSON_AddItemToObject(hv, "reference_point",

@@ -42,9 +42,16 @@ explore_status explore_validate_space(const explore_options *o, const space *s, 
         snprintf(feasible, sizeof feasible, ", %zu of %zu %spoints feasible", ok, tried,
                  tried == n ? "" : "sampled grid ");
     }
-    printf("%s: ok (%zu parameters, grid of %zu points%s, %zu workloads, %s)\n", s->file, s->ndims,
-           n, feasible, s->nworkloads,
-           s->search.kind == SEARCH_NLOPT ? s->search.algorithm : search_kind_name(s->search.kind));
+    char design[128] = ""; /* a sensitivity study's design, which is what it simulates */
+    if (search_is_sensitivity(s->search.kind))
+        snprintf(design, sizeof design, ": %zu %s, %zu design points", s->search.max_evaluations,
+                 s->search.kind == SEARCH_MORRIS ? "trajectories" : "base samples",
+                 sens_design_points(s->search.kind == SEARCH_MORRIS ? SENS_MORRIS : SENS_SOBOL,
+                                    s->ndims, s->search.max_evaluations));
+    printf("%s: ok (%zu parameters, grid of %zu points%s, %zu workloads, %s%s)\n", s->file,
+           s->ndims, n, feasible, s->nworkloads,
+           s->search.kind == SEARCH_NLOPT ? s->search.algorithm : search_kind_name(s->search.kind),
+           design);
     return EXPLORE_OK;
 }
 

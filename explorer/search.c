@@ -254,6 +254,56 @@ out:
     return rc;
 }
 
+int search_sensitivity_design(const space *s, sens_design *dz, char *err, size_t errlen)
+{
+    if (s->search.kind == SEARCH_SOBOL)
+        return sens_sobol_design(s->ndims, s->search.max_evaluations, s->search.seed, dz, err,
+                                 errlen);
+    size_t levels[64];
+    if (s->ndims > 64) {
+        snprintf(err, errlen, "at most 64 dimensions");
+        return -1;
+    }
+    for (size_t d = 0; d < s->ndims; d++)
+        levels[d] = s->dims[d].kind == DIM_REAL ? s->dims[d].grid : s->dims[d].nlevels;
+    return sens_morris_design(s->ndims, levels, s->search.max_evaluations, s->search.seed, dz, err,
+                              errlen);
+}
+
+void search_sensitivity_point(const space *s, const sens_design *dz, size_t p, double *x)
+{
+    for (size_t d = 0; d < s->ndims; d++) {
+        const space_dim *dim = &s->dims[d];
+        if (dz->method == SENS_SOBOL) {
+            x[d] = dz->x[p * dz->d + d];
+        } else { /* as space_grid_point places level k */
+            size_t k = dz->level[p * dz->d + d];
+            size_t n = dim->kind == DIM_REAL ? dim->grid : dim->nlevels;
+            if (dim->kind == DIM_REAL)
+                x[d] = n > 1 ? (double)k / (double)(n - 1) : 0.5;
+            else
+                x[d] = ((double)k + 0.5) / (double)n;
+        }
+    }
+}
+
+/* Every row of the design in order, repeats and the reference configuration included (memo
+ * hits), infeasible rows recorded as such. */
+static int search_sensitivity(const space *s, proposal_list *out, char *err, size_t errlen)
+{
+    sens_design dz;
+    if (search_sensitivity_design(s, &dz, err, errlen)) return -1;
+    double x[64];
+    int rc = 0;
+    for (size_t p = 0; p < dz.npoints && rc == 0; p++) {
+        search_sensitivity_point(s, &dz, p, x);
+        int added;
+        rc = decode_add(s, out, x, 1, NULL, NULL, NULL, &added, err, errlen);
+    }
+    sens_design_free(&dz);
+    return rc;
+}
+
 int search_run(const space *s, evaluator *ev, const double *ref, proposal_list *out,
                search_info *info, char *err, size_t errlen)
 {
@@ -272,6 +322,10 @@ int search_run(const space *s, evaluator *ev, const double *ref, proposal_list *
         break;
     case SEARCH_LHS:
         rc = search_lhs(s, out, err, errlen);
+        break;
+    case SEARCH_MORRIS:
+    case SEARCH_SOBOL:
+        rc = search_sensitivity(s, out, err, errlen);
         break;
     case SEARCH_NLOPT:
         return search_nlopt(s, ev, ref, out, info, err, errlen);

@@ -3,6 +3,8 @@
  * grid    every combination of the levels (real dimensions: `grid` levels each)
  * random  uniform draws of the unit cube, rejecting infeasible and repeated configurations
  * lhs     a Latin hypercube of `evaluations` samples
+ * morris  Morris trajectories (`evaluations` of them) on the parameters' levels
+ * sobol   Saltelli's A, B and A_B^i samples (`evaluations` base samples) of the unit cube
  * NLopt   any derivative-free NLopt algorithm on the unit cube, integer and categorical
  *         dimensions rounded inside the objective (space_decode); constraints as NLopt
  *         inequality constraints for the algorithms that take them (COBYLA, ISRES,
@@ -18,7 +20,9 @@
  * run draws from that generator in between. Budgets count distinct configurations other than
  * the reference configuration (repeats caused by rounding, and the reference, which the study
  * evaluates first, are free memo lookups); a time budget makes a search stop early and is
- * the one thing that is not reproducible. */
+ * the one thing that is not reproducible. A Morris or Sobol design is proposed whole, every row
+ * in order, repeats included: a repeat is a memo hit, and the indices need each row's value
+ * (explore_sensitivity.c). */
 #ifndef WT_SEARCH_H
 #define WT_SEARCH_H
 
@@ -26,6 +30,7 @@
 #include <stdint.h>
 
 #include "explorer/evaluator.h"
+#include "explorer/sensitivity.h"
 #include "explorer/space.h"
 
 typedef struct proposal {
@@ -62,6 +67,14 @@ int search_objectives(const space *s, const eval_entry *const *res, double *obj)
 /* Objective i of obj as a value to minimise, normalised by the reference ref (value / ref for
  * a min objective, ref / value for max; without a usable reference: value, or -value). */
 double search_normalised(const space *s, size_t i, double v, double ref);
+
+/* The Morris or Sobol design of a sensitivity study (search.strategy morris or sobol), from the
+ * space's parameters and the study's seed: Morris steps one level of a discrete parameter, or
+ * of a real parameter's `grid` levels. Returns 0, or -1 with err. */
+int search_sensitivity_design(const space *s, sens_design *dz, char *err, size_t errlen);
+/* The unit-cube point of row p of the design (ndims coordinates) into x: a Morris level at
+ * the coordinate a grid gives it, a Sobol point as it is. */
+void search_sensitivity_point(const space *s, const sens_design *dz, size_t p, double *x);
 
 /* NLopt part (search_nlopt.c). */
 int search_nlopt(const space *s, evaluator *ev, const double *ref, proposal_list *out,

@@ -85,8 +85,8 @@ int shard_prepare(const space *s, const char *const *sets, size_t nsets, int k, 
     if (s->search.kind == SEARCH_NLOPT) {
         snprintf(err, errlen,
                  "--shard: the %s search is adaptive (each point depends on the results before "
-                 "it), so it cannot be split into shards (expected search.strategy grid, random "
-                 "or lhs)",
+                 "it), so it cannot be split into shards (expected search.strategy grid, random, "
+                 "lhs, morris or sobol)",
                  s->search.algorithm);
         return -1;
     }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "explorer/catalog.h"
+#include "explorer/sensitivity.h"
 #include "core/util/embedded.h"
 #include "core/config/preset.h"
 #include "core/util/kv.h"
@@ -207,6 +208,38 @@ static int check_name(space_ctx *c, const char *name, int from_file)
 
 /* ---------------------------------------------------------------- the space */
 
+/* The most rows a sensitivity design may have (docs/spaces.md). */
+#define SPACE_MAX_DESIGN 10000000
+
+/* A Morris or Sobol study needs parameters, every point of its design in full detail (no
+ * screening) and a design of a size that can be simulated. Returns 0, or -1 with the message
+ * against path. */
+static int check_sensitivity(space_ctx *c, const space *s, const char *path)
+{
+    const space_search *q = &s->search;
+    if (!search_is_sensitivity(q->kind)) return 0;
+    if (s->ndims == 0)
+        return space_fail(c, path,
+                          "expected grid, random or lhs: a %s study measures the effect of "
+                          "parameters, and there are none to explore",
+                          search_kind_name(q->kind));
+    if (q->screen > 0)
+        return space_fail(c, path,
+                          "expected search.screen 0 with %s: its indices need every point of its "
+                          "design simulated in full detail",
+                          search_kind_name(q->kind));
+    size_t n = sens_design_points(q->kind == SEARCH_MORRIS ? SENS_MORRIS : SENS_SOBOL, s->ndims,
+                                  q->max_evaluations);
+    if (n > SPACE_MAX_DESIGN)
+        return space_fail(c, path,
+                          "expected a design of at most %d points: %zu %s over %zu parameter%s "
+                          "make %s",
+                          SPACE_MAX_DESIGN, q->max_evaluations,
+                          q->kind == SEARCH_MORRIS ? "trajectories" : "base samples", s->ndims,
+                          s->ndims == 1 ? "" : "s", n == SIZE_MAX ? "more than 2^64" : "more");
+    return 0;
+}
+
 static int finish(space_ctx *c, space *s)
 {
     if (s->search.kind == SEARCH_NLOPT && s->ndims == 0)
@@ -233,7 +266,7 @@ static int finish(space_ctx *c, space *s)
         s->search.scalarisations = s->nobjectives == 1 ? 1 : (s->nobjectives == 2 ? 5 : 6);
     if (s->search.max_evaluations == 0 && s->search.kind != SEARCH_GRID)
         s->search.max_evaluations = 100;
-    return 0;
+    return check_sensitivity(c, s, "search.strategy");
 }
 
 void space_free(space *s)
@@ -490,7 +523,7 @@ int space_override(space *s, const char *kv, char *err, size_t errlen)
             return space_fail(&c, key,
                               "expected grid, random or lhs: the study screens "
                               "(search.screen)");
-        return 0;
+        return check_sensitivity(&c, s, key);
     }
     if (!strcmp(key, "output")) {
         if (!*val) return space_fail(&c, key, "expected a folder name"); /* as in the file */
@@ -546,7 +579,7 @@ int space_override(space *s, const char *kv, char *err, size_t errlen)
             s->search.screen_margin = v;
         if (s->search.screen > 0 && s->search.kind == SEARCH_NLOPT)
             return space_fail(&c, key, "expected a grid, random or lhs search for screening");
-        return 0;
+        return check_sensitivity(&c, s, key);
     }
     char msg[768];
     if (param_set_parse(s->base, key, val, msg, sizeof msg) != 0)
@@ -560,7 +593,7 @@ int space_override(space *s, const char *kv, char *err, size_t errlen)
         }
     if (s->search.kind == SEARCH_NLOPT && s->ndims == 0)
         return space_fail(&c, key, "leaves nothing to explore; use search.strategy=grid");
-    return 0;
+    return check_sensitivity(&c, s, key);
 }
 
 size_t space_builtin_count(void)

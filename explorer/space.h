@@ -72,13 +72,29 @@ typedef struct space_constraint {
     struct cexpr *expr;
 } space_constraint;
 
-typedef enum search_kind { SEARCH_GRID, SEARCH_RANDOM, SEARCH_LHS, SEARCH_NLOPT } search_kind;
+/* SEARCH_MORRIS and SEARCH_SOBOL: sensitivity studies (explorer/sensitivity.h), whose budget
+ * is the trajectories or base samples of their design */
+typedef enum search_kind {
+    SEARCH_GRID,
+    SEARCH_RANDOM,
+    SEARCH_LHS,
+    SEARCH_NLOPT,
+    SEARCH_MORRIS,
+    SEARCH_SOBOL
+} search_kind;
+
+/* Whether a search is a sensitivity study. */
+static inline int search_is_sensitivity(search_kind k)
+{
+    return k == SEARCH_MORRIS || k == SEARCH_SOBOL;
+}
 
 typedef struct space_search {
     search_kind kind;
     char *algorithm;        /* NLopt algorithm name as written (NLopt searches) */
     int nlopt_algorithm;    /* nlopt_algorithm value */
-    size_t max_evaluations; /* distinct configurations; 0 = strategy default */
+    size_t max_evaluations; /* distinct configurations (Morris: trajectories, Sobol: base
+                               samples); 0 = strategy default */
     double max_seconds;     /* 0 = none */
     uint64_t seed;
     int threads;           /* 0 = every core */

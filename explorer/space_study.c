@@ -205,7 +205,7 @@ int space_parse_objectives(space_ctx *c, space *s, const cJSON *objs)
 
 const char *search_kind_name(search_kind k)
 {
-    static const char *const n[] = {"grid", "random", "lhs", "nlopt"};
+    static const char *const n[] = {"grid", "random", "lhs", "nlopt", "morris", "sobol"};
     return n[k];
 }
 
@@ -262,14 +262,19 @@ int space_set_strategy(space_ctx *c, space_search *q, const char *strategy, cons
         q->kind = SEARCH_RANDOM;
     else if (!strcmp(strategy, "lhs") || !strcmp(strategy, "latin-hypercube"))
         q->kind = SEARCH_LHS;
+    else if (!strcmp(strategy, "morris"))
+        q->kind = SEARCH_MORRIS;
+    else if (!strcmp(strategy, "sobol"))
+        q->kind = SEARCH_SOBOL;
     else {
         int a = lookup_nlopt(strategy);
         if (a < 0)
-            return space_fail(c, path,
-                              "expected grid, random, lhs or a derivative-free NLopt algorithm "
-                              "(DIRECT-L, CRS2-LM, ISRES, ESCH, MLSL-LDS, BOBYQA, COBYLA, Sbplx, "
-                              "Nelder-Mead, or NLopt's GN_/LN_ names), got \"%s\"",
-                              strategy);
+            return space_fail(
+                c, path,
+                "expected grid, random, lhs, morris, sobol or a derivative-free NLopt algorithm "
+                "(DIRECT-L, CRS2-LM, ISRES, ESCH, MLSL-LDS, BOBYQA, COBYLA, Sbplx, "
+                "Nelder-Mead, or NLopt's GN_/LN_ names), got \"%s\"",
+                strategy);
         q->kind = SEARCH_NLOPT;
         q->nlopt_algorithm = a;
         q->algorithm = strdup(strategy);

@@ -2,7 +2,8 @@
  * stratified, random draws are distinct and feasible, NLopt proposals are rounded onto the
  * levels and never simulate a configuration that breaks a constraint (as NLopt constraints or
  * as penalties), searches are identical with one and two threads, the memo simulates nothing
- * twice, and objectives aggregate over workloads as documented. */
+ * twice, Morris and Sobol designs reach the space as their steps and columns say, and
+ * objectives aggregate over workloads as documented. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,6 +101,73 @@ static void test_grid(void **state)
     run again = search(s, ev);
     assert_int_equal(again.counts.simulated, r.counts.simulated);
     proposal_list_free(&again.props);
+    proposal_list_free(&r.props);
+    evaluator_free(ev);
+    space_free(s);
+}
+
+/* The level of dimension d that cfg holds. */
+static size_t level_of(const space *s, const param_set *cfg, size_t d)
+{
+    double v = param_get(cfg, s->dims[d].param);
+    for (size_t k = 0; k < s->dims[d].nlevels; k++)
+        if (space_level_value(&s->dims[d], k) == v) return k;
+    fail_msg("%s: %g is no level", s->dims[d].name, v);
+    return 0;
+}
+
+/* A Morris study proposes its whole design, in order and repeats included: each step of a
+ * trajectory changes one parameter by one level of its list (a choice to its neighbour in the
+ * order written), and every parameter once; a repeat is a memo hit, never a second
+ * simulation. A Sobol study proposes N(d+2) points, each A_B^i differing from A at most in
+ * parameter i. */
+static void test_sensitivity_designs(void **state)
+{
+    (void)state;
+    space *s = make("\"search\": {\"strategy\": \"morris\", \"budget\": {\"evaluations\": "
+                    "5}, \"seed\": 4}}");
+    evaluator *ev = make_ev(s, 2);
+    run r = search(s, ev);
+    assert_int_equal(r.props.n, 5 * 4);
+    for (size_t t = 0; t < 5; t++) {
+        unsigned moved = 0;
+        for (size_t k = 1; k <= 3; k++) {
+            const param_set *a = r.props.p[t * 4 + k - 1].cfg, *b = r.props.p[t * 4 + k].cfg;
+            size_t changed = 0;
+            for (size_t d = 0; d < 3; d++) {
+                long la = (long)level_of(s, a, d), lb = (long)level_of(s, b, d);
+                if (la == lb) continue;
+                changed++;
+                moved |= 1u << d;
+                assert_true(la - lb == 1 || lb - la == 1);
+            }
+            assert_int_equal(changed, 1);
+        }
+        assert_int_equal(moved, 7);
+    }
+    /* distinct configurations (the reference's besides) simulated once each, on 2 workloads */
+    size_t distinct = 0;
+    for (size_t i = 0; i < r.props.n; i++) {
+        int seen = r.props.p[i].hash == param_set_hash(s->base);
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = r.props.p[j].hash == r.props.p[i].hash;
+        distinct += !seen;
+    }
+    assert_int_equal(r.counts.simulated, 2 * (distinct + 1));
+    proposal_list_free(&r.props);
+    evaluator_free(ev);
+    space_free(s);
+
+    s = make("\"search\": {\"strategy\": \"sobol\", \"budget\": {\"evaluations\": 3}}}");
+    ev = make_ev(s, 2);
+    r = search(s, ev);
+    assert_int_equal(r.props.n, 3 * 5);
+    for (size_t j = 0; j < 3; j++)
+        for (size_t i = 0; i < 3; i++)
+            for (size_t d = 0; d < 3; d++)
+                if (d != i)
+                    assert_int_equal(level_of(s, r.props.p[j * 5].cfg, d),
+                                     level_of(s, r.props.p[j * 5 + 2 + i].cfg, d));
     proposal_list_free(&r.props);
     evaluator_free(ev);
     space_free(s);
@@ -279,6 +347,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid),
         cmocka_unit_test(test_lhs_and_random),
+        cmocka_unit_test(test_sensitivity_designs),
         cmocka_unit_test(test_nlopt_algorithms),
         cmocka_unit_test(test_budget_counts_new_configurations),
         cmocka_unit_test(test_objectives),

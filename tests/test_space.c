@@ -218,7 +218,8 @@ static void test_overrides(void **state)
     assert_int_equal(space_override(s, "l1d.wayz=4", err, sizeof err), -1);
     assert_contains(err, "did you mean: l1d.ways");
     assert_int_equal(space_override(s, "search.strategy=simplex", err, sizeof err), -1);
-    assert_contains(err, "expected grid, random, lhs or a derivative-free NLopt algorithm");
+    assert_contains(
+        err, "expected grid, random, lhs, morris, sobol or a derivative-free NLopt algorithm");
     assert_int_equal(space_override(s, "search.seed=x", err, sizeof err), -1);
     /* the ranges of the file's search keys: a value beyond them was converted out of range
      * (1e30 evaluations became a budget of 0, and the study evaluated nothing) */
@@ -347,11 +348,23 @@ static const bad_case bad_cases[] = {
     {"{\"objectives\": [\"ipc\", \"ipc\"], " WL "}", "objectives[1]: objective ipc given twice"},
     {"{\"objectives\": [], " WL "}", "objectives: expected a non-empty array"},
     {"{\"search\": {\"strategy\": \"simplex\"}, " WL "}",
-     "search.strategy: expected grid, random, lhs or a derivative-free NLopt algorithm"},
+     "search.strategy: expected grid, random, lhs, morris, sobol or a derivative-free NLopt "
+     "algorithm"},
     {"{\"search\": {\"strategy\": \"LD_MMA\"}, " WL "}",
-     "search.strategy: expected grid, random, lhs or a derivative-free NLopt algorithm"},
+     "search.strategy: expected grid, random, lhs, morris, sobol or a derivative-free NLopt "
+     "algorithm"},
     {"{\"search\": {\"strategy\": \"COBYLA\"}, " WL "}",
      "search.strategy: expected grid, random or lhs: there is nothing to explore"},
+    {"{\"search\": {\"strategy\": \"morris\"}, " WL "}",
+     "search.strategy: expected grid, random or lhs: a morris study measures the effect of "
+     "parameters, and there are none to explore"},
+    {"{\"parameters\": {\"l1d.ways\": [1, 2]}, \"search\": {\"strategy\": \"sobol\", \"screen\": "
+     "0.1}, " WL "}",
+     "search.strategy: expected search.screen 0 with sobol"},
+    {"{\"parameters\": {\"l1d.ways\": [1, 2]}, \"search\": {\"strategy\": \"sobol\", \"budget\": "
+     "{\"evaluations\": 4000000}}, " WL "}",
+     "search.strategy: expected a design of at most 10000000 points: 4000000 base samples over 1 "
+     "parameter make more"},
     {"{\"parameters\": {\"l1d.ways\": [1, 2]}, \"search\": {\"strategy\": \"BOBYQA\"}, " WL "}",
      "search.strategy: expected another algorithm: BOBYQA needs at least two parameters"},
     {"{\"search\": {\"budget\": {\"evaluations\": 0}}, " WL "}",

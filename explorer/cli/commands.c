@@ -34,7 +34,7 @@ static const cli_option explore_options[] = {
                   "search.scalarisations, output"},
     {"--quiet", "no progress and no report"},
     {"--validate", "check the space (every bundled space when none is named)"},
-    {"--shard K/N", "simulate only shard K of N of a grid, random or lhs study into "
+    {"--shard K/N", "simulate only shard K of N of a grid, random, lhs, morris or sobol study into "
                     "journal.K-of-N; a later --resume merges the shards (docs/cluster.md)"},
     {"--mpi", "under mpirun -n P: rank 0 runs the study, the other ranks simulate (a build "
               "with WT_MPI)"},

@@ -37,7 +37,7 @@ expect 0 "shard 2 of 3: 0 simulated" -- \
     "$WT" explore "$tmp/small.json" --out "$tmp/sh" --shard 2/3 --threads 1
 
 # 2. refusals, exit 2 with the reason
-expect 2 "adaptive.*grid, random or lhs" -- "$WT" explore "$tmp/small.json" --out "$tmp/sh" \
+expect 2 "adaptive.*grid, random, lhs, morris or sobol" -- "$WT" explore "$tmp/small.json" --out "$tmp/sh" \
     --shard 1/3 --set search.strategy=CRS2-LM
 expect 2 "split into 3 shards, not 2" -- "$WT" explore "$tmp/small.json" --out "$tmp/sh" --shard 1/2
 expect 2 "journals of another study" -- "$WT" explore "$tmp/small.json" --out "$tmp/sh" \
