@@ -70,9 +70,12 @@ if [ "${WT_MPI:-0}" = 1 ]; then
     export OMPI_MCA_rmaps_base_oversubscribe=1
     asroot=()
     if [ "$(id -u)" = 0 ]; then asroot=(--allow-run-as-root); fi
-    expect 0 "results in" -- mpirun --oversubscribe "${asroot[@]}" -n 3 "$WT" explore \
-        "$tmp/sens.json" --out "$tmp/morris-mpi" --mpi
-    same "$tmp/morris-1/sensitivity.csv" "$tmp/morris-mpi/sensitivity.csv" "morris under MPI"
+    for strategy in morris sobol; do
+        expect 0 "results in" -- mpirun --oversubscribe "${asroot[@]}" -n 3 "$WT" explore \
+            "$tmp/sens.json" --set "search.strategy=$strategy" --out "$tmp/$strategy-mpi" --mpi
+        same "$tmp/$strategy-1/sensitivity.csv" "$tmp/$strategy-mpi/sensitivity.csv" \
+            "$strategy under MPI"
+    done
 fi
 
 # another strategy in the folder: its outputs have no indices, and the earlier ones go
