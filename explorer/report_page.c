@@ -308,5 +308,12 @@ const char report_js[] =
      * the page without a mouse) */
     "var q = /[?&]select=(\\d+)/.exec(location.search);\n"
     "if (q && byId[Number(q[1])]) pin(Number(q[1])); else update();\n"
+    /* ?click=N and ?hover=N send that event to point N's mark in the first plot, through the
+     * page's own listeners, as a mouse would (how the page is checked in a browser) */
+    "var mouseQuery = /[?&](click|hover)=(\\d+)/.exec(location.search);\n"
+    "var mouseTarget = mouseQuery && document.querySelector('#front [data-id=\"' + "
+    "mouseQuery[2] + '\"]');\n"
+    "if (mouseTarget) mouseTarget.dispatchEvent(new MouseEvent(mouseQuery[1] === 'click' ? "
+    "'click' : 'mouseover', {bubbles: true}));\n"
     "document.body.setAttribute('data-ready', '1');\n"
     "})();\n";

@@ -110,6 +110,14 @@ check "grep -q '<td>sched.policy</td><td>$policy</td>' '$tmp/dom.html' && grep -
 check "grep -q 'id=\"wl-table\"' '$tmp/dom.html' && grep -q '<td>kmeans</td><td>cycles</td>' '$tmp/dom.html'" \
     "point $point's metrics per workload are not shown"
 check "[ \$(grep -o 'class=\"pt front\"' '$tmp/dom.html' | wc -l) -ge 1 ]" "no front point drawn"
+# a click on the point's mark, and a hover, through the page's own listeners
+render "file://$html?click=$point" "$tmp/click.html"
+check "grep -q '<h3 id=\"sel-title\">point $point (pinned)</h3>' '$tmp/click.html' && grep -q '<td>l1d.ways</td><td>$ways</td>' '$tmp/click.html'" \
+    "a click on point $point does not show its configuration: $(grep -o '<aside id="sel">.\{0,200\}' "$tmp/click.html")"
+render "file://$html?hover=$point" "$tmp/hover.html"
+check "grep -q '<h3 id=\"sel-title\">point $point</h3>' '$tmp/hover.html' && grep -q '<td>sched.policy</td><td>$policy</td>' '$tmp/hover.html'" \
+    "hovering point $point does not show its configuration: $(grep -o '<aside id="sel">.\{0,200\}' "$tmp/hover.html")"
+check "[ -z \"\$(console_errors '$tmp/click.html.log')\$(console_errors '$tmp/hover.html.log')\" ]" "console errors on click or hover"
 # without a selection, a hint; the hostile name stays text; the sensitivity bars are drawn
 render "file://$html" "$tmp/plain.html"
 check "grep -q '<p class=\"hint\">Hover over a point' '$tmp/plain.html' && ! grep -q '<h3 id=\"sel-title' '$tmp/plain.html'" "no hint without a selection"
