@@ -9,71 +9,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util/strbuf.h"
 #include "explorer/table.h"
 
-/* ------------------------------------------------------------------ a growing string ---- */
-
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-    int failed;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    if (b->failed) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->len;
-        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->failed = 1;
-            return;
-        }
-        if (b->s && (size_t)n < room) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap - b->len <= (size_t)n)
-            cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->failed = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-}
-
 /* Text content or attribute value with XML's five special characters escaped. */
-static void sb_escaped(sbuf *b, const char *text)
+static void sb_escaped(wt_strbuf *b, const char *text)
 {
     for (const char *p = text ? text : ""; *p; p++) {
         switch (*p) {
         case '&':
-            sb_printf(b, "&amp;");
+            wt_strbuf_printf(b, "&amp;");
             break;
         case '<':
-            sb_printf(b, "&lt;");
+            wt_strbuf_printf(b, "&lt;");
             break;
         case '>':
-            sb_printf(b, "&gt;");
+            wt_strbuf_printf(b, "&gt;");
             break;
         case '"':
-            sb_printf(b, "&quot;");
+            wt_strbuf_printf(b, "&quot;");
             break;
         case '\'':
-            sb_printf(b, "&apos;");
+            wt_strbuf_printf(b, "&apos;");
             break;
         default:
             if ((unsigned char)*p < 0x20 && *p != '\t')
-                sb_printf(b, " "); /* control characters are not allowed in XML 1.0 */
+                wt_strbuf_printf(b, " "); /* control characters are not allowed in XML 1.0 */
             else
-                sb_printf(b, "%c", *p);
+                wt_strbuf_printf(b, "%c", *p);
         }
     }
 }
@@ -175,56 +138,59 @@ static int cmp_order(const void *pa, const void *pb)
     return (a->i > b->i) - (a->i < b->i);
 }
 
-static void draw_panel(sbuf *b, const panel *p, const double *obj, size_t n, size_t m, size_t cx,
-                       size_t cy, const char *const *names, const unsigned char *on_front, int join)
+static void draw_panel(wt_strbuf *b, const panel *p, const double *obj, size_t n, size_t m,
+                       size_t cx, size_t cy, const char *const *names,
+                       const unsigned char *on_front, int join)
 {
     double left = p->x0 + MARGIN_L, right = p->x0 + PANEL_W - MARGIN_R;
     double top = p->y0 + MARGIN_T, bottom = p->y0 + PANEL_H - MARGIN_B;
 
     /* frame and grid */
-    sb_printf(b, "<g class=\"panel\">\n");
-    sb_printf(b,
-              "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"#ffffff\" "
-              "stroke=\"#333333\"/>\n",
-              left, top, right - left, bottom - top);
+    wt_strbuf_printf(b, "<g class=\"panel\">\n");
+    wt_strbuf_printf(b,
+                     "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"#ffffff\" "
+                     "stroke=\"#333333\"/>\n",
+                     left, top, right - left, bottom - top);
     char label[64];
     for (int k = 0; k < p->ax.nticks; k++) {
         double v = tick_value(&p->ax, k), x = px(p, v);
         snprintf(label, sizeof label, "%.6g", v);
-        sb_printf(b,
-                  "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#e5e5e5\"/>"
-                  "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333333\"/>"
-                  "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n",
-                  x, top, x, bottom, x, bottom, x, bottom + 5, x, bottom + 18, label);
+        wt_strbuf_printf(
+            b,
+            "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#e5e5e5\"/>"
+            "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333333\"/>"
+            "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n",
+            x, top, x, bottom, x, bottom, x, bottom + 5, x, bottom + 18, label);
     }
     for (int k = 0; k < p->ay.nticks; k++) {
         double v = tick_value(&p->ay, k), y = py(p, v);
         snprintf(label, sizeof label, "%.6g", v);
-        sb_printf(b,
-                  "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#e5e5e5\"/>"
-                  "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333333\"/>"
-                  "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">%s</text>\n",
-                  left, y, right, y, left - 5, y, left, y, left - 8, y + 4, label);
+        wt_strbuf_printf(
+            b,
+            "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#e5e5e5\"/>"
+            "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333333\"/>"
+            "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">%s</text>\n",
+            left, y, right, y, left - 5, y, left, y, left - 8, y + 4, label);
     }
     /* axis labels */
-    sb_printf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" class=\"axis\">",
-              (left + right) / 2, bottom + 40);
+    wt_strbuf_printf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" class=\"axis\">",
+                     (left + right) / 2, bottom + 40);
     sb_escaped(b, names ? names[cx] : "");
-    sb_printf(b, "</text>\n");
+    wt_strbuf_printf(b, "</text>\n");
     double ly = (top + bottom) / 2, lx = p->x0 + 18;
-    sb_printf(b,
-              "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" class=\"axis\" "
-              "transform=\"rotate(-90 %.2f %.2f)\">",
-              lx, ly, lx, ly);
+    wt_strbuf_printf(b,
+                     "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" class=\"axis\" "
+                     "transform=\"rotate(-90 %.2f %.2f)\">",
+                     lx, ly, lx, ly);
     sb_escaped(b, names ? names[cy] : "");
-    sb_printf(b, "</text>\n");
+    wt_strbuf_printf(b, "</text>\n");
 
     /* every point, then the front over it */
     for (size_t i = 0; i < n; i++) {
         const double *r = obj + i * m;
         if (!row_finite(r, m) || (on_front && on_front[i])) continue;
-        sb_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"2.5\" class=\"pt\"/>\n", px(p, r[cx]),
-                  py(p, r[cy]));
+        wt_strbuf_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"2.5\" class=\"pt\"/>\n",
+                         px(p, r[cx]), py(p, r[cy]));
     }
     if (on_front) {
         if (join) {
@@ -241,10 +207,11 @@ static void draw_panel(sbuf *b, const panel *p, const double *obj, size_t n, siz
                         o[k++] = (order_key){obj[i * m + cx], obj[i * m + cy], i};
                 qsort(o, k, sizeof *o, cmp_order);
                 if (k > 1) {
-                    sb_printf(b, "<polyline class=\"front\" points=\"");
+                    wt_strbuf_printf(b, "<polyline class=\"front\" points=\"");
                     for (size_t j = 0; j < k; j++)
-                        sb_printf(b, "%s%.2f,%.2f", j ? " " : "", px(p, o[j].x), py(p, o[j].y));
-                    sb_printf(b, "\"/>\n");
+                        wt_strbuf_printf(b, "%s%.2f,%.2f", j ? " " : "", px(p, o[j].x),
+                                         py(p, o[j].y));
+                    wt_strbuf_printf(b, "\"/>\n");
                 }
                 free(o);
             }
@@ -252,11 +219,11 @@ static void draw_panel(sbuf *b, const panel *p, const double *obj, size_t n, siz
         for (size_t i = 0; i < n; i++) {
             const double *r = obj + i * m;
             if (!on_front[i] || !row_finite(r, m)) continue;
-            sb_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" class=\"fp\"/>\n", px(p, r[cx]),
-                      py(p, r[cy]));
+            wt_strbuf_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" class=\"fp\"/>\n",
+                             px(p, r[cx]), py(p, r[cy]));
         }
     }
-    sb_printf(b, "</g>\n");
+    wt_strbuf_printf(b, "</g>\n");
 }
 
 int plot_front_svg(const char *path, const char *title, const double *obj, size_t n, size_t m,
@@ -285,33 +252,35 @@ int plot_front_svg(const char *path, const char *title, const double *obj, size_
     double title_h = 34, legend_h = 22;
     double width = (double)(PANEL_W * npanels), height = PANEL_H + title_h + legend_h;
 
-    sbuf b = {0};
-    sb_printf(&b,
-              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-              "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"11\">\n",
-              width, height, width, height);
-    sb_printf(&b, "<title>");
+    wt_strbuf b = {0};
+    wt_strbuf_printf(&b,
+                     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                     "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"11\">\n",
+                     width, height, width, height);
+    wt_strbuf_printf(&b, "<title>");
     sb_escaped(&b, title);
-    sb_printf(&b, "</title>\n");
-    sb_printf(&b, "<style>.pt{fill:#b0b0b0;stroke:none}"
-                  ".fp{fill:#d62728;stroke:#7f1414;stroke-width:0.8}"
-                  ".front{fill:none;stroke:#d62728;stroke-width:1.5}"
-                  ".axis{font-size:13px}.title{font-size:15px;font-weight:bold}</style>\n");
-    sb_printf(&b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
-    sb_printf(&b, "<text x=\"%.2f\" y=\"22\" text-anchor=\"middle\" class=\"title\">", width / 2);
+    wt_strbuf_printf(&b, "</title>\n");
+    wt_strbuf_printf(&b, "<style>.pt{fill:#b0b0b0;stroke:none}"
+                         ".fp{fill:#d62728;stroke:#7f1414;stroke-width:0.8}"
+                         ".front{fill:none;stroke:#d62728;stroke-width:1.5}"
+                         ".axis{font-size:13px}.title{font-size:15px;font-weight:bold}</style>\n");
+    wt_strbuf_printf(&b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+    wt_strbuf_printf(&b, "<text x=\"%.2f\" y=\"22\" text-anchor=\"middle\" class=\"title\">",
+                     width / 2);
     sb_escaped(&b, title);
-    sb_printf(&b, "</text>\n");
+    wt_strbuf_printf(&b, "</text>\n");
     for (size_t q = 0; q < npanels; q++) {
         size_t cx = pairs[q][0], cy = pairs[q][1];
         panel p = {(double)(PANEL_W * q), title_h, make_axis(lo[cx], hi[cx]),
                    make_axis(lo[cy], hi[cy])};
         draw_panel(&b, &p, obj, n, m, cx, cy, names, on_front, m == 2);
     }
-    sb_printf(&b,
-              "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%zu points, %zu on the front "
-              "(grey: evaluated, red: non-dominated)</text>\n",
-              width / 2, height - 8, finite, nfront);
-    sb_printf(&b, "</svg>\n");
+    wt_strbuf_printf(
+        &b,
+        "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%zu points, %zu on the front "
+        "(grey: evaluated, red: non-dominated)</text>\n",
+        width / 2, height - 8, finite, nfront);
+    wt_strbuf_printf(&b, "</svg>\n");
     if (b.failed) {
         free(b.s);
         snprintf(err, errlen, "%s: out of memory drawing the plot", path);

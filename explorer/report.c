@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/util/hash.h"
+#include "core/util/strbuf.h"
 #include "core/util/textfile.h"
 #include "explorer/report_internal.h"
 #include "explorer/table.h"
@@ -35,78 +36,45 @@ static const struct {
     {"fermi-gtx480", "cycles MAPE 3.3% against GPGPU-Sim (27 workloads, docs/validation.md)"},
 };
 
-/* ------------------------------------------------------------------ a growing string ---- */
-
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-    int failed;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *text, size_t n)
-{
-    if (b->failed) return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 65536;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->failed = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, text, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void sb_str(sbuf *b, const char *text)
-{
-    sb_put(b, text, strlen(text));
-}
-
 /* Text or an attribute value with HTML's special characters escaped. */
-static void sb_html(sbuf *b, const char *text)
+static void sb_html(wt_strbuf *b, const char *text)
 {
     for (const char *p = text ? text : ""; *p; p++) {
         switch (*p) {
         case '&':
-            sb_str(b, "&amp;");
+            wt_strbuf_str(b, "&amp;");
             break;
         case '<':
-            sb_str(b, "&lt;");
+            wt_strbuf_str(b, "&lt;");
             break;
         case '>':
-            sb_str(b, "&gt;");
+            wt_strbuf_str(b, "&gt;");
             break;
         case '"':
-            sb_str(b, "&quot;");
+            wt_strbuf_str(b, "&quot;");
             break;
         case '\'':
-            sb_str(b, "&#39;");
+            wt_strbuf_str(b, "&#39;");
             break;
         default:
-            sb_put(b, p, 1);
+            wt_strbuf_put(b, p, 1);
         }
     }
 }
 
 /* JSON inside a script element: '<', '>' and '&' (only ever inside JSON strings) as \u escapes,
  * so no text of the study can close the element or open a comment there. */
-static void sb_json(sbuf *b, const char *json)
+static void sb_json(wt_strbuf *b, const char *json)
 {
     for (const char *p = json; *p; p++) {
         if (*p == '<')
-            sb_str(b, "\\u003c");
+            wt_strbuf_str(b, "\\u003c");
         else if (*p == '>')
-            sb_str(b, "\\u003e");
+            wt_strbuf_str(b, "\\u003e");
         else if (*p == '&')
-            sb_str(b, "\\u0026");
+            wt_strbuf_str(b, "\\u0026");
         else
-            sb_put(b, p, 1);
+            wt_strbuf_put(b, p, 1);
     }
 }
 
@@ -418,17 +386,17 @@ static const char *jnum(const cJSON *o, const char *key, char *buf, size_t n)
     return buf;
 }
 
-static void prov_row(sbuf *b, const char *name, const char *value)
+static void prov_row(wt_strbuf *b, const char *name, const char *value)
 {
-    sb_str(b, "<tr><th>");
-    sb_str(b, name);
-    sb_str(b, "</th><td>");
+    wt_strbuf_str(b, "<tr><th>");
+    wt_strbuf_str(b, name);
+    wt_strbuf_str(b, "</th><td>");
     sb_html(b, value);
-    sb_str(b, "</td></tr>\n");
+    wt_strbuf_str(b, "</td></tr>\n");
 }
 
 /* The provenance: what the study was, what ran it and how far to trust its simulator. */
-static void provenance(sbuf *b, const cJSON *sum, const cJSON *sets)
+static void provenance(wt_strbuf *b, const cJSON *sum, const cJSON *sets)
 {
     char n1[64], n2[64], n3[64], n4[64], line[1024];
     const cJSON *search = cJSON_GetObjectItemCaseSensitive(sum, "search");
@@ -437,24 +405,24 @@ static void provenance(sbuf *b, const cJSON *sum, const cJSON *sets)
     const char *validation = "not validated against GPGPU-Sim (docs/validation.md)";
     for (size_t i = 0; i < sizeof validated / sizeof validated[0]; i++)
         if (!strcmp(preset, validated[i].preset)) validation = validated[i].error;
-    sb_str(b, "<table id=\"prov\">\n");
+    wt_strbuf_str(b, "<table id=\"prov\">\n");
     prov_row(b, "study", jstr(sum, "study"));
     prov_row(b, "space", jstr(sum, "space"));
     prov_row(b, "preset", preset);
     prov_row(b, "validation", validation);
-    sb_str(b, "<tr><th>--set</th><td id=\"sets\">");
+    wt_strbuf_str(b, "<tr><th>--set</th><td id=\"sets\">");
     const cJSON *s;
     int any = 0;
     cJSON_ArrayForEach(s, sets)
     {
         if (!cJSON_IsString(s)) continue;
-        sb_str(b, any ? " <code>" : "<code>");
+        wt_strbuf_str(b, any ? " <code>" : "<code>");
         sb_html(b, s->valuestring);
-        sb_str(b, "</code>");
+        wt_strbuf_str(b, "</code>");
         any = 1;
     }
-    if (!any) sb_str(b, "none");
-    sb_str(b, "</td></tr>\n");
+    if (!any) wt_strbuf_str(b, "none");
+    wt_strbuf_str(b, "</td></tr>\n");
     snprintf(line, sizeof line, "warptune %s, NLopt %s", jstr(sum, "version"),
              jstr(sum, "nlopt_version"));
     prov_row(b, "version", line);
@@ -469,46 +437,47 @@ static void provenance(sbuf *b, const cJSON *sum, const cJSON *sets)
     prov_row(b, "points", line);
     prov_row(b, "hypervolume",
              jnum(cJSON_GetObjectItemCaseSensitive(sum, "hypervolume"), "value", n1, sizeof n1));
-    sb_str(b, "</table>\n");
+    wt_strbuf_str(b, "</table>\n");
 }
 
-static void page(sbuf *b, const cJSON *sum, const cJSON *sets, const char *data, int sens)
+static void page(wt_strbuf *b, const cJSON *sum, const cJSON *sets, const char *data, int sens)
 {
     const char *name = jstr(sum, "study"), *desc = jstr(sum, "description");
-    sb_str(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-              "<meta name=\"viewport\" content=\"width=device-width\">\n<title>");
+    wt_strbuf_str(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                     "<meta name=\"viewport\" content=\"width=device-width\">\n<title>");
     sb_html(b, name);
-    sb_str(b, ": warptune study report</title>\n<style>\n");
-    sb_str(b, report_css);
-    sb_str(b, "</style>\n</head>\n<body>\n<h1 id=\"study\">");
+    wt_strbuf_str(b, ": warptune study report</title>\n<style>\n");
+    wt_strbuf_str(b, report_css);
+    wt_strbuf_str(b, "</style>\n</head>\n<body>\n<h1 id=\"study\">");
     sb_html(b, name);
-    sb_str(b, "</h1>\n");
+    wt_strbuf_str(b, "</h1>\n");
     if (*desc) {
-        sb_str(b, "<p id=\"description\">");
+        wt_strbuf_str(b, "<p id=\"description\">");
         sb_html(b, desc);
-        sb_str(b, "</p>\n");
+        wt_strbuf_str(b, "</p>\n");
     }
-    sb_str(b, "<noscript><p>The plots need JavaScript; the data are in points.csv and "
-              "evaluations.csv.</p></noscript>\n"
-              "<h2>Front</h2>\n<p class=\"legend\">Every feasible point of the study, in each "
-              "pair of objectives: <b style=\"color:#1f77b4\">&#9679;</b> on the front, "
-              "<b style=\"color:#999\">&#9679;</b> not on it, &#9633; the reference "
-              "configuration (point 0), <b style=\"color:#d62728\">&#9675;</b> the selected "
-              "point. Hover over a point to see its configuration, click to pin it.</p>\n"
-              "<div class=\"top\"><div id=\"front\"></div><aside id=\"sel\"></aside></div>\n"
-              "<h2>Parallel coordinates</h2>\n<p class=\"legend\">The parameters and objectives "
-              "of every feasible point; the front in blue, the selected point in red.</p>\n"
-              "<div id=\"pc\"></div>\n<h2>Per workload</h2>\n<div id=\"wl\"></div>\n");
+    wt_strbuf_str(
+        b, "<noscript><p>The plots need JavaScript; the data are in points.csv and "
+           "evaluations.csv.</p></noscript>\n"
+           "<h2>Front</h2>\n<p class=\"legend\">Every feasible point of the study, in each "
+           "pair of objectives: <b style=\"color:#1f77b4\">&#9679;</b> on the front, "
+           "<b style=\"color:#999\">&#9679;</b> not on it, &#9633; the reference "
+           "configuration (point 0), <b style=\"color:#d62728\">&#9675;</b> the selected "
+           "point. Hover over a point to see its configuration, click to pin it.</p>\n"
+           "<div class=\"top\"><div id=\"front\"></div><aside id=\"sel\"></aside></div>\n"
+           "<h2>Parallel coordinates</h2>\n<p class=\"legend\">The parameters and objectives "
+           "of every feasible point; the front in blue, the selected point in red.</p>\n"
+           "<div id=\"pc\"></div>\n<h2>Per workload</h2>\n<div id=\"wl\"></div>\n");
     if (sens)
-        sb_str(b, "<h2>Sensitivity</h2>\n<p class=\"legend\">The sensitivity indices of "
-                  "sensitivity.csv, each with its interval.</p>\n<div id=\"sens\"></div>\n");
-    sb_str(b, "<h2>Provenance</h2>\n");
+        wt_strbuf_str(b, "<h2>Sensitivity</h2>\n<p class=\"legend\">The sensitivity indices of "
+                         "sensitivity.csv, each with its interval.</p>\n<div id=\"sens\"></div>\n");
+    wt_strbuf_str(b, "<h2>Provenance</h2>\n");
     provenance(b, sum, sets);
-    sb_str(b, "<script type=\"application/json\" id=\"data\">");
+    wt_strbuf_str(b, "<script type=\"application/json\" id=\"data\">");
     sb_json(b, data);
-    sb_str(b, "</script>\n<script>\n");
-    sb_str(b, report_js);
-    sb_str(b, "</script>\n</body>\n</html>\n");
+    wt_strbuf_str(b, "</script>\n<script>\n");
+    wt_strbuf_str(b, report_js);
+    wt_strbuf_str(b, "</script>\n</body>\n</html>\n");
 }
 
 report_status report_write(const char *dir, const cJSON *summary, const char *path, char *err,
@@ -518,7 +487,7 @@ report_status report_write(const char *dir, const cJSON *summary, const char *pa
     cJSON *own = NULL, *study = NULL, *data = NULL;
     char *text = NULL, *json = NULL;
     csv_table points = {0}, evals = {0}, sens = {0};
-    sbuf b = {0};
+    wt_strbuf b = {0};
     size_t len = 0, ndims = 0;
     int missing = 0;
     report_status rc;
