@@ -3,7 +3,6 @@
  * arguments, data files, CSR row pointers. */
 #include "core/workload/wl_internal.h"
 
-#include <sys/stat.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -176,28 +175,16 @@ FILE *wl_data_open(wl_parser *P, const char *file, const char *what, char *path,
         snprintf(path, pathlen, "%s/%s", P->basedir, file);
     else
         snprintf(path, pathlen, "%s", file);
-    struct stat sb;
     /* the file is read twice (its bytes hashed, then parsed): a device or FIFO cannot be, one
      * that never ends (/dev/zero) would be hashed for ever, and opening a FIFO waits for a
-     * writer; so, before opening it */
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
-        wl_error(P, "cannot read %s '%s': not a regular file", what, path);
-        return NULL;
-    }
-    FILE *f = fopen(path, "r");
+     * writer */
+    const char *refused;
+    FILE *f = wt_open_regular(path, &refused);
     if (!f) {
-        wl_error(P, "cannot open %s '%s': %s", what, path, strerror(errno));
-        return NULL;
-    }
-    /* fopen accepts a folder; anything else not regular was put there since the stat */
-    int known = fstat(fileno(f), &sb) == 0;
-    if (!known || !S_ISREG(sb.st_mode)) {
-        int dir = known && S_ISDIR(sb.st_mode);
-        fclose(f);
-        if (dir)
-            wl_error(P, "cannot open %s '%s': %s", what, path, strerror(EISDIR));
-        else
-            wl_error(P, "cannot read %s '%s': not a regular file", what, path);
+        if (refused && !strcmp(refused, "not a regular file"))
+            wl_error(P, "cannot read %s '%s': %s", what, path, refused);
+        else /* cannot be opened, or a folder */
+            wl_error(P, "cannot open %s '%s': %s", what, path, refused ? refused : strerror(errno));
         return NULL;
     }
     return f;
