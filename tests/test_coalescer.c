@@ -366,13 +366,35 @@ static void test_sort(void **state)
     }
 }
 
+/* GPGPU-Sim's atomic requests: one per segment and repeated address, in the order they are
+ * made, each as its line and the segment's bit: lanes 0 and 1 on the last word of line 0x1000
+ * (two requests, sector 3), lane 2 on line 0x2000's first word (sector 0), lane 3 beside lane
+ * 0 (joining its first request). */
+static void test_atomic(void **state)
+{
+    (void)state;
+    uint32_t addr[32] = {0x107c, 0x107c, 0x2004, 0x1078};
+    line_access out[32];
+    int n = coalesce_atomic(addr, 0xf, 128, 32, out);
+    assert_int_equal(n, 3);
+    assert_int_equal(out[0].line, 0x1000);
+    assert_int_equal(out[0].lanes, 0x9);
+    assert_int_equal(out[0].sectors, 0x8);
+    assert_int_equal(out[1].line, 0x1000);
+    assert_int_equal(out[1].lanes, 0x2);
+    assert_int_equal(out[1].sectors, 0x8);
+    assert_int_equal(out[2].line, 0x2000);
+    assert_int_equal(out[2].lanes, 0x4);
+    assert_int_equal(out[2].sectors, 0x1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_coherent), cmocka_unit_test(test_strided),
         cmocka_unit_test(test_masks),    cmocka_unit_test(test_random),
         cmocka_unit_test(test_rising),   cmocka_unit_test(test_split_sectors),
-        cmocka_unit_test(test_sort),
+        cmocka_unit_test(test_sort),     cmocka_unit_test(test_atomic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

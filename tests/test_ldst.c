@@ -318,6 +318,32 @@ static void test_atomic_requests(void **state)
     assert_int_equal((int)run_serial.cycles, (int)run_line.cycles + 3);
 }
 
+/* On a sectored L2, each of GPGPU-Sim's atomic requests reads its one 32-byte sector, wherever
+ * the segment lies in its line: a warp whose lanes each add to the last word of their own line
+ * (a stride of 128 bytes, so the segments sit at every offset of the address space's sector
+ * numbering) makes 32 requests, 32 sector accesses and 32 misses from a cold L2, 32 DRAM
+ * reads. */
+static void test_atomic_sectors(void **state)
+{
+    (void)state;
+    const char *wl = ".array h i32 [32*32] zero\n"
+                     ".kernel k block=32\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 7\n"
+                     "    add r1, r1, 124\n"
+                     "    atom.add.i32 r2, [h + r1], 1\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    const char *sets[] = {TINY, "sm.atomic_path=serial", "l2.sectored=true", NULL};
+    sim_metrics m;
+    test_sim_ok(wl, sets, NULL, &m);
+    assert_int_equal((int)m.l2_accesses, 32);
+    assert_int_equal((int)m.l2_load_accesses, 32);
+    assert_int_equal((int)m.l2_load_misses, 32);
+    assert_int_equal((int)m.dram_reads, 32);
+}
+
 /* A histogram: with GPGPU-Sim's atomics one bin (every lane of every warp on one address) is
  * far slower than 256 bins; per line it is the other way round. */
 static const char *const HISTOGRAM = ".param n 8192\n"
@@ -614,6 +640,7 @@ int main(void)
         cmocka_unit_test(test_access_order),
         cmocka_unit_test(test_transpose_padding_avoids_conflicts),
         cmocka_unit_test(test_atomic_requests),
+        cmocka_unit_test(test_atomic_sectors),
         cmocka_unit_test(test_atomic_wait_holds_the_warp),
         cmocka_unit_test(test_store_acks_hold_the_warp),
         cmocka_unit_test(test_finished_warp_leaves_the_limit),

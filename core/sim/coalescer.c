@@ -261,15 +261,17 @@ int coalesce_shared_degree(const uint32_t *addr, uint32_t mask, int banks)
  * (32 bytes for 4-byte atomics under both the Fermi and the Volta coalescer, since atomics
  * bypass the L1D), and a lane joins the first request of its segment that does not already
  * hold its address, so k lanes on one address make k requests, performed one after another.
- * Each access's `line` is its segment's address, `sectors` that segment within its line (the
- * segment's index mod 32). Requests come out in the order they are made (by lowest lane).
- * Returns their number (at most 32). */
-int coalesce_atomic(const uint32_t *addr, uint32_t mask, int segment, line_access *out)
+ * Each access is its segment, as coalesce() writes it: `line` the line_bytes line holding it,
+ * `sectors` the one segment-size piece of that line. Requests come out in the order they are
+ * made (by lowest lane). Returns their number (at most 32). */
+int coalesce_atomic(const uint32_t *addr, uint32_t mask, int line_bytes, int segment,
+                    line_access *out)
 {
-    uint32_t seen[WT_WARP_SIZE]; /* the addresses of the lanes so far */
-    uint8_t rank[WT_WARP_SIZE];  /* request i is the rank[i]-th of its segment */
+    uint32_t seen[WT_WARP_SIZE];    /* the addresses of the lanes so far */
+    uint32_t req_seg[WT_WARP_SIZE]; /* request i's segment */
+    uint8_t rank[WT_WARP_SIZE];     /* request i is the rank[i]-th of its segment */
     int nseen = 0, n = 0;
-    uint32_t seg_mask = ~((uint32_t)segment - 1);
+    uint32_t seg_mask = ~((uint32_t)segment - 1), line_mask = ~((uint32_t)line_bytes - 1);
     for (; mask; mask &= mask - 1) {
         int lane = __builtin_ctz(mask);
         uint32_t a = addr[lane], seg = a & seg_mask;
@@ -278,10 +280,12 @@ int coalesce_atomic(const uint32_t *addr, uint32_t mask, int segment, line_acces
             r += seen[i] == a;
         seen[nseen++] = a;
         int i = 0;
-        while (i < n && !(out[i].line == seg && rank[i] == r))
+        while (i < n && !(req_seg[i] == seg && rank[i] == r))
             i++;
         if (i == n) {
-            out[n] = (line_access){seg, 0, 1u << ((seg / (uint32_t)segment) & 31)};
+            uint32_t line = seg & line_mask;
+            out[n] = (line_access){line, 0, 1u << ((seg - line) / (uint32_t)segment)};
+            req_seg[n] = seg;
             rank[n++] = (uint8_t)r;
         }
         out[i].lanes |= 1u << lane;

@@ -37,9 +37,10 @@ int coalesce_shared_degree(const uint32_t *addr, uint32_t mask, int banks);
 /* The requests of a global atomic as GPGPU-Sim makes them (sm.atomic_path=serial;
  * warp_inst_t::memory_coalescing_arch_atomic): lanes grouped by `segment`-byte segment, a lane
  * joining the first request of its segment that does not already hold its address, so k lanes
- * on one address make k requests. Each access's `line` is its segment's address, `sectors`
- * that segment within its line. In the order they are made (by lowest lane). Returns their
- * number (at most 32). */
-int coalesce_atomic(const uint32_t *addr, uint32_t mask, int segment, line_access *out);
+ * on one address make k requests. Each access is its segment as coalesce() writes it (its
+ * line_bytes line, the segment's bit in `sectors`). In the order they are made (by lowest
+ * lane). segment <= line_bytes, both powers of two. Returns their number (at most 32). */
+int coalesce_atomic(const uint32_t *addr, uint32_t mask, int line_bytes, int segment,
+                    line_access *out);
 
 #endif

@@ -228,7 +228,7 @@ void ldst_issue(sm_ldst *ld, int wi, const inst_info *in, const inst_exec *x, ui
     mem_stage *st = stage_begin(ld, wi, in);
     int sector = ld->cfg->bypass_segment;
     if (in->cls == IC_ATOMIC && ld->cfg->atomic_path)
-        st->n = coalesce_atomic(x->addr, x->active_mask, sector, st->acc);
+        st->n = coalesce_atomic(x->addr, x->active_mask, ld->cfg->l1d_line, sector, st->acc);
     else
         st->n = coalesce(x->addr, x->active_mask, ld->cfg->l1d_line, sector, st->acc);
     int lines = st->n;                                    /* its memory divergence */
