@@ -191,6 +191,132 @@ static void test_bad_sector_config(void **state)
     assert_non_null(strstr(err, "l1d.sectored"));
 }
 
+/* A kernel `w` whose lanes write the words `lanes` of a's first line from byte `first` on,
+ * then a kernel reading the whole line (four sectors, all missing in the L1D): the L2 sees
+ * the writes, then four sector reads. */
+static void write_then_read(const char *write_lanes, int first, const char *const *sets,
+                            sim_metrics *m)
+{
+    char wl[1024];
+    snprintf(wl, sizeof wl,
+             ".array a i32 [64] zero\n"
+             ".kernel w block=32\n"
+             "    mov r0, %%laneid\n"
+             "    %s\n"
+             "    shl r1, r0, 2\n"
+             "    add r1, r1, %d\n"
+             "    @p0 st.i32 [a + r1], r0\n"
+             "    exit\n"
+             ".kernel r block=32\n"
+             "    mov r0, %%laneid\n"
+             "    shl r1, r0, 2\n"
+             "    ld.i32 r2, [a + r1]\n"
+             "    exit\n"
+             ".host\n"
+             "    launch w grid=1\n"
+             "    launch r grid=1\n",
+             write_lanes, first);
+    test_sim_ok(wl, sets, NULL, m);
+}
+
+/* l2.lazy_fetch (GPGPU-Sim's LAZY_FETCH_ON_READ): four lanes write half of sector 0, which
+ * stays unreadable, so the read misses all four sectors and fetches all four from DRAM;
+ * without it the written sector hits (3 misses). Eight lanes write the sector whole: readable
+ * either way. The writes allocate the line: each write is an L2 miss too. */
+static void test_lazy_fetch_partial_sector(void **state)
+{
+    (void)state;
+    const char *lazy[] = {TINY, SECTORED, "l2.lazy_fetch=true", NULL};
+    const char *eager[] = {TINY, SECTORED, NULL};
+    sim_metrics half_lazy, half_eager, whole_lazy;
+    write_then_read("setp.lt p0, r0, 4", 0, lazy, &half_lazy);
+    write_then_read("setp.lt p0, r0, 4", 0, eager, &half_eager);
+    write_then_read("setp.lt p0, r0, 8", 0, lazy, &whole_lazy);
+    assert_int_equal((int)half_lazy.l2_load_accesses, 4);
+    assert_int_equal((int)half_lazy.l2_load_misses, 4);
+    assert_int_equal((int)half_lazy.dram_reads, 4);
+    assert_int_equal((int)half_eager.l2_load_misses, 3);
+    assert_int_equal((int)half_eager.dram_reads, 3);
+    assert_int_equal((int)whole_lazy.l2_load_misses, 3);
+    assert_int_equal((int)whole_lazy.dram_reads, 3);
+}
+
+/* The written bytes add up over writes (update_m_readable): two launches each writing half of
+ * sector 0 leave it readable; the same half written twice does not. */
+static void test_lazy_fetch_bytes_accumulate(void **state)
+{
+    (void)state;
+    const char *wl_fmt = ".array a i32 [64] zero\n"
+                         ".kernel w block=32\n"
+                         "    mov r0, %%laneid\n"
+                         "    setp.lt p0, r0, 4\n"
+                         "    shl r1, r0, 2\n"
+                         "    @p0 st.i32 [a + r1], r0\n"
+                         "    exit\n"
+                         ".kernel w2 block=32\n"
+                         "    mov r0, %%laneid\n"
+                         "    setp.lt p0, r0, 4\n"
+                         "    shl r1, r0, 2\n"
+                         "    add r1, r1, %d\n"
+                         "    @p0 st.i32 [a + r1], r0\n"
+                         "    exit\n"
+                         ".kernel r block=32\n"
+                         "    mov r0, %%laneid\n"
+                         "    shl r1, r0, 2\n"
+                         "    ld.i32 r2, [a + r1]\n"
+                         "    exit\n"
+                         ".host\n"
+                         "    launch w grid=1\n"
+                         "    launch w2 grid=1\n"
+                         "    launch r grid=1\n";
+    const char *lazy[] = {TINY, SECTORED, "l2.lazy_fetch=true", NULL};
+    char wl[1200];
+    sim_metrics halves, same;
+    snprintf(wl, sizeof wl, wl_fmt, 16);
+    test_sim_ok(wl, lazy, NULL, &halves);
+    snprintf(wl, sizeof wl, wl_fmt, 0);
+    test_sim_ok(wl, lazy, NULL, &same);
+    assert_int_equal((int)halves.l2_load_misses, 3);
+    assert_int_equal((int)same.l2_load_misses, 4);
+}
+
+/* sm.store_request=reduce (GPGPU-Sim's Fermi store requests): sixteen lanes writing the upper
+ * two sectors whole make a 64-byte request whose bytes the L2 loses, so both stay unreadable
+ * (4 read misses against 2 with the touched sectors); lanes 0 and 31 writing sectors 0 and 3
+ * make a 128-byte request that writes all four sectors (4 write accesses against 2). */
+static void test_store_request_reduce(void **state)
+{
+    (void)state;
+    const char *reduce[] = {TINY, "l2.sectored=true", "l2.lazy_fetch=true",
+                            "sm.store_request=reduce", NULL};
+    const char *sectors[] = {TINY, "l2.sectored=true", "l2.lazy_fetch=true", NULL};
+    sim_metrics upper_r, upper_s, ends_r, ends_s;
+    write_then_read("setp.lt p0, r0, 16", 64, reduce, &upper_r);
+    write_then_read("setp.lt p0, r0, 16", 64, sectors, &upper_s);
+    assert_int_equal((int)upper_r.l2_load_misses, 4);
+    assert_int_equal((int)upper_s.l2_load_misses, 2);
+    const char *ends = "rem r2, r0, 31\n    setp.eq p0, r2, 0"; /* lanes 0 and 31 */
+    write_then_read(ends, 0, reduce, &ends_r);
+    write_then_read(ends, 0, sectors, &ends_s);
+    assert_int_equal((int)(ends_r.l2_accesses - ends_r.l2_load_accesses), 4);
+    assert_int_equal((int)(ends_s.l2_accesses - ends_s.l2_load_accesses), 2);
+}
+
+/* l2.lazy_fetch needs a sectored L2; sm.store_request=reduce a 128-byte line of 32-byte
+ * segments. */
+static void test_lazy_fetch_config(void **state)
+{
+    (void)state;
+    const char *unsectored[] = {"l2.lazy_fetch=true", NULL};
+    const char *wide[] = {"l1d.line=256", "sm.store_request=reduce", NULL};
+    sim_metrics m;
+    char err[512] = "";
+    assert_int_equal(test_sim("stream", unsectored, NULL, &m, err, sizeof err), SIM_BAD_CONFIG);
+    assert_non_null(strstr(err, "l2.lazy_fetch needs l2.sectored"));
+    assert_int_equal(test_sim("stream", wide, NULL, &m, err, sizeof err), SIM_BAD_CONFIG);
+    assert_non_null(strstr(err, "sm.store_request=reduce needs l1d.line=128"));
+}
+
 /* Skipping idle cycles changes nothing with the sectored caches and insertion at the miss,
  * on the GTX480 defaults, and on the QV100 preset's cache geometry with the carveout and the
  * invalidation between kernels. */
@@ -237,6 +363,10 @@ int main(void)
         cmocka_unit_test(test_adaptive_carveout),
         cmocka_unit_test(test_bad_sector_config),
         cmocka_unit_test(test_skip_exact_sectored),
+        cmocka_unit_test(test_lazy_fetch_partial_sector),
+        cmocka_unit_test(test_lazy_fetch_bytes_accumulate),
+        cmocka_unit_test(test_store_request_reduce),
+        cmocka_unit_test(test_lazy_fetch_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

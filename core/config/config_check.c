@@ -79,6 +79,19 @@ static int check_sm(const gpu_config *c, char *err, size_t errlen)
                  c->bypass_segment, m->icnt_sm_queue, c->l1d_line);
         return -1;
     }
+    if (m->l2_lazy_fetch && c->l1d_line > 128) { /* mem_packet.written: four sectors */
+        snprintf(err, errlen, "l2.lazy_fetch needs l1d.line of at most 128 bytes (got %d)",
+                 c->l1d_line);
+        return -1;
+    }
+    if (c->store_request == SM_STORE_REQUEST_reduce &&
+        (c->l1d_line != 128 || c->bypass_segment != 32 || c->sector_accesses)) {
+        snprintf(err, errlen,
+                 "sm.store_request=reduce needs l1d.line=128, l1d.bypass_segment=32 and "
+                 "l1d.sector_accesses=false (got %d, %d and %s)",
+                 c->l1d_line, c->bypass_segment, c->sector_accesses ? "true" : "false");
+        return -1;
+    }
     if (c->l1d_unified_kb && ((long)c->l1d_unified_kb * 1024 < (long)c->l1d_sets * c->l1d_line ||
                               (c->l1d_hash == L1D_HASH_xor && !wt_is_pow2(c->l1d_sets)))) {
         snprintf(err, errlen,
@@ -94,6 +107,10 @@ static int check_memsys(const memsys_config *m, char *err, size_t errlen)
     if (m->l2_sectored && m->l2_line > 256) {
         snprintf(err, errlen, "l2.sectored needs l2.line of at most 256 bytes (got %d)",
                  m->l2_line);
+        return -1;
+    }
+    if (m->l2_lazy_fetch && !m->l2_sectored) {
+        snprintf(err, errlen, "l2.lazy_fetch needs l2.sectored=true");
         return -1;
     }
     if (m->partitions % m->l2_slices_per_channel != 0) {

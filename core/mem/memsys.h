@@ -21,6 +21,8 @@ typedef struct mem_packet {
     uint32_t token;      /* the SM's own tag, returned untouched in the reply */
     uint16_t sectors;    /* a sectored L2 (l2_sectored): bit s asks for the 32-byte sector at
                           * addr + 32 s; 0: the sectors [addr, addr + bytes) covers */
+    uint32_t written[4]; /* a write to a lazy-fetch L2 (l2_lazy_fetch): bit b of written[s],
+                          * byte b of the 32-byte sector at addr + 32 s is written */
     uint64_t sent_cycle; /* the cycle the SM sent it (set by memsys_send) */
 } mem_packet;
 

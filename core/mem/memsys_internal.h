@@ -72,6 +72,9 @@ typedef struct ms_line {
     /* sectored (l2_sectored): the valid and the outstanding sectors (valid = svalid != 0,
      * pending = spend != 0); dirty is then the mask of written sectors */
     uint8_t svalid, spend;
+    /* l2_lazy_fetch: valid sectors a read must fetch, written in part since the line was
+     * allocated (GPGPU-Sim's sector_cache_block::m_readable, negated) */
+    uint8_t sunread;
 } ms_line;
 
 typedef struct ms_mshr {
@@ -150,9 +153,11 @@ typedef struct ms_part {
     /* input queue (FIFO of requests, ready times non-decreasing) */
     uint32_t in_head, in_tail;
     /* L2 slice */
-    ms_line *lines;  /* sets * ways */
-    uint16_t *hint;  /* way a line was last placed in, by local & hint_mask: tried first */
-    uint16_t *smshr; /* sectored: per line and sector, the MSHR bringing it (while in spend) */
+    ms_line *lines;   /* sets * ways */
+    uint16_t *hint;   /* way a line was last placed in, by local & hint_mask: tried first */
+    uint16_t *smshr;  /* sectored: per line and sector, the MSHR bringing it (while in spend) */
+    uint32_t *wbytes; /* l2_lazy_fetch: per line and sector, the bytes written since the line
+                       * was allocated (GPGPU-Sim's m_dirty_byte_mask) */
     ms_mshr *mshrs;
     uint32_t *mshr_free; /* stack of free MSHR indices */
     int mshr_nfree;

@@ -30,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 int ms_l2_init(memsys *m, ms_part *p)
 {
@@ -43,6 +44,11 @@ int ms_l2_init(memsys *m, ms_part *p)
         p->smshr = calloc((size_t)c->l2_sets * (size_t)c->l2_ways * (size_t)(c->l2_line / 32),
                           sizeof *p->smshr);
         if (!p->smshr) return -1;
+    }
+    if (c->l2_lazy_fetch) {
+        p->wbytes = calloc((size_t)c->l2_sets * (size_t)c->l2_ways * (size_t)(c->l2_line / 32),
+                           sizeof *p->wbytes);
+        if (!p->wbytes) return -1;
     }
     for (size_t i = 0; i < (size_t)c->l2_sets * (size_t)c->l2_ways; i++)
         p->lines[i].tag = MS_NO_TAG;
@@ -60,6 +66,7 @@ void ms_l2_free(ms_part *p)
     free(p->mshr_free);
     free(p->hint);
     free(p->smshr);
+    free(p->wbytes);
 }
 
 static inline void schedule_process(memsys *m, uint32_t part, uint64_t t)
@@ -135,6 +142,14 @@ static void touch(ms_part *p, ms_line *l)
     set_key(l);
 }
 
+/* A line (re)allocated: no byte of it written yet (l2_lazy_fetch). */
+static void lazy_clear(const memsys *m, ms_part *p, const ms_line *l)
+{
+    if (!m->cfg.l2_lazy_fetch) return;
+    uint32_t nsec = (uint32_t)m->cfg.l2_line / 32;
+    memset(&p->wbytes[(size_t)(l - p->lines) * nsec], 0, nsec * sizeof *p->wbytes);
+}
+
 /* Evicts line l (if valid and dirty, as a DRAM write) before it is reused. */
 static void evict(memsys *m, uint32_t part, ms_line *l, uint64_t t)
 {
@@ -145,7 +160,8 @@ static void evict(memsys *m, uint32_t part, ms_line *l, uint64_t t)
         ms_dram_enqueue(m, part, ms_line_local(m, l->tag), 1, MS_NIL, bytes, t);
     }
     l->valid = l->dirty = l->pending = 0;
-    l->svalid = l->spend = 0;
+    l->svalid = l->spend = l->sunread = 0;
+    lazy_clear(m, &m->parts[part], l);
     l->tag = MS_NO_TAG;
     set_key(l);
 }
@@ -196,14 +212,38 @@ uint32_t ms_req_sectors(const memsys *m, const mem_packet *pk)
     return mask & all;
 }
 
+/* A write to a lazy-fetch L2 (data_cache::wr_miss_wa_lazy_fetch_on_read, wr_hit_wb and
+ * update_m_readable): it adds its bytes to those written of each sector of line l it covers
+ * (`need`); a sector it allocates (neither readable-valid nor, after a write, still valid)
+ * becomes readable only once all its 32 bytes are written, and one that was valid becomes
+ * readable when they are. */
+static void lazy_write(const memsys *m, ms_part *p, ms_line *l, uint32_t need, uint32_t hit,
+                       const mem_packet *pk)
+{
+    const uint32_t nsec = (uint32_t)m->cfg.l2_line / 32;
+    const uint32_t first = (uint32_t)(pk->addr & (uint64_t)(m->cfg.l2_line - 1)) / 32;
+    uint32_t *wb = &p->wbytes[(size_t)(l - p->lines) * nsec];
+    for (uint32_t w = need; w; w &= w - 1) {
+        uint32_t s = (uint32_t)__builtin_ctz(w), k = s - first;
+        if (k < 4) wb[s] |= pk->written[k];
+        uint8_t bit = (uint8_t)(1u << s);
+        if (wb[s] == ~0u)
+            l->sunread &= (uint8_t)~bit;
+        else if (!(hit & bit))
+            l->sunread |= bit;
+    }
+}
+
 /* accept() of a sectored slice (GPGPU-Sim's sector_cache_block: a line is allocated on a miss,
  * each sector is fetched on its own; tag_array::access touches the line's LRU time on every
  * access). A read or atomic needing sectors that are neither valid nor on their way takes an
  * MSHR and one DRAM read of just those sectors (a line that is present: SECTOR_MISS); one whose
  * sectors are all on their way joins the MSHR bringing them. A request needing sectors of two
  * fetches, or sectors on their way and others missing (only a request of several sectors can),
- * waits for a fill and tries again. Statistics count sectors in GPGPU-Sim's classes: valid ones
- * hit, ones on their way (a read's or an atomic's) HIT_RESERVED, the rest miss.
+ * waits for a fill and tries again. With l2_lazy_fetch a valid sector a write allocated without
+ * covering it whole is not readable: a read or atomic fetches it as if it were missing, and the
+ * fill leaves it dirty. Statistics count sectors in GPGPU-Sim's classes: readable ones hit, ones
+ * on their way (a read's or an atomic's) HIT_RESERVED, the rest miss.
  * Once accepted, *sectors is the number it had. */
 __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, uint32_t r,
                                                      uint64_t t, uint64_t e, uint32_t *sectors)
@@ -218,7 +258,8 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
     int v = -1, hw = lookup(set, ways, q->line, *hint, &v);
     ms_line *l = hw >= 0 ? &set[hw] : NULL;
     uint32_t valid = l ? l->svalid : 0, pend = l ? l->spend : 0;
-    uint32_t miss = kind == MEM_WRITE ? 0 : need & ~valid & ~pend;
+    uint32_t readable = valid & ~(l ? (uint32_t)l->sunread : 0u);
+    uint32_t miss = kind == MEM_WRITE ? 0 : need & ~readable & ~pend;
     uint32_t wait = kind == MEM_WRITE ? 0 : need & pend;
     uint16_t *smshr = NULL;
     uint32_t join = MS_NIL;
@@ -246,7 +287,9 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
     p->in_head = q->next;
     if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
     q->next = MS_NIL;
-    uint32_t n = wt_popcount_small(need), h = wt_popcount_small(need & valid),
+    /* a sector both valid and on its way (written, or being fetched to be readable) waits */
+    uint32_t hit = kind == MEM_WRITE ? need & readable : need & readable & ~pend;
+    uint32_t n = wt_popcount_small(need), h = wt_popcount_small(hit),
              reserved = wt_popcount_small(wait);
     *sectors = n;
     m->st.l2_accesses += n;
@@ -267,6 +310,7 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
     }
     touch(p, l);
     if (kind == MEM_WRITE) {
+        if (m->cfg.l2_lazy_fetch) lazy_write(m, p, l, need, valid & ~pend, &q->pkt);
         l->svalid |= (uint8_t)need;
         l->dirty |= (uint8_t)need;
         l->valid = 1;
@@ -288,6 +332,7 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
         for (uint32_t w = miss; w; w &= w - 1)
             smshr[__builtin_ctz(w)] = (uint16_t)mi;
         l->spend |= (uint8_t)miss;
+        l->sunread &= (uint8_t)~miss; /* allocate_sector: readable once filled */
         l->pending = 1;
         set_key(l);
         ms_dram_enqueue(m, part, q->local, 0, mi, 32u * wt_popcount_small(miss), t);
@@ -449,12 +494,14 @@ void ms_l2_warm(memsys *m, uint32_t part, uint64_t line, uint64_t local, uint32_
         l = &set[v];
         /* functional: the victim leaves without a write-back or a count */
         l->valid = l->dirty = l->pending = 0;
-        l->svalid = l->spend = 0;
+        l->svalid = l->spend = l->sunread = 0;
+        lazy_clear(m, p, l);
         l->tag = line;
         *hint = (uint16_t)v;
     }
     if (m->cfg.l2_sectored) {
         l->svalid |= (uint8_t)need;
+        l->sunread &= (uint8_t)~need; /* functional warming does not track written bytes */
         if (write) l->dirty |= (uint8_t)need;
     } else if (write) {
         l->dirty = 1;

@@ -95,6 +95,12 @@ PARAM_BOOL(l2_sectored, "l2.sectored", 0,
            "sectored L2: lines of 32-byte sectors valid each on its own; a miss reads only the "
            "missing sectors from DRAM and statistics count sectors (GPGPU-Sim's \"S:\" in "
            "-gpgpu_cache:dl2; lines of at most 256 bytes)")
+PARAM_BOOL(l2_lazy_fetch, "l2.lazy_fetch", 0,
+           "a sectored L2 allocates on a write miss as GPGPU-Sim's LAZY_FETCH_ON_READ (the "
+           "write-allocate field L of -gpgpu_cache:dl2): a sector a write allocates stays "
+           "readable only if that write covers all its 32 bytes, and a read or atomic of an "
+           "unreadable sector fetches it from DRAM (a SECTOR_MISS); false: every written "
+           "sector is readable (needs l2.sectored)")
 PARAM_INT(dram_banks, "dram.banks", 16, 1, 256, "", "banks per channel")
 PARAM_INT(dram_row_bytes, "dram.row_bytes", 2048, 128, 65536, "bytes", "row (page) size")
 /* at least 2: a miss that evicts a dirty line needs two slots at once (fill and write) */

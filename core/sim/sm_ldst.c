@@ -33,7 +33,8 @@ typedef struct l1q_entry {
     int warp, n, prio;
     uint32_t pc;
     uint8_t cls;
-    uint64_t entered; /* cycle it entered the tail */
+    uint32_t written[4]; /* a store: the bytes it writes of each sector (store_written) */
+    uint64_t entered;    /* cycle it entered the tail */
 } l1q_entry;
 
 /* One bank's queue of GPGPU-Sim's ldst_unit::l1_latency_queue: l1d.hit_latency stages, an
@@ -60,6 +61,7 @@ typedef struct mem_stage {
     int n, next;
     int prio;
     line_access acc[WT_WARP_SIZE];
+    uint32_t written[WT_WARP_SIZE][4]; /* a store's: access i's store_written */
     bool blocked_on_fill; /* the last try can only succeed after a fill: sleep until one */
     bool blocked_on_send; /* the last try could not send: sleep until the memory moves */
     uint64_t fail_fills;  /* s->fills at that failure */
@@ -220,6 +222,34 @@ static mem_stage *stage_begin(sm_ldst *ld, int wi, const inst_info *in)
     return st;
 }
 
+/* The bytes access a's lanes write in each 32-byte sector of its line (GPGPU-Sim's byte mask of
+ * the request, which a lazy-fetch L2 accumulates: data_cache::update_m_readable): bit b of
+ * out[s], byte b of sector s. Lines of at most four sectors (config_check). */
+static void store_written(const sm_ldst *ld, const inst_exec *x, const line_access *a,
+                          uint32_t out[4])
+{
+    const uint32_t line = (uint32_t)ld->cfg->l1d_line, size = x->access_size ? x->access_size : 4;
+    out[0] = out[1] = out[2] = out[3] = 0;
+    for (uint32_t m = a->lanes; m; m &= m - 1) {
+        uint32_t off = x->addr[__builtin_ctz(m)] - (uint32_t)a->line;
+        for (uint32_t b = off; b < off + size && b < line && b < 128; b++)
+            out[b / 32] |= 1u << (b % 32);
+    }
+}
+
+/* A store access as GPGPU-Sim's Fermi coalescer sends it (sm.store_request=reduce; its line is
+ * the 128-byte segment, its sectors the segment's touched 32-byte chunks): a request touching
+ * both halves is 128 bytes and writes all four sectors, and one of exactly the upper two chunks
+ * is 64 bytes whose byte mask breakdown_request_to_sector_requests drops, which leaves written
+ * no byte. */
+static void store_reduce(line_access *a, uint32_t written[4])
+{
+    if ((a->sectors & 0x3) && (a->sectors & 0xc))
+        a->sectors = 0xf;
+    else if (a->sectors == 0xc)
+        written[2] = written[3] = 0;
+}
+
 void ldst_issue(sm_ldst *ld, int wi, const inst_info *in, const inst_exec *x, uint64_t now,
                 int prio)
 {
@@ -238,6 +268,12 @@ void ldst_issue(sm_ldst *ld, int wi, const inst_info *in, const inst_exec *x, ui
     st->prio = prio; /* 0 unless the policy reads it (ldst_wants_priority) */
     if (in->cls == IC_ST_GLOBAL) {
         ld->st->global_stores++;
+        if (ld->cfg->mem.l2_lazy_fetch) /* what a lazy-fetch L2 keeps readable */
+            for (int i = 0; i < st->n; i++)
+                store_written(ld, x, &st->acc[i], st->written[i]);
+        if (ld->cfg->store_request == SM_STORE_REQUEST_reduce)
+            for (int i = 0; i < st->n; i++)
+                store_reduce(&st->acc[i], st->written[i]);
         if (ld->cfg->store_acks) warps_stores_sent(ld->wp, wi, (uint32_t)st->n); /* one send each */
         return;
     }
@@ -331,6 +367,21 @@ static int send_sectors(sm_ldst *ld, uint64_t addr, uint32_t bytes, int kind, ui
 static uint32_t store_token(int wi)
 {
     return TOK_STORE | (uint32_t)wi;
+}
+
+/* Sends store access a of warp wi, which writes the bytes `written` of its sectors. */
+static int send_store(sm_ldst *ld, const line_access *a, const uint32_t written[4], int wi,
+                      uint64_t now)
+{
+    mem_packet p = {.addr = a->line,
+                    .bytes = 4u * wt_popcount32(a->lanes),
+                    .kind = MEM_WRITE,
+                    .sm = (uint16_t)ld->sm,
+                    .token = store_token(wi),
+                    .sectors = sectors32(ld, a->sectors),
+                    .sent_cycle = now};
+    if (ld->cfg->mem.l2_lazy_fetch) memcpy(p.written, written, sizeof p.written);
+    return memsys_send(ld->mem, &p, now);
 }
 
 /* An L1D event for the warp's scheduler (CCWS's lost-locality detector), reported. */
@@ -577,8 +628,7 @@ static int l1q_store(sm_ldst *ld, const l1q_entry *x, uint64_t now)
     int dropped = l1d_store(ld->l1, x->a.line);
     if (ld->l1_trace || ld->l1_observer)
         trace_access(ld, now, x->warp, x->pc, "store", x->a.line, dropped ? "hit" : "miss");
-    send_sectors(ld, x->a.line, 4u * wt_popcount32(x->a.lanes), MEM_WRITE, store_token(x->warp),
-                 x->a.sectors, now);
+    send_store(ld, &x->a, x->written, x->warp, now);
     return 1;
 }
 
@@ -672,7 +722,10 @@ static void l1q_enter(sm_ldst *ld, uint64_t now)
         int tail = q->head + q->count;
         if (tail >= st->q_depth) tail -= st->q_depth;
         if (q->count && q->last_in == now) break; /* the tail was taken this cycle: next cycle */
-        q->e[tail] = (l1q_entry){*a, st->rec, st->warp, st->n, st->prio, st->pc, st->cls, now};
+        l1q_entry *e = &q->e[tail];
+        *e = (l1q_entry){*a, st->rec, st->warp, st->n, st->prio, st->pc, st->cls, {0}, now};
+        if (st->cls == IC_ST_GLOBAL && ld->cfg->mem.l2_lazy_fetch)
+            memcpy(e->written, st->written[a - st->acc], sizeof e->written);
         q->last_in = now;
         l1d_prefetch(ld->l1, a->line); /* looked up once at the head, q_depth cycles on */
         if (!q->count) {
@@ -738,7 +791,7 @@ void ldst_cycle(sm_ldst *ld, uint64_t now)
         st->blocked_on_fill = st->blocked_on_send = false;
     }
     if (st->cls == IC_LD_GLOBAL) {
-        l1q_entry x = {*a, st->rec, st->warp, st->n, st->prio, st->pc, st->cls, now};
+        l1q_entry x = {*a, st->rec, st->warp, st->n, st->prio, st->pc, st->cls, {0}, now};
         l1_fail why = L1F_STALL;
         done = load_access(ld, &x, now, &why);
         if (!done) load_failed(ld, why, now);
@@ -753,7 +806,7 @@ void ldst_cycle(sm_ldst *ld, uint64_t now)
                              dropped ? "hit" : "miss");
         }
         if (st->cls == IC_ST_GLOBAL)
-            send_sectors(ld, a->line, bytes, MEM_WRITE, store_token(st->warp), a->sectors, now);
+            send_store(ld, a, st->written[a - st->acc], st->warp, now);
         else
             send_sectors(ld, a->line, bytes, MEM_ATOMIC, TOK_ATOMIC | (uint32_t)st->rec, a->sectors,
                          now);
