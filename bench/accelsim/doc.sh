@@ -80,15 +80,15 @@ for pair in qv100 fermi; do
     echo
 done
 cat <<'EOF'
-Where the L2 miss rates differ by more than 0.02, the two simulators do not send the L2 the same
-accesses, and the counting is not the cause: the L2 counters follow GPGPU-Sim's classes
-(docs/metrics.md), and on the workloads whose accesses agree the rates agree to the third
-decimal. The accesses differ in three ways. Where the L1D misses differ (atax and mvt on qv100,
-the L1D columns), the L2 sees the difference. On the kernels with atomics (gc, iix, pvc,
-memcached), the reference counts 1.5 to 1.8 times warptune's L2 accesses for them, though both
-split an atomic's lanes into the same serial requests (`sm.atomic_path`). On needle (qv100) and
-hotspot (fermi) the reference misses more on lines the kernel wrote before reading them.
-
+Where the L2 miss rates differ by more than 0.02, the cause is not the counting: the L2
+counters follow GPGPU-Sim's classes (docs/metrics.md), and on the workloads whose L2 sees the
+same accesses and state the rates agree to the third decimal (every atomic kernel and needle
+exactly, since atomic requests carry their sector and the L2 fetches sectors written in part,
+`l2.lazy_fetch`). On atax and mvt (qv100) the L1D's hits differ (the L1D columns: mvt's row
+walks keep their lines in the reference and not here), so the L2 sees other accesses. On
+hotspot and iix (fermi) the L2 sees the same accesses and misses differently: hotspot touches
+768.1 KB, one line more than the 768 KB L2, and iix 2.3 MB, so which line each set evicts
+decides, and where the two differ is not pinned down.
 EOF
 cat <<'EOF'
 ## Speed
