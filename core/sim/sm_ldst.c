@@ -224,16 +224,40 @@ static mem_stage *stage_begin(sm_ldst *ld, int wi, const inst_info *in)
 
 /* The bytes access a's lanes write in each 32-byte sector of its line (GPGPU-Sim's byte mask of
  * the request, which a lazy-fetch L2 accumulates: data_cache::update_m_readable): bit b of
- * out[s], byte b of sector s. Lines of at most four sectors (config_check). */
+ * out[s], byte b of sector s. Lines of at most four sectors (config_check). Aligned 4-byte
+ * stores, nearly all of them, take a mask of words first. */
 static void store_written(const sm_ldst *ld, const inst_exec *x, const line_access *a,
                           uint32_t out[4])
 {
+    static const uint16_t nibble_bytes[16] = {0x0000, 0x000f, 0x00f0, 0x00ff, 0x0f00, 0x0f0f,
+                                              0x0ff0, 0x0fff, 0xf000, 0xf00f, 0xf0f0, 0xf0ff,
+                                              0xff00, 0xff0f, 0xfff0, 0xffff};
     const uint32_t line = (uint32_t)ld->cfg->l1d_line, size = x->access_size ? x->access_size : 4;
+    const uint32_t last = line < 128 ? line : 128;
     out[0] = out[1] = out[2] = out[3] = 0;
+    if (size == 4) {
+        uint32_t words = 0, misaligned = 0;
+        for (uint32_t m = a->lanes; m; m &= m - 1) {
+            uint32_t off = x->addr[__builtin_ctz(m)] - (uint32_t)a->line;
+            misaligned |= off & 3;
+            words |= 1u << (off / 4 & 31);
+        }
+        if (!misaligned) {
+            for (uint32_t s = 0; s < last / 32; s++) {
+                uint32_t w = words >> (8 * s);
+                out[s] = nibble_bytes[w & 15] | (uint32_t)nibble_bytes[w >> 4 & 15] << 16;
+            }
+            return;
+        }
+    }
     for (uint32_t m = a->lanes; m; m &= m - 1) {
-        uint32_t off = x->addr[__builtin_ctz(m)] - (uint32_t)a->line;
-        for (uint32_t b = off; b < off + size && b < line && b < 128; b++)
-            out[b / 32] |= 1u << (b % 32);
+        uint32_t b = x->addr[__builtin_ctz(m)] - (uint32_t)a->line, end = b + size;
+        if (end > last) end = last;
+        while (b < end) { /* the lane's bytes, a sector's piece at a time */
+            uint32_t e = (b / 32 + 1) * 32 < end ? (b / 32 + 1) * 32 : end, n = e - b;
+            out[b / 32] |= (n == 32 ? ~0u : ((1u << n) - 1)) << (b % 32);
+            b = e;
+        }
     }
 }
 
