@@ -27,7 +27,7 @@ typedef ph_l1d fixture;
 /* An L1D of the geometry with LRU, 48 warp slots. */
 static void make(fixture *f, int sets, int ways, int line, int hash, int mshrs, int merge)
 {
-    ph_l1d_make(f, "lru", (l1d_config){sets, ways, line, hash, mshrs, merge, 0, 0}, 48, 1, NULL);
+    ph_l1d_make(f, "lru", (l1d_config){sets, ways, line, hash, mshrs, merge, 0, 0, 0}, 48, 1, NULL);
 }
 
 static void unmake(fixture *f)
@@ -523,15 +523,15 @@ static void test_create_rejects(void **state)
     (void)state;
     fixture f;
     char err[256];
-    l1d_config bad_line = {4, 2, 96, 0, 4, 4, 0, 0};
+    l1d_config bad_line = {4, 2, 96, 0, 4, 4, 0, 0, 0};
     assert_int_equal(ph_l1d_try(&f, "lru", bad_line, 48, 1, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "power"));
-    l1d_config bad_xor = {6, 2, 128, 1, 4, 4, 0, 0};
+    l1d_config bad_xor = {6, 2, 128, 1, 4, 4, 0, 0, 0};
     assert_int_equal(ph_l1d_try(&f, "lru", bad_xor, 48, 1, NULL, err, sizeof err), -1);
-    l1d_config too_many_ways = {4, L1D_MAX_WAYS + 1, 128, 0, 4, 4, 0, 0};
+    l1d_config too_many_ways = {4, L1D_MAX_WAYS + 1, 128, 0, 4, 4, 0, 0, 0};
     assert_int_equal(ph_l1d_try(&f, "lru", too_many_ways, 48, 1, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "256 ways"));
-    l1d_config ok_linear = {6, 2, 128, 0, 4, 4, 0, 0};
+    l1d_config ok_linear = {6, 2, 128, 0, 4, 4, 0, 0, 0};
     assert_int_equal(ph_l1d_try(&f, "lru", ok_linear, 48, 1, NULL, err, sizeof err), 0);
     ph_l1d_free(&f);
 }
@@ -592,7 +592,7 @@ static const l1_policy_ops answer_ops[] = {
  * last outcome. */
 static l1_outcome load_with(const l1_policy_ops *ops, int loads)
 {
-    l1d_config cfg = {1, 2, 128, 0, 8, 4, 0, 0};
+    l1d_config cfg = {1, 2, 128, 0, 8, 4, 0, 0, 0};
     param_set *p = param_set_new();
     wt_rng rng;
     wt_rng_seed(&rng, 1);

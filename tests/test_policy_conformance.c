@@ -1040,9 +1040,9 @@ static int l1_run(const char *name, const l1_policy_ops *ops, const char *const 
 /* The geometries: a single set, xor indexing, the default 8 x 16, DaCache's 32 x 8, and the
  * insertion at the miss (l1d.recency=miss). */
 static const l1d_config l1_shapes[] = {
-    {1, 4, PH_LINE, 0, 4, 4, 0, 0},   {4, 8, PH_LINE, 1, 8, 4, 0, 0},
-    {8, 16, PH_LINE, 0, 32, 8, 0, 0}, {32, 8, PH_LINE, 1, 32, 8, 0, 0},
-    {4, 8, PH_LINE, 0, 8, 4, 0, 1},
+    {1, 4, PH_LINE, 0, 4, 4, 0, 0, 0},   {4, 8, PH_LINE, 1, 8, 4, 0, 0, 0},
+    {8, 16, PH_LINE, 0, 32, 8, 0, 0, 0}, {32, 8, PH_LINE, 1, 32, 8, 0, 0, 0},
+    {4, 8, PH_LINE, 0, 8, 4, 0, 1, 0},
 };
 
 /* Policy `name` (a policy or alias standing for ops) with the overrides of vs, each on the

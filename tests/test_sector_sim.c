@@ -317,6 +317,44 @@ static void test_lazy_fetch_config(void **state)
     assert_non_null(strstr(err, "sm.store_request=reduce needs l1d.line=128"));
 }
 
+/* l1d.miss_spare (GPGPU-Sim's miss_queue_full(1)): a load that misses waits while fewer than
+ * two injection entries are free. 32 one-sector misses (a stride of 128 bytes) through a
+ * slow injection port (4 cycles a request) that fills the queue: the same accesses and
+ * misses, more failed tries, and no fewer cycles; a spare as large as the queue is refused. */
+#define SLOW "icnt.bytes_per_cycle=2"
+static void test_miss_spare(void **state)
+{
+    (void)state;
+    const char *wl = ".array a i32 [32*32] zero\n"
+                     ".kernel k block=32\n"
+                     "    mov r0, %laneid\n"
+                     "    shl r1, r0, 7\n"
+                     "    ld.i32 r2, [a + r1]\n"
+                     "    exit\n"
+                     ".host\n"
+                     "    launch k grid=1\n";
+    /* the sectored L1D (a line's four sectors need four entries) and the line L1D */
+    const char *spare_s[] = {TINY, SECTORED, SLOW, "icnt.sm_queue=4", "l1d.miss_spare=1", NULL};
+    const char *none_s[] = {TINY, SECTORED, SLOW, "icnt.sm_queue=4", NULL};
+    const char *spare_l[] = {TINY, SLOW, "icnt.sm_queue=2", "l1d.miss_spare=1", NULL};
+    const char *none_l[] = {TINY, SLOW, "icnt.sm_queue=2", NULL};
+    const char *const *spare[] = {spare_s, spare_l}, *const * none[] = {none_s, none_l};
+    sim_metrics s, n;
+    for (int k = 0; k < 2; k++) {
+        test_sim_ok(wl, spare[k], NULL, &s);
+        test_sim_ok(wl, none[k], NULL, &n);
+        assert_int_equal((int)s.l1d_accesses, 32);
+        assert_int_equal((int)s.l1d_misses, 32);
+        assert_int_equal((int)n.l1d_misses, 32);
+        assert_true(s.l1d_reservation_fails > n.l1d_reservation_fails);
+        assert_true(s.cycles >= n.cycles);
+    }
+    const char *bad[] = {"icnt.sm_queue=2", "l1d.miss_spare=2", NULL};
+    char err[512] = "";
+    assert_int_equal(test_sim("stream", bad, NULL, &s, err, sizeof err), SIM_BAD_CONFIG);
+    assert_non_null(strstr(err, "l1d.miss_spare (2) must be below icnt.sm_queue (2)"));
+}
+
 /* Skipping idle cycles changes nothing with the sectored caches and insertion at the miss,
  * on the GTX480 defaults, and on the QV100 preset's cache geometry with the carveout and the
  * invalidation between kernels. */
@@ -367,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_lazy_fetch_bytes_accumulate),
         cmocka_unit_test(test_store_request_reduce),
         cmocka_unit_test(test_lazy_fetch_config),
+        cmocka_unit_test(test_miss_spare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

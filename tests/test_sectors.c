@@ -42,8 +42,8 @@ typedef ph_l1d fixture;
 
 static void make(fixture *f, int ways, int mshrs, int merge, int recency_miss, int sectored)
 {
-    ph_l1d_make(f, "lru", (l1d_config){1, ways, 128, 0, mshrs, merge, sectored, recency_miss}, 48,
-                1, NULL);
+    ph_l1d_make(f, "lru", (l1d_config){1, ways, 128, 0, mshrs, merge, sectored, recency_miss, 0},
+                48, 1, NULL);
 }
 
 typedef struct res {

@@ -84,11 +84,12 @@ Where the L2 miss rates differ by more than 0.02, the cause is not the counting:
 counters follow GPGPU-Sim's classes (docs/metrics.md), and on the workloads whose L2 sees the
 same accesses and state the rates agree to the third decimal (every atomic kernel and needle
 exactly, since atomic requests carry their sector and the L2 fetches sectors written in part,
-`l2.lazy_fetch`). On atax and mvt (qv100) the L1D's hits differ (the L1D columns: mvt's row
-walks keep their lines in the reference and not here), so the L2 sees other accesses. On
-hotspot and iix (fermi) the L2 sees the same accesses and misses differently: hotspot touches
-768.1 KB, one line more than the 768 KB L2, and iix 2.3 MB, so which line each set evicts
-decides, and where the two differ is not pinned down.
+`l2.lazy_fetch`; mvt since a load that misses leaves an injection entry free, `l1d.miss_spare`).
+On atax (qv100, 0.023 apart) the L1D's hits differ: after the first row of misses the
+reference's warp 2 issues next, warptune's warp 3, three cycles earlier, and the row walks
+then keep different lines. On hotspot and iix (fermi) the L2 sees the same accesses and misses
+differently: hotspot touches 768.1 KB, one line more than the 768 KB L2, and iix 2.3 MB, so
+which line each set evicts decides, and where the two differ is not pinned down.
 EOF
 cat <<'EOF'
 ## Speed

@@ -143,7 +143,7 @@ int belady_run(const belady_geometry *g, const belady_access *a, size_t n, belad
     memset(out, 0, sizeof *out);
     if (g->sets < 1 || g->ways < 1) return -1;
     l1d *idx = NULL;
-    l1d_config cfg = {g->sets, g->ways, g->line_bytes, g->hash, 1, 1, 0, 0};
+    l1d_config cfg = {g->sets, g->ways, g->line_bytes, g->hash, 1, 1, 0, 0, 0};
     l1_env env = {{g->sets, g->ways, g->line_bytes}, 0, 1, NULL, false};
     char err[256];
     size_t lines = (size_t)g->sets * (size_t)g->ways;

@@ -230,6 +230,12 @@ PARAM_CHOICE(l1d_hash, "l1d.hash", L1D_HASH, linear,
              "2014: 32 or 64 sets, GPGPU-Sim's set index function H)")
 PARAM_INT(l1d_mshrs, "l1d.mshrs", 32, 1, 1024, "", "L1D miss status holding registers")
 PARAM_INT(l1d_mshr_merge, "l1d.mshr_merge", 8, 1, 64, "", "requests one MSHR can merge")
+PARAM_INT(l1d_miss_spare, "l1d.miss_spare", 0, 0, 8, "",
+          "injection-queue entries (icnt.sm_queue) a global load that does not hit must leave "
+          "free beyond the requests it makes: GPGPU-Sim's data_cache::rd_miss_base tests "
+          "miss_queue_full(1), room for a write-back, before it looks at the MSHRs, so with 1 "
+          "a miss and a merge alike wait while fewer than two entries are free; 0: a merge "
+          "needs none and a miss its own")
 PARAM_INT(l1d_hit_latency, "l1d.hit_latency", 20, 1, 1000, "cycles", "L1D hit load-to-use latency")
 PARAM_BOOL(l1d_enabled, "l1d.enabled", 1,
            "cache global loads in L1D (false: every load bypasses it)")

@@ -215,6 +215,7 @@ l1_outcome l1d_load(l1d *c, const l1_request *r, uint32_t waiter, int can_send, 
     }
     if (m >= 0) {
         mshr_entry *e = &c->mshr[m];
+        if (c->cfg.miss_spare && !can_send) return fail(c, L1F_SEND); /* miss_queue_full(1) */
         if (e->nwaiters >= c->cfg.mshr_merge) return fail(c, L1F_MERGE);
         mshr_add_waiter(c, m, waiter);
         *mshr = m;
@@ -367,11 +368,14 @@ static int sectored_fail(const l1d *c, int set, int way, size_t i, uint32_t need
 {
     uint32_t hit, pend, miss;
     split_sectors(c, i, way, need, &hit, &pend, &miss);
+    int nm = (int)wt_popcount_small(miss);
+    /* rd_miss_base's miss_queue_full(1) comes before the MSHRs, for a merge as for a miss */
+    if (c->cfg.miss_spare && (pend | miss) && slots < (nm > 1 ? nm : 1) + c->cfg.miss_spare)
+        return L1F_SEND;
     for (uint32_t q = pend; q; q &= q - 1) {
         int m = c->smshr[i * (size_t)c->nsec + (size_t)__builtin_ctz(q)];
         if (c->mshr[m].nwaiters >= c->cfg.mshr_merge) return L1F_MERGE;
     }
-    int nm = (int)wt_popcount_small(miss);
     if (!nm) return -1;
     if (c->mshr_in_use + nm > c->cfg.mshrs) return L1F_MSHR;
     if (slots < nm) return L1F_SEND;

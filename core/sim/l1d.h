@@ -35,6 +35,8 @@ typedef struct l1d_config {
     int sectored;     /* lines of line_bytes / L1D_SECTOR sectors, each valid on its own */
     int recency_miss; /* the policy's insertion at the miss (reservation), merges promote, a fill
                        * touches nothing (GPGPU-Sim); 0: insertion at the fill */
+    int miss_spare;   /* l1d.miss_spare: free send slots a non-hit leaves beyond its requests
+                       * (last: initialisers that leave it out mean 0) */
 } l1d_config;
 
 #define L1D_MAX_WAYS 256 /* Volta's 128 KB unified L1D is 4 sets of 256 ways */

@@ -373,6 +373,15 @@ static uint16_t sectors32(const sm_ldst *ld, uint32_t segs)
     return (uint16_t)out;
 }
 
+/* Can a global load that does not hit send its request at cycle now (l1d.miss_spare: with
+ * that many entries free besides)? */
+static int load_can_send(const sm_ldst *ld, uint64_t now)
+{
+    int spare = ld->cfg->l1d_miss_spare;
+    if (!spare) return memsys_can_send(ld->mem, ld->sm, now);
+    return memsys_send_slots(ld->mem, ld->sm, now, 1 + spare) == 1 + spare;
+}
+
 /* send() with the sectors a sectored L2 should read or write. */
 static int send_sectors(sm_ldst *ld, uint64_t addr, uint32_t bytes, int kind, uint32_t token,
                         uint32_t segs, uint64_t now)
@@ -476,7 +485,8 @@ __attribute__((noinline)) static int load_access_sectored(sm_ldst *ld, const l1q
 {
     const line_access *a = &x->a;
     load_rec *r = &ld->recs[x->rec];
-    int slots = memsys_send_slots(ld->mem, ld->sm, now, ld->cfg->l1d_line / L1D_SECTOR);
+    int slots = memsys_send_slots(ld->mem, ld->sm, now,
+                                  ld->cfg->l1d_line / L1D_SECTOR + ld->cfg->l1d_miss_spare);
     l1_request q = request_of(ld, x, now);
     l1_sectors sec;
     int owner = -1, evicted = -1;
@@ -541,7 +551,7 @@ static int load_access(sm_ldst *ld, const l1q_entry *x, uint64_t now, l1_fail *w
     if (ld->cfg->l1d_sectored && ld->cfg->l1d_enabled) return load_access_sectored(ld, x, now, why);
     const line_access *a = &x->a;
     load_rec *r = &ld->recs[x->rec];
-    int can_send = memsys_can_send(ld->mem, ld->sm, now);
+    int can_send = load_can_send(ld, now);
     l1_outcome o;
     int mshr = -1, owner = -1, evicted = -1;
     uint64_t evicted_line = 0;
@@ -620,11 +630,12 @@ static void fail_ahead(sm_ldst *ld, uint64_t now)
     if (!ld->cfg->l1d_enabled || ld->l1_trace || ld->l1_observer) return;
     const line_access *a = next_access(ld);
     if (ld->cfg->l1d_sectored) {
-        int slots = memsys_send_slots(ld->mem, ld->sm, now + 1, ld->cfg->l1d_line / L1D_SECTOR);
+        int slots = memsys_send_slots(ld->mem, ld->sm, now + 1,
+                                      ld->cfg->l1d_line / L1D_SECTOR + ld->cfg->l1d_miss_spare);
         if (!l1d_load_sectors_needs_fill(ld->l1, a->line, a->sectors, slots)) return;
     } else {
         if (!l1d_load_needs_fill(ld->l1, a->line)) return;
-        if (!memsys_can_send(ld->mem, ld->sm, now + 1)) return; /* that try fails, as L1F_SEND */
+        if (!load_can_send(ld, now + 1)) return; /* that try fails, as L1F_SEND */
     }
     st->blocked_on_fill = true;
     st->fail_fills = ld->fills;
@@ -680,7 +691,7 @@ static bool load_needs_fill(const sm_ldst *ld, const l1q_entry *x, uint64_t now)
     if (ld->cfg->l1d_sectored || !ld->cfg->l1d_enabled || l1d_mshr_free(ld->l1) || ld->l1_trace ||
         ld->l1_observer)
         return false;
-    return l1d_load_needs_fill(ld->l1, x->a.line) && memsys_can_send(ld->mem, ld->sm, now);
+    return l1d_load_needs_fill(ld->l1, x->a.line) && load_can_send(ld, now);
 }
 
 /* GPGPU-Sim's ldst_unit::L1_latency_queue_cycle: each bank's head, once there, does its L1D
@@ -952,7 +963,8 @@ static int l1d_make(sm_ldst *ld, int sets, int ways, char *err, size_t errlen)
                      c->l1d_mshrs,
                      c->l1d_mshr_merge,
                      c->l1d_sectored,
-                     c->l1d_recency_miss};
+                     c->l1d_recency_miss,
+                     c->l1d_miss_spare};
     l1_env le = {{sets, ways, c->l1d_line}, ld->sm, c->max_warps, ld->rng, c->l1d_recency_miss};
     l1d *n = NULL;
     if (l1d_create(&n, &lc, lp, &le, ld->params, err, errlen) != 0) return -1;

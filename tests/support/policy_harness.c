@@ -246,7 +246,7 @@ ph_replay ph_l1d_replay(const char *policy, const char *const *kv, int sets, int
     ph_replay c;
     memset(&c, 0, sizeof c);
     ph_l1d f;
-    ph_l1d_make(&f, policy, (l1d_config){sets, ways, PH_LINE, hash, 4, 4, 0, 0}, 48, 5, kv);
+    ph_l1d_make(&f, policy, (l1d_config){sets, ways, PH_LINE, hash, 4, 4, 0, 0, 0}, 48, 5, kv);
     l1d *l = f.c;
     for (size_t i = 0; i < n; i++) {
         if (s[i].store) {
