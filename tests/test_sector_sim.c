@@ -191,11 +191,11 @@ static void test_bad_sector_config(void **state)
     assert_non_null(strstr(err, "l1d.sectored"));
 }
 
-/* A kernel `w` whose lanes write the words `lanes` of a's first line from byte `first` on,
- * then a kernel reading the whole line (four sectors, all missing in the L1D): the L2 sees
- * the writes, then four sector reads. */
-static void write_then_read(const char *write_lanes, int first, const char *const *sets,
-                            sim_metrics *m)
+/* A kernel `w` whose lanes (those `write_lanes` sets p0 for) write words of a from byte
+ * `first` on, then a kernel reading the 128-byte line at byte `read` (four sectors, all missing
+ * in the L1D): the L2 sees the writes, then four sector reads. */
+static void write_read_at(const char *write_lanes, int first, int read, const char *const *sets,
+                          sim_metrics *m)
 {
     char wl[1024];
     snprintf(wl, sizeof wl,
@@ -210,13 +210,20 @@ static void write_then_read(const char *write_lanes, int first, const char *cons
              ".kernel r block=32\n"
              "    mov r0, %%laneid\n"
              "    shl r1, r0, 2\n"
+             "    add r1, r1, %d\n"
              "    ld.i32 r2, [a + r1]\n"
              "    exit\n"
              ".host\n"
              "    launch w grid=1\n"
              "    launch r grid=1\n",
-             write_lanes, first);
+             write_lanes, first, read);
     test_sim_ok(wl, sets, NULL, m);
+}
+
+static void write_then_read(const char *write_lanes, int first, const char *const *sets,
+                            sim_metrics *m)
+{
+    write_read_at(write_lanes, first, 0, sets, m);
 }
 
 /* l2.lazy_fetch (GPGPU-Sim's LAZY_FETCH_ON_READ): four lanes write half of sector 0, which
@@ -280,21 +287,37 @@ static void test_lazy_fetch_bytes_accumulate(void **state)
     assert_int_equal((int)same.l2_load_misses, 4);
 }
 
-/* sm.store_request=reduce (GPGPU-Sim's Fermi store requests): sixteen lanes writing the upper
- * two sectors whole make a 64-byte request whose bytes the L2 loses, so both stay unreadable
- * (4 read misses against 2 with the touched sectors); lanes 0 and 31 writing sectors 0 and 3
- * make a 128-byte request that writes all four sectors (4 write accesses against 2). */
+/* sm.store_request=reduce (GPGPU-Sim's Fermi store requests, as the reference's
+ * breakdown_request_to_sector_requests cuts them): sixteen lanes writing the upper two sectors
+ * of line 0 whole make a 64-byte request that lands on sectors 2 and 3 of line 1, in line 0's
+ * slice, so line 0 reads four misses (two with the touched sectors) and, with one slice, line 1
+ * two hits and two misses (four misses); lanes 0 and 31 writing sectors 0 and 3 make a 128-byte
+ * request that writes all four sectors (4 write accesses against 2). */
 static void test_store_request_reduce(void **state)
 {
     (void)state;
     const char *reduce[] = {TINY, "l2.sectored=true", "l2.lazy_fetch=true",
                             "sm.store_request=reduce", NULL};
     const char *sectors[] = {TINY, "l2.sectored=true", "l2.lazy_fetch=true", NULL};
-    sim_metrics upper_r, upper_s, ends_r, ends_s;
+    sim_metrics upper_r, upper_s, next_r, next_s, ends_r, ends_s;
     write_then_read("setp.lt p0, r0, 16", 64, reduce, &upper_r);
     write_then_read("setp.lt p0, r0, 16", 64, sectors, &upper_s);
     assert_int_equal((int)upper_r.l2_load_misses, 4);
     assert_int_equal((int)upper_s.l2_load_misses, 2);
+    /* one L2 slice: the next line's own (a slice holding the written line but not the next
+     * keeps sectors that line's reads never see, as in GPGPU-Sim) */
+    const char *reduce1[] = {TINY,
+                             "l2.sectored=true",
+                             "l2.lazy_fetch=true",
+                             "sm.store_request=reduce",
+                             "l2.partitions=1",
+                             NULL};
+    const char *sectors1[] = {TINY, "l2.sectored=true", "l2.lazy_fetch=true", "l2.partitions=1",
+                              NULL};
+    write_read_at("setp.lt p0, r0, 16", 64, 128, reduce1, &next_r);
+    write_read_at("setp.lt p0, r0, 16", 64, 128, sectors1, &next_s);
+    assert_int_equal((int)next_r.l2_load_misses, 2);
+    assert_int_equal((int)next_s.l2_load_misses, 4);
     const char *ends = "rem r2, r0, 31\n    setp.eq p0, r2, 0"; /* lanes 0 and 31 */
     write_then_read(ends, 0, reduce, &ends_r);
     write_then_read(ends, 0, sectors, &ends_s);

@@ -84,12 +84,13 @@ Where the L2 miss rates differ by more than 0.02, the cause is not the counting:
 counters follow GPGPU-Sim's classes (docs/metrics.md), and on the workloads whose L2 sees the
 same accesses and state the rates agree to the third decimal (every atomic kernel and needle
 exactly, since atomic requests carry their sector and the L2 fetches sectors written in part,
-`l2.lazy_fetch`; mvt since a load that misses leaves an injection entry free, `l1d.miss_spare`).
-On atax (qv100, 0.023 apart) the L1D's hits differ: after the first row of misses the
-reference's warp 2 issues next, warptune's warp 3, three cycles earlier, and the row walks
-then keep different lines. On hotspot and iix (fermi) the L2 sees the same accesses and misses
-differently: hotspot touches 768.1 KB, one line more than the 768 KB L2, and iix 2.3 MB, so
-which line each set evicts decides, and where the two differ is not pinned down.
+`l2.lazy_fetch`; mvt since a load that misses leaves an injection entry free,
+`l1d.miss_spare`; fermi hotspot since its upper-half stores land on the next line as the
+reference's do, `sm.store_request`). On atax (qv100, 0.023 apart) the L1D's hits differ: after
+the first row of misses the reference's warp 2 issues next, warptune's warp 3, three cycles
+earlier, and the row walks then keep different lines. On iix (fermi, 0.037 apart) the L2 sees
+the same accesses and misses more (1,858,336 sector misses against 1,767,932) over a 2.3 MB
+working set three times the L2's; where the two part is not pinned down.
 EOF
 cat <<'EOF'
 ## Speed

@@ -209,11 +209,10 @@ PARAM_CHOICE(store_request, "sm.store_request", SM_STORE_REQUEST, sectors,
              "what a global store access writes at a sectored L2: sectors (the 32-byte sectors "
              "its lanes touch, with their bytes) or reduce (GPGPU-Sim's 32-, 64- or 128-byte "
              "request of a 128-byte segment, memory_coalescing_arch_reduce_and_send under "
-             "-gpgpu_coalesce_arch 20: one touching both halves of its line writes all four "
-             "sectors, those no lane touches with no byte, and an upper 64-byte one loses its "
-             "bytes in breakdown_request_to_sector_requests, so that l2.lazy_fetch counts none "
-             "of them written; needs l1d.line=128, l1d.bypass_segment=32 and no "
-             "l1d.sector_accesses)")
+             "-gpgpu_coalesce_arch 20, as breakdown_request_to_sector_requests splits it: one "
+             "touching both halves of its line writes all four sectors, and one of exactly the "
+             "upper half writes sectors 2 and 3 of the next line, in this line's slice; needs "
+             "l1d.line=128, l1d.bypass_segment=32 and no l1d.sector_accesses)")
 PARAM_BOOL(store_acks, "sm.store_acks", 0,
            "the L2 acknowledges every global write (a header-only reply per 32-byte sector on "
            "a sectored L2, one per request otherwise) and a warp that issued its exit leaves, "

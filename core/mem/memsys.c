@@ -355,6 +355,11 @@ static inline uint64_t send_own(memsys *m, ms_req *q, const mem_packet *p, uint6
         q->local = s->memo_local;
         q->set = s->memo_set;
     }
+    if (p->next_line) { /* the next line's set and place, in this line's slice */
+        uint32_t home;
+        q->line++;
+        ms_map_line(m, q->line, &home, &q->local, &q->set);
+    }
     uint64_t start = ms_icnt_start(m, q, now);
     int Q = m->cfg.icnt_sm_queue;
     if (s->inj_n == Q) {

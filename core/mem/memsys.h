@@ -17,10 +17,15 @@ typedef struct mem_packet {
     uint64_t addr;       /* byte address; reads and atomics: aligned to `bytes` */
     uint32_t bytes;      /* bytes read (the L1 line, or a 32-byte segment) or written */
     uint8_t kind;        /* mem_kind */
+    uint8_t next_line;   /* a write of sectors 2 and 3 that lands on the next line, in this line's
+                          * slice (GPGPU-Sim's upper-half 64-byte store, sm.store_request=reduce) */
     uint16_t sm;         /* sending SM; replies go back to it */
     uint32_t token;      /* the SM's own tag, returned untouched in the reply */
     uint16_t sectors;    /* a sectored L2 (l2_sectored): bit s asks for the 32-byte sector at
                           * addr + 32 s; 0: the sectors [addr, addr + bytes) covers */
+    uint8_t readable;    /* a write to a lazy-fetch L2: bit s, the sector at addr + 32 s it
+                          * allocates is readable whatever its bytes (GPGPU-Sim's 128-byte
+                          * store, whose sector requests carry the bytes up to their own end) */
     uint32_t written[4]; /* a write to a lazy-fetch L2 (l2_lazy_fetch): bit b of written[s],
                           * byte b of the 32-byte sector at addr + 32 s is written */
     uint64_t sent_cycle; /* the cycle the SM sent it (set by memsys_send) */

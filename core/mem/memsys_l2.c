@@ -227,7 +227,7 @@ static void lazy_write(const memsys *m, ms_part *p, ms_line *l, uint32_t need, u
         uint32_t s = (uint32_t)__builtin_ctz(w), k = s - first;
         if (k < 4) wb[s] |= pk->written[k];
         uint8_t bit = (uint8_t)(1u << s);
-        if (wb[s] == ~0u)
+        if (wb[s] == ~0u || (!(hit & bit) && k < 8 && (pk->readable >> k & 1)))
             l->sunread &= (uint8_t)~bit;
         else if (!(hit & bit))
             l->sunread |= bit;

@@ -263,15 +263,13 @@ static void store_written(const sm_ldst *ld, const inst_exec *x, const line_acce
 
 /* A store access as GPGPU-Sim's Fermi coalescer sends it (sm.store_request=reduce; its line is
  * the 128-byte segment, its sectors the segment's touched 32-byte chunks): a request touching
- * both halves is 128 bytes and writes all four sectors, and one of exactly the upper two chunks
- * is 64 bytes whose byte mask breakdown_request_to_sector_requests drops, which leaves written
- * no byte. */
-static void store_reduce(line_access *a, uint32_t written[4])
+ * both halves is 128 bytes and writes all four sectors. One of exactly the upper two chunks is
+ * a 64-byte request at the segment's middle, whose sector requests
+ * (breakdown_request_to_sector_requests) add the sectors' offsets again and so write sectors 2
+ * and 3 of the next line, in this line's slice: send_store marks it. */
+static void store_reduce(line_access *a)
 {
-    if ((a->sectors & 0x3) && (a->sectors & 0xc))
-        a->sectors = 0xf;
-    else if (a->sectors == 0xc)
-        written[2] = written[3] = 0;
+    if ((a->sectors & 0x3) && (a->sectors & 0xc)) a->sectors = 0xf;
 }
 
 void ldst_issue(sm_ldst *ld, int wi, const inst_info *in, const inst_exec *x, uint64_t now,
@@ -297,7 +295,7 @@ void ldst_issue(sm_ldst *ld, int wi, const inst_info *in, const inst_exec *x, ui
                 store_written(ld, x, &st->acc[i], st->written[i]);
         if (ld->cfg->store_request == SM_STORE_REQUEST_reduce)
             for (int i = 0; i < st->n; i++)
-                store_reduce(&st->acc[i], st->written[i]);
+                store_reduce(&st->acc[i]);
         if (ld->cfg->store_acks) warps_stores_sent(ld->wp, wi, (uint32_t)st->n); /* one send each */
         return;
     }
@@ -414,6 +412,18 @@ static int send_store(sm_ldst *ld, const line_access *a, const uint32_t written[
                     .sectors = sectors32(ld, a->sectors),
                     .sent_cycle = now};
     if (ld->cfg->mem.l2_lazy_fetch) memcpy(p.written, written, sizeof p.written);
+    if (ld->cfg->store_request == SM_STORE_REQUEST_reduce) {
+        p.next_line = a->sectors == 0xc; /* store_reduce left an upper half as it was */
+        if (a->sectors == 0xf && ld->cfg->mem.l2_lazy_fetch) {
+            /* a 128-byte request's sector s carries the bytes of sectors 0..s: it is readable
+             * once allocated when they number exactly 32 (wr_miss_wa_lazy_fetch_on_read) */
+            uint32_t n = 0;
+            for (int s = 0; s < 4; s++) {
+                n += (uint32_t)wt_popcount32(written[s]);
+                if (n == 32) p.readable |= (uint8_t)(1u << s);
+            }
+        }
+    }
     return memsys_send(ld->mem, &p, now);
 }
 
