@@ -229,8 +229,9 @@ stand in the way, each fixed in the clone, not in this project:
    reserved ints) in `src/abstract_hardware_model.h` when `CUDART_VERSION >= 13000`.
 3. CUDA 13 removed `cudaDeviceProp::clockRate`: skip that one assignment in
    `libcuda/cuda_runtime_api.cc` under the same condition.
-4. `setup_environment.sh` clones pybind11 into `extern/pybind11` when that folder is missing
-   (the Python wrapper, unused here): create the empty folder first, the machine needs no network.
+4. `setup_environment.sh` clones pybind11 into `$ACCELSIM_ROOT/extern/pybind11`, that is
+   `gpu-simulator/extern/pybind11`, when that folder is missing (the Python wrapper, unused
+   here): create the empty folder first, the machine needs no network.
 
 Then, in one shell: `export CUDA_INSTALL_PATH=/usr/local/cuda; source gpu-simulator/setup_environment.sh; make -C gpu-simulator -j`.
 The simulator is `gpu-simulator/bin/release/accel-sim.out`; it loads GPGPU-Sim's own
