@@ -53,19 +53,22 @@ static void test_coherent_load_sectors(void **state)
     assert_double_near(dram_bytes(&l), 128, 0.5);
 }
 
+/* One warp loads a word of each of 32 lines (a stride of 128 bytes): 32 one-sector misses. */
+static const char *const STRIDED_LOAD = ".array a i32 [32*32] zero\n"
+                                        ".kernel k block=32\n"
+                                        "    mov r0, %laneid\n"
+                                        "    shl r1, r0, 7\n"
+                                        "    ld.i32 r2, [a + r1]\n"
+                                        "    exit\n"
+                                        ".host\n"
+                                        "    launch k grid=1\n";
+
 /* A stride of 128 bytes: 32 lines of one sector each. Sectored: 32 accesses, 32 misses, 32
  * requests of 32 bytes and 32 sectors from DRAM (1 KB); unsectored, 32 lines (4 KB). */
 static void test_strided_load_sectors(void **state)
 {
     (void)state;
-    const char *wl = ".array a i32 [32*32] zero\n"
-                     ".kernel k block=32\n"
-                     "    mov r0, %laneid\n"
-                     "    shl r1, r0, 7\n"
-                     "    ld.i32 r2, [a + r1]\n"
-                     "    exit\n"
-                     ".host\n"
-                     "    launch k grid=1\n";
+    const char *wl = STRIDED_LOAD;
     const char *sec[] = {TINY, SECTORED, NULL};
     const char *line[] = {TINY, NULL};
     sim_metrics s, l;
@@ -348,14 +351,7 @@ static void test_lazy_fetch_config(void **state)
 static void test_miss_spare(void **state)
 {
     (void)state;
-    const char *wl = ".array a i32 [32*32] zero\n"
-                     ".kernel k block=32\n"
-                     "    mov r0, %laneid\n"
-                     "    shl r1, r0, 7\n"
-                     "    ld.i32 r2, [a + r1]\n"
-                     "    exit\n"
-                     ".host\n"
-                     "    launch k grid=1\n";
+    const char *wl = STRIDED_LOAD;
     /* the sectored L1D (a line's four sectors need four entries) and the line L1D */
     const char *spare_s[] = {TINY, SECTORED, SLOW, "icnt.sm_queue=4", "l1d.miss_spare=1", NULL};
     const char *none_s[] = {TINY, SECTORED, SLOW, "icnt.sm_queue=4", NULL};
