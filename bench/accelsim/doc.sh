@@ -84,13 +84,15 @@ Where the L2 miss rates differ by more than 0.02, the cause is not the counting:
 counters follow GPGPU-Sim's classes (docs/metrics.md), and on the workloads whose L2 sees the
 same accesses and state the rates agree to the third decimal (every atomic kernel and needle
 exactly, since atomic requests carry their sector and the L2 fetches sectors written in part,
-`l2.lazy_fetch`; mvt since a load that misses leaves an injection entry free,
-`l1d.miss_spare`; fermi hotspot since its upper-half stores land on the next line as the
-reference's do, `sm.store_request`). On atax (qv100, 0.023 apart) the L1D's hits differ: after
-the first row of misses the reference's warp 2 issues next, warptune's warp 3, three cycles
-earlier, and the row walks then keep different lines. On iix (fermi, 0.037 apart) the L2 sees
-the same accesses and misses more (1,858,336 sector misses against 1,767,932) over a 2.3 MB
-working set three times the L2's; where the two part is not pinned down.
+`l2.lazy_fetch`; fermi hotspot since its upper-half stores land on the next line as the
+reference's do, `sm.store_request`). On atax and bicg (qv100, 0.024 apart each) the L1D's hits
+differ: every lane walks its own matrix row, the 256 rows share one 256-way set, and whether
+the rows stay in the L1D or are each evicted just before their next use turns on the order in
+which the warps reach the load/store unit, a few cycles apart (logged in the reference on
+atax: its warp 2 reaches the unit first in the second iteration, warptune's warp 3; mvt, the
+same walk, agrees). On iix (fermi, 0.039 apart) the L2 sees the same lines and misses more
+(1.86 M sector misses against 1.77 M) over a 2.3 MB working set three times the L2's; where
+the two part is not pinned down.
 EOF
 cat <<'EOF'
 ## Speed
