@@ -32,8 +32,8 @@ static const struct {
     const char *preset;
     const char *error;
 } validated[] = {
-    {"qv100-accelsim", "cycles MAPE 1.6% against GPGPU-Sim (27 workloads, docs/validation.md)"},
-    {"fermi-gtx480", "cycles MAPE 3.3% against GPGPU-Sim (27 workloads, docs/validation.md)"},
+    {"qv100-accelsim", "cycles MAPE 1.4% against GPGPU-Sim (27 workloads, docs/validation.md)"},
+    {"fermi-gtx480", "cycles MAPE 3.1% against GPGPU-Sim (27 workloads, docs/validation.md)"},
 };
 
 /* Text or an attribute value with HTML's special characters escaped. */
