@@ -12,35 +12,6 @@
 #include "core/util/strbuf.h"
 #include "explorer/table.h"
 
-/* Text content or attribute value with XML's five special characters escaped. */
-static void sb_escaped(wt_strbuf *b, const char *text)
-{
-    for (const char *p = text ? text : ""; *p; p++) {
-        switch (*p) {
-        case '&':
-            wt_strbuf_printf(b, "&amp;");
-            break;
-        case '<':
-            wt_strbuf_printf(b, "&lt;");
-            break;
-        case '>':
-            wt_strbuf_printf(b, "&gt;");
-            break;
-        case '"':
-            wt_strbuf_printf(b, "&quot;");
-            break;
-        case '\'':
-            wt_strbuf_printf(b, "&apos;");
-            break;
-        default:
-            if ((unsigned char)*p < 0x20 && *p != '\t')
-                wt_strbuf_printf(b, " "); /* control characters are not allowed in XML 1.0 */
-            else
-                wt_strbuf_printf(b, "%c", *p);
-        }
-    }
-}
-
 /* ------------------------------------------------------------------ axes ---- */
 
 typedef struct axis {
@@ -175,14 +146,14 @@ static void draw_panel(wt_strbuf *b, const panel *p, const double *obj, size_t n
     /* axis labels */
     wt_strbuf_printf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" class=\"axis\">",
                      (left + right) / 2, bottom + 40);
-    sb_escaped(b, names ? names[cx] : "");
+    wt_strbuf_markup(b, names ? names[cx] : "");
     wt_strbuf_printf(b, "</text>\n");
     double ly = (top + bottom) / 2, lx = p->x0 + 18;
     wt_strbuf_printf(b,
                      "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" class=\"axis\" "
                      "transform=\"rotate(-90 %.2f %.2f)\">",
                      lx, ly, lx, ly);
-    sb_escaped(b, names ? names[cy] : "");
+    wt_strbuf_markup(b, names ? names[cy] : "");
     wt_strbuf_printf(b, "</text>\n");
 
     /* every point, then the front over it */
@@ -258,7 +229,7 @@ int plot_front_svg(const char *path, const char *title, const double *obj, size_
                      "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"11\">\n",
                      width, height, width, height);
     wt_strbuf_printf(&b, "<title>");
-    sb_escaped(&b, title);
+    wt_strbuf_markup(&b, title);
     wt_strbuf_printf(&b, "</title>\n");
     wt_strbuf_printf(&b, "<style>.pt{fill:#b0b0b0;stroke:none}"
                          ".fp{fill:#d62728;stroke:#7f1414;stroke-width:0.8}"
@@ -267,7 +238,7 @@ int plot_front_svg(const char *path, const char *title, const double *obj, size_
     wt_strbuf_printf(&b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
     wt_strbuf_printf(&b, "<text x=\"%.2f\" y=\"22\" text-anchor=\"middle\" class=\"title\">",
                      width / 2);
-    sb_escaped(&b, title);
+    wt_strbuf_markup(&b, title);
     wt_strbuf_printf(&b, "</text>\n");
     for (size_t q = 0; q < npanels; q++) {
         size_t cx = pairs[q][0], cy = pairs[q][1];

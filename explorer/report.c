@@ -36,32 +36,6 @@ static const struct {
     {"fermi-gtx480", "cycles MAPE 3.1% against GPGPU-Sim (27 workloads, docs/validation.md)"},
 };
 
-/* Text or an attribute value with HTML's special characters escaped. */
-static void sb_html(wt_strbuf *b, const char *text)
-{
-    for (const char *p = text ? text : ""; *p; p++) {
-        switch (*p) {
-        case '&':
-            wt_strbuf_str(b, "&amp;");
-            break;
-        case '<':
-            wt_strbuf_str(b, "&lt;");
-            break;
-        case '>':
-            wt_strbuf_str(b, "&gt;");
-            break;
-        case '"':
-            wt_strbuf_str(b, "&quot;");
-            break;
-        case '\'':
-            wt_strbuf_str(b, "&#39;");
-            break;
-        default:
-            wt_strbuf_put(b, p, 1);
-        }
-    }
-}
-
 /* JSON inside a script element: '<', '>' and '&' (only ever inside JSON strings) as \u escapes,
  * so no text of the study can close the element or open a comment there. */
 static void sb_json(wt_strbuf *b, const char *json)
@@ -391,7 +365,7 @@ static void prov_row(wt_strbuf *b, const char *name, const char *value)
     wt_strbuf_str(b, "<tr><th>");
     wt_strbuf_str(b, name);
     wt_strbuf_str(b, "</th><td>");
-    sb_html(b, value);
+    wt_strbuf_markup(b, value);
     wt_strbuf_str(b, "</td></tr>\n");
 }
 
@@ -417,7 +391,7 @@ static void provenance(wt_strbuf *b, const cJSON *sum, const cJSON *sets)
     {
         if (!cJSON_IsString(s)) continue;
         wt_strbuf_str(b, any ? " <code>" : "<code>");
-        sb_html(b, s->valuestring);
+        wt_strbuf_markup(b, s->valuestring);
         wt_strbuf_str(b, "</code>");
         any = 1;
     }
@@ -445,15 +419,15 @@ static void page(wt_strbuf *b, const cJSON *sum, const cJSON *sets, const char *
     const char *name = jstr(sum, "study"), *desc = jstr(sum, "description");
     wt_strbuf_str(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                      "<meta name=\"viewport\" content=\"width=device-width\">\n<title>");
-    sb_html(b, name);
+    wt_strbuf_markup(b, name);
     wt_strbuf_str(b, ": warptune study report</title>\n<style>\n");
     wt_strbuf_str(b, report_css);
     wt_strbuf_str(b, "</style>\n</head>\n<body>\n<h1 id=\"study\">");
-    sb_html(b, name);
+    wt_strbuf_markup(b, name);
     wt_strbuf_str(b, "</h1>\n");
     if (*desc) {
         wt_strbuf_str(b, "<p id=\"description\">");
-        sb_html(b, desc);
+        wt_strbuf_markup(b, desc);
         wt_strbuf_str(b, "</p>\n");
     }
     wt_strbuf_str(

@@ -142,9 +142,12 @@ static void touch(ms_part *p, ms_line *l)
     set_key(l);
 }
 
-/* A line (re)allocated: no byte of it written yet (l2_lazy_fetch). */
-static void lazy_clear(const memsys *m, ms_part *p, const ms_line *l)
+/* Line l of slice p emptied for reuse: nothing valid, dirty or on its way, and (l2_lazy_fetch)
+ * no byte written. Its tag is the caller's. */
+static void line_clear(const memsys *m, ms_part *p, ms_line *l)
 {
+    l->valid = l->dirty = l->pending = 0;
+    l->svalid = l->spend = l->sunread = 0;
     if (!m->cfg.l2_lazy_fetch) return;
     uint32_t nsec = (uint32_t)m->cfg.l2_line / 32;
     memset(&p->wbytes[(size_t)(l - p->lines) * nsec], 0, nsec * sizeof *p->wbytes);
@@ -159,9 +162,7 @@ static void evict(memsys *m, uint32_t part, ms_line *l, uint64_t t)
             m->cfg.l2_sectored ? 32u * wt_popcount_small(l->dirty) : (uint32_t)m->cfg.l2_line;
         ms_dram_enqueue(m, part, ms_line_local(m, l->tag), 1, MS_NIL, bytes, t);
     }
-    l->valid = l->dirty = l->pending = 0;
-    l->svalid = l->spend = l->sunread = 0;
-    lazy_clear(m, &m->parts[part], l);
+    line_clear(m, &m->parts[part], l);
     l->tag = MS_NO_TAG;
     set_key(l);
 }
@@ -224,10 +225,14 @@ static void lazy_write(const memsys *m, ms_part *p, ms_line *l, uint32_t need, u
     const uint32_t first = (uint32_t)(pk->addr & (uint64_t)(m->cfg.l2_line - 1)) / 32;
     uint32_t *wb = &p->wbytes[(size_t)(l - p->lines) * nsec];
     for (uint32_t w = need; w; w &= w - 1) {
-        uint32_t s = (uint32_t)__builtin_ctz(w), k = s - first;
-        if (k < 4) wb[s] |= pk->written[k];
+        uint32_t s = (uint32_t)__builtin_ctz(w), k = s - first; /* k: the packet's sector */
         uint8_t bit = (uint8_t)(1u << s);
-        if (wb[s] == ~0u || (!(hit & bit) && k < 8 && (pk->readable >> k & 1)))
+        bool forced = false; /* readable once allocated, whatever its bytes (mem_packet) */
+        if (k < 4) {
+            wb[s] |= pk->written[k];
+            forced = pk->readable >> k & 1;
+        }
+        if (wb[s] == ~0u || (!(hit & bit) && forced))
             l->sunread &= (uint8_t)~bit;
         else if (!(hit & bit))
             l->sunread |= bit;
@@ -492,10 +497,7 @@ void ms_l2_warm(memsys *m, uint32_t part, uint64_t line, uint64_t local, uint32_
     if (!l) {
         if (v < 0) return; /* every way awaits a fill */
         l = &set[v];
-        /* functional: the victim leaves without a write-back or a count */
-        l->valid = l->dirty = l->pending = 0;
-        l->svalid = l->spend = l->sunread = 0;
-        lazy_clear(m, p, l);
+        line_clear(m, p, l); /* functional: the victim leaves without a write-back or a count */
         l->tag = line;
         *hint = (uint16_t)v;
     }

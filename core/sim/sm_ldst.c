@@ -290,12 +290,11 @@ void ldst_issue(sm_ldst *ld, int wi, const inst_info *in, const inst_exec *x, ui
     st->prio = prio; /* 0 unless the policy reads it (ldst_wants_priority) */
     if (in->cls == IC_ST_GLOBAL) {
         ld->st->global_stores++;
-        if (ld->cfg->mem.l2_lazy_fetch) /* what a lazy-fetch L2 keeps readable */
-            for (int i = 0; i < st->n; i++)
+        for (int i = 0; i < st->n; i++) {
+            if (ld->cfg->mem.l2_lazy_fetch) /* what a lazy-fetch L2 keeps readable */
                 store_written(ld, x, &st->acc[i], st->written[i]);
-        if (ld->cfg->store_request == SM_STORE_REQUEST_reduce)
-            for (int i = 0; i < st->n; i++)
-                store_reduce(&st->acc[i]);
+            if (ld->cfg->store_request == SM_STORE_REQUEST_reduce) store_reduce(&st->acc[i]);
+        }
         if (ld->cfg->store_acks) warps_stores_sent(ld->wp, wi, (uint32_t)st->n); /* one send each */
         return;
     }

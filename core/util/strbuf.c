@@ -59,3 +59,21 @@ void wt_strbuf_free(wt_strbuf *b)
     free(b->s);
     *b = (wt_strbuf){0};
 }
+
+void wt_strbuf_markup(wt_strbuf *b, const char *text)
+{
+    for (const char *p = text ? text : ""; *p; p++) {
+        const char *entity = *p == '&'    ? "&amp;"
+                             : *p == '<'  ? "&lt;"
+                             : *p == '>'  ? "&gt;"
+                             : *p == '"'  ? "&quot;"
+                             : *p == '\'' ? "&#39;"
+                                          : NULL;
+        if (entity)
+            wt_strbuf_str(b, entity);
+        else if ((unsigned char)*p < 0x20 && *p != '\t')
+            wt_strbuf_put(b, " ", 1);
+        else
+            wt_strbuf_put(b, p, 1);
+    }
+}

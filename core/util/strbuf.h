@@ -18,6 +18,10 @@ void wt_strbuf_put(wt_strbuf *b, const char *text, size_t n);
 void wt_strbuf_str(wt_strbuf *b, const char *text);
 /* Appends printf-formatted text. */
 void wt_strbuf_printf(wt_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends text (NULL: nothing) as markup text or an attribute value, for XML (SVG) and HTML
+ * alike: & < > " ' as entities, control characters other than tab (not allowed in XML 1.0) as
+ * spaces. */
+void wt_strbuf_markup(wt_strbuf *b, const char *text);
 /* Frees the text; the buffer is then empty again. */
 void wt_strbuf_free(wt_strbuf *b);
 
