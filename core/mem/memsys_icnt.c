@@ -237,6 +237,8 @@ static void rxbar_schedule(memsys *m, uint64_t c)
     ms_push(m, ms_core(&m->clk_icnt, c), EV_RXBAR, 0, ++m->rx_gen);
 }
 
+static void rx_head_note(memsys *m, int pi);
+
 static void rxbar_enter(memsys *m, uint32_t r, uint64_t t)
 {
     ms_req *q = &m->reqs[r];
@@ -248,7 +250,9 @@ static void rxbar_enter(memsys *m, uint32_t r, uint64_t t)
     else
         m->reqs[p->rq_tail].next = r;
     p->rq_tail = r;
-    if (p->rq_head == r) rxbar_schedule(m, max_u64(q->ready, p->out_free));
+    if (p->rq_head != r) return;
+    rx_head_note(m, (int)q->part);
+    rxbar_schedule(m, m->rx_hat[q->part]);
 }
 
 /* The icnt cycle partition p's head may cross (its queue is not empty). With chaining the
@@ -258,8 +262,9 @@ static uint64_t rx_head_at(const memsys *m, const ms_part *p)
     return max_u64(m->reqs[p->rq_head].ready, p->out_free);
 }
 
-/* Partition pi's head as the step sees it: the cycle it may cross, and the partition in its
- * SM's set of heads (the step's buckets: partitions <= 64). */
+/* Partition pi's new head (if it has one): the cycle it may cross, and the partition in its
+ * SM's set of heads (partitions <= 64). The sets are kept as heads come and go, so a step
+ * looks at the SMs with heads only, not at every partition. */
 static void rx_head_note(memsys *m, int pi)
 {
     const ms_part *p = &m->parts[pi];
@@ -279,8 +284,6 @@ void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t)
     m->rx_time = MS_NEVER;
     const uint64_t c = ms_edge(&m->clk_icnt, t);
     const int P = m->cfg.partitions, words = (m->cfg.num_sms + 63) / 64;
-    for (int pi = 0; pi < P; pi++)
-        rx_head_note(m, pi);
     uint64_t next = MS_NEVER;
     for (int w = 0; w < words; w++) {
         /* re-read: a partition that sends offers its next head to the SMs still to come */
@@ -328,10 +331,11 @@ void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t)
             ms_push(m, q->ready, EV_DELIVER, r, 0);
             m->rx_bucket[sm] &= ~first;
             rx_head_note(m, pick); /* its next head, which cannot cross before out_free */
+            if (!m->rx_bucket[sm]) m->rx_sms[w] &= ~(1ull << (sm & 63));
         }
     }
     /* every queue's head competes again once it may: its partition and its SM free, and not
-     * before the next cycle; the buckets are emptied for the next step */
+     * before the next cycle */
     for (int w = 0; w < words; w++) {
         for (uint64_t b = m->rx_sms[w]; b; b &= b - 1) {
             int sm = w * 64 + __builtin_ctzll(b);
@@ -341,9 +345,7 @@ void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t)
                 if (busy > at) at = busy;
                 if (at < next) next = at;
             }
-            m->rx_bucket[sm] = 0;
         }
-        m->rx_sms[w] = 0;
     }
     if (next != MS_NEVER) rxbar_schedule(m, next);
 }

@@ -257,7 +257,7 @@ struct memsys {
     /* icnt_reply_crossbar: per SM the partition its round robin starts from, the icnt cycle
      * of the next arbitration (MS_NEVER: none) and the generation of its event */
     uint32_t *rx_rr;
-    uint64_t *rx_hat;    /* scratch of a step, per partition: the cycle its head may cross */
+    uint64_t *rx_hat;    /* per partition with a reply queued: the cycle its head may cross */
     uint64_t *rx_bucket; /* per SM: the partitions whose head goes to it */
     uint64_t *rx_sms;    /* the SMs with such heads */
     uint64_t rx_time;
