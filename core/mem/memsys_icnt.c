@@ -217,9 +217,11 @@ int ms_rxbar_init(memsys *m)
     m->rx_rr = calloc(S, sizeof *m->rx_rr);
     m->rx_hat = calloc((size_t)m->cfg.partitions, sizeof *m->rx_hat);
     m->rx_bucket = calloc(S, sizeof *m->rx_bucket);
+    m->rx_late = calloc(S, sizeof *m->rx_late);
     m->rx_sms = calloc((S + 63) / 64, sizeof *m->rx_sms);
+    m->rx_redo = calloc((S + 63) / 64, sizeof *m->rx_redo);
     m->rx_time = MS_NEVER;
-    return m->rx_rr && m->rx_hat && m->rx_bucket && m->rx_sms ? 0 : -1;
+    return m->rx_rr && m->rx_hat && m->rx_bucket && m->rx_late && m->rx_sms && m->rx_redo ? 0 : -1;
 }
 
 void ms_rxbar_free(memsys *m)
@@ -227,7 +229,9 @@ void ms_rxbar_free(memsys *m)
     free(m->rx_rr);
     free(m->rx_hat);
     free(m->rx_bucket);
+    free(m->rx_late);
     free(m->rx_sms);
+    free(m->rx_redo);
 }
 
 static void rxbar_schedule(memsys *m, uint64_t c)
@@ -237,7 +241,7 @@ static void rxbar_schedule(memsys *m, uint64_t c)
     ms_push(m, ms_core(&m->clk_icnt, c), EV_RXBAR, 0, ++m->rx_gen);
 }
 
-static void rx_head_note(memsys *m, int pi);
+static int rx_head_note(memsys *m, int pi);
 
 static void rxbar_enter(memsys *m, uint32_t r, uint64_t t)
 {
@@ -263,21 +267,40 @@ static uint64_t rx_head_at(const memsys *m, const ms_part *p)
 }
 
 /* Partition pi's new head (if it has one): the cycle it may cross, and the partition in its
- * SM's set of heads (partitions <= 64). The sets are kept as heads come and go, so a step
- * looks at the SMs with heads only, not at every partition. */
-static void rx_head_note(memsys *m, int pi)
+ * SM's set of heads (partitions <= 64), and in the SM's set of heads that may still be late,
+ * which a step clears of those that are in. The sets are kept as heads come and go, so a step
+ * looks at the SMs with heads only, not at every partition. Returns the head's SM, or -1. */
+static int rx_head_note(memsys *m, int pi)
 {
     const ms_part *p = &m->parts[pi];
-    if (p->rq_head == MS_NIL) return;
+    if (p->rq_head == MS_NIL) return -1;
     int sm = m->reqs[p->rq_head].pkt.sm;
     m->rx_hat[pi] = rx_head_at(m, p);
     m->rx_bucket[sm] |= 1ull << pi;
+    m->rx_late[sm] |= 1ull << pi;
     m->rx_sms[sm >> 6] |= 1ull << (sm & 63);
+    return sm;
+}
+
+/* The earliest cycle after c at which one of SM sm's heads may cross: its partition and the SM
+ * free, and not before c + 1. */
+static uint64_t rx_sm_next(const memsys *m, int sm, uint64_t c)
+{
+    uint64_t busy = m->sms[sm].ej_free, next = MS_NEVER;
+    for (uint64_t h = m->rx_bucket[sm]; h; h &= h - 1) {
+        uint64_t at = max_u64(m->rx_hat[__builtin_ctzll(h)], c + 1);
+        if (busy > at) at = busy;
+        if (at < next) next = at;
+    }
+    return next;
 }
 
 /* One arbitration. Each SM, lowest first, looks at the heads headed for it from the partition
  * after the one it took last: heads not in yet ask for a step when they are, until the first
- * that is in, which the SM takes if its port is free (else it asks for a step then). */
+ * that is in, which the SM takes if its port is free (else it asks for a step then). Then
+ * every head still queued asks for a step once it may cross (rx_sm_next); only the SMs that
+ * took a head or got a new one can ask for an earlier step than the first pass asked for, so
+ * only theirs are looked at again. */
 void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t)
 {
     if (gen != m->rx_gen) return; /* replaced by an earlier one */
@@ -289,10 +312,11 @@ void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t)
         /* re-read: a partition that sends offers its next head to the SMs still to come */
         for (uint64_t b = m->rx_sms[w]; b; b = m->rx_sms[w] & (~1ull << __builtin_ctzll(b))) {
             int sm = w * 64 + __builtin_ctzll(b);
-            uint64_t heads = m->rx_bucket[sm];
-            uint64_t in = 0;
-            for (uint64_t h = heads; h; h &= h - 1)
-                if (m->rx_hat[__builtin_ctzll(h)] <= c) in |= h & -h;
+            uint64_t heads = m->rx_bucket[sm], late = m->rx_late[sm];
+            for (uint64_t h = late; h; h &= h - 1)
+                if (m->rx_hat[__builtin_ctzll(h)] <= c) late &= ~(h & -h);
+            m->rx_late[sm] = late;
+            uint64_t in = heads & ~late;
             /* the heads in the round robin's order: from rx_rr on, then from 0 */
             uint64_t hi = ~0ull << m->rx_rr[sm];
             uint64_t in_hi = in & hi, first;
@@ -301,7 +325,7 @@ void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t)
             else
                 first = in & -in;
             /* the heads not in yet that come before the first in (all of them, with none) */
-            uint64_t out = heads & ~in, before;
+            uint64_t out = late, before;
             if (!first)
                 before = out;
             else if (first & hi)
@@ -330,22 +354,18 @@ void ms_rxbar_step(memsys *m, uint32_t gen, uint64_t t)
             q->ready = ms_core(&m->clk_icnt, c + q->ser + (uint64_t)m->cfg.icnt_latency);
             ms_push(m, q->ready, EV_DELIVER, r, 0);
             m->rx_bucket[sm] &= ~first;
-            rx_head_note(m, pick); /* its next head, which cannot cross before out_free */
+            m->rx_redo[w] |= 1ull << (sm & 63);
+            int to = rx_head_note(m, pick); /* its next head, which cannot cross before out_free */
+            if (to >= 0) m->rx_redo[to >> 6] |= 1ull << (to & 63);
             if (!m->rx_bucket[sm]) m->rx_sms[w] &= ~(1ull << (sm & 63));
         }
     }
-    /* every queue's head competes again once it may: its partition and its SM free, and not
-     * before the next cycle */
     for (int w = 0; w < words; w++) {
-        for (uint64_t b = m->rx_sms[w]; b; b &= b - 1) {
-            int sm = w * 64 + __builtin_ctzll(b);
-            uint64_t busy = m->sms[sm].ej_free;
-            for (uint64_t h = m->rx_bucket[sm]; h; h &= h - 1) {
-                uint64_t at = max_u64(m->rx_hat[__builtin_ctzll(h)], c + 1);
-                if (busy > at) at = busy;
-                if (at < next) next = at;
-            }
+        for (uint64_t b = m->rx_redo[w]; b; b &= b - 1) {
+            uint64_t at = rx_sm_next(m, w * 64 + __builtin_ctzll(b), c);
+            if (at < next) next = at;
         }
+        m->rx_redo[w] = 0;
     }
     if (next != MS_NEVER) rxbar_schedule(m, next);
 }

@@ -259,7 +259,9 @@ struct memsys {
     uint32_t *rx_rr;
     uint64_t *rx_hat;    /* per partition with a reply queued: the cycle its head may cross */
     uint64_t *rx_bucket; /* per SM: the partitions whose head goes to it */
+    uint64_t *rx_late;   /* per SM: those of its heads that may not be in yet */
     uint64_t *rx_sms;    /* the SMs with such heads */
+    uint64_t *rx_redo;   /* scratch of a step: the SMs whose heads changed */
     uint64_t rx_time;
     uint32_t rx_gen;
     ms_req *reqs;
