@@ -283,13 +283,14 @@ static int rx_head_note(memsys *m, int pi)
 }
 
 /* The earliest cycle after c at which one of SM sm's heads may cross: its partition and the SM
- * free, and not before c + 1. */
+ * free, and not before c + 1. A head known to be in (not in rx_late) gives the least possible,
+ * so the loop is only over the others. */
 static uint64_t rx_sm_next(const memsys *m, int sm, uint64_t c)
 {
-    uint64_t busy = m->sms[sm].ej_free, next = MS_NEVER;
-    for (uint64_t h = m->rx_bucket[sm]; h; h &= h - 1) {
-        uint64_t at = max_u64(m->rx_hat[__builtin_ctzll(h)], c + 1);
-        if (busy > at) at = busy;
+    uint64_t base = max_u64(m->sms[sm].ej_free, c + 1), next = MS_NEVER;
+    if (m->rx_bucket[sm] & ~m->rx_late[sm]) return base;
+    for (uint64_t h = m->rx_late[sm]; h; h &= h - 1) {
+        uint64_t at = max_u64(m->rx_hat[__builtin_ctzll(h)], base);
         if (at < next) next = at;
     }
     return next;
