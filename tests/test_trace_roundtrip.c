@@ -242,6 +242,17 @@ static const char *const *small_params(const char *name)
         {"pvc", {"nrec=4096"}},
         {"bfs", {"nodes=4096", "edges=32768"}},
         {"streamcluster", {"npoints=4096"}},
+        {"histogram", {"n=16384"}},
+        {"transpose", {"n=128"}},
+        {"transpose_tiled", {"n=128"}},
+        {"reduction", {"n=16384"}},
+        {"scatter", {"n=16384"}},
+        {"lut", {"n=8192"}},
+        {"escape", {"w=64", "h=64"}},
+        {"strided", {"rows=128", "cols=256"}},
+        {"rmw", {"n=8192"}},
+        {"binning", {"n=16384"}},
+        {"gather", {"n=16384", "tsize=65536"}},
     };
     for (size_t i = 0; i < sizeof SMALL / sizeof SMALL[0]; i++)
         if (!strcmp(SMALL[i].name, name)) return SMALL[i].params;

@@ -30,7 +30,8 @@
 typedef struct suite_case {
     const char *name;
     const char *wparams[6]; /* small input */
-    int wide;               /* keep the preset's SM count (Type-X: parallelism vs. machine) */
+    int wide;               /* keep the preset's SM count (Type-X: parallelism vs. machine;
+                             * histogram: atomic contention vs. machine) */
 } suite_case;
 
 static const suite_case CASES[] = {
@@ -65,6 +66,17 @@ static const suite_case CASES[] = {
     {"imbalance", {"nodes=4096"}, 0},
     {"branchpath", {"n=16384"}, 0},
     {"stream", {"n=32768"}, 0},
+    {"histogram", {"n=65536"}, 1}, /* contention grows with the SMs: see the file */
+    {"transpose", {"n=256"}, 0},
+    {"transpose_tiled", {"n=256"}, 0},
+    {"reduction", {"n=65536"}, 0},
+    {"scatter", {"n=65536"}, 0},
+    {"lut", {"n=16384"}, 0},
+    {"escape", {"w=128", "h=64"}, 0},
+    {"strided", {"rows=256", "cols=512"}, 0},
+    {"rmw", {"n=65536"}, 0},
+    {"binning", {"n=32768"}, 0},
+    {"gather", {"n=65536", "tsize=262144"}, 0},
 };
 #define NCASES (sizeof CASES / sizeof CASES[0])
 
