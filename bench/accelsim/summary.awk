@@ -42,7 +42,7 @@ END {
     nsw = split("gto two_level swl", sw, " ")
     all_cases = 0; all_agree = 0; all_big = 0; all_close = 0
     for (p = 1; p <= np; p++) {
-        pair = pairs[p]; b = base[pair]; n = 0; ape = 0; mad = 0; nmr = 0; eq = 0; st = 0
+        pair = pairs[p]; b = base[pair]; n = 0; ape = 0; band = 0; mad = 0; nmr = 0; eq = 0; st = 0
         ti_ok = 0; ti_worst = 0; l2mad = 0; nl2 = 0; l2_ok = 0; l2_worst = 0
         delete X; delete Y; delete C1; delete C2
         worst = ""
@@ -52,6 +52,7 @@ END {
             n++
             X[n] = ri[key]; Y[n] = wi[key]; C1[n] = rc[key]; C2[n] = wc[key]; name[n] = w
             ape += abs(wc[key] - rc[key]) / rc[key]
+            band += wc[key] >= 0.85 * rc[key] && wc[key] <= 1.15 * rc[key]
             if (ra[key] > 0) { mad += abs(wmr[key] - rmr[key]); nmr++ }
             eq += rw[key] == ww[key]; st += same[key]
             d = rti[key] > 0 ? abs(wti[key] / rti[key] - 1) : 1
@@ -71,9 +72,9 @@ END {
             used[bi] = 1
             worst = worst sprintf("%s%s:%.2fx", k > 1 ? "," : "", name[bi], C2[bi] / C1[bi])
         }
-        printf "pair %s sched=%s workloads=%d cycles_mape=%.1f%% ipc_pearson=%.3f ipc_spearman=%.3f l1d_miss_mad=%.3f warp_insts_equal=%d/%d same_trace=%d/%d worst=%s thread_insts_within_0.5pct=%d/%d thread_insts_worst=%.2f%% l2_miss_mad=%.3f l2_miss_within_0.02=%d/%d l2_miss_worst=%s:%.3f\n",
+        printf "pair %s sched=%s workloads=%d cycles_mape=%.1f%% ipc_pearson=%.3f ipc_spearman=%.3f l1d_miss_mad=%.3f warp_insts_equal=%d/%d same_trace=%d/%d worst=%s thread_insts_within_0.5pct=%d/%d thread_insts_worst=%.2f%% l2_miss_mad=%.3f l2_miss_within_0.02=%d/%d l2_miss_worst=%s:%.3f within_15pct=%d/%d\n",
             pair, b, n, 100 * ape / n, pearson(n, X, Y), spearman(n, X, Y), nmr ? mad / nmr : 0, eq, n, st, n, worst,
-            ti_ok, n, 100 * ti_worst, nl2 ? l2mad / nl2 : 0, l2_ok, nl2, l2_worst_w, l2_worst
+            ti_ok, n, 100 * ti_worst, nl2 ? l2mad / nl2 : 0, l2_ok, nl2, l2_worst_w, l2_worst, band, n
         for (i = 1; i <= n; i++) { pts_pair[pair, i] = C1[i] SUBSEP C2[i]; }
         npts[pair] = n
         # scheduler switches against lrr
