@@ -383,6 +383,37 @@ static void test_dram_atoms(void **state)
     memsys_destroy(m);
 }
 
+/* dram.sector_writes: a whole line written and then evicted by reads of 4,096 other lines
+ * (twice the L2's 2,048) goes back to DRAM as one write of its four dirty sectors. With
+ * 64-byte atoms at 16 bytes a cycle each line read takes 4 x 4 bus cycles (a sector each, an
+ * atom each); the write-back takes 2 atoms, 8 cycles, or with dram.sector_writes an atom per
+ * sector, 16 cycles. */
+static void test_dram_write_atoms(void **state)
+{
+    (void)state;
+    for (int per_sector = 0; per_sector < 2; per_sector++) {
+        memsys_config c = l2_config();
+        c.dram_atom_bytes = 64;
+        c.dram_sector_writes = per_sector;
+        memsys *m = NULL;
+        char err[256];
+        assert_int_equal(memsys_create(&m, &c, err, sizeof err), 0);
+        mem_packet w = {.addr = 0, .bytes = 128, .kind = MEM_WRITE, .sm = 0, .token = 1};
+        assert_int_equal(memsys_send(m, &w, 0), 0);
+        uint64_t now = 1000;
+        for (uint64_t line = 1; line <= 4096; line++)
+            now = read_at(m, line * 128, 128, now) + 1;
+        for (; memsys_busy(m); now++)
+            memsys_tick(m, now);
+        memsys_stats st;
+        memsys_get_stats(m, &st);
+        assert_int_equal(st.l2_writebacks, 1);
+        assert_int_equal(st.dram_reads, 4096);
+        assert_int_equal(st.dram_busy_cycles, 4096 * 16 + (per_sector ? 16 : 8));
+        memsys_destroy(m);
+    }
+}
+
 /* Four sector reads of one line sent together: four MSHRs, four 32-byte DRAM reads; the
  * same sector twice merges into one read. A write makes its sectors valid without a read. */
 static void test_l2_sectored_merge_and_write(void **state)
@@ -440,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_l2_sectored_idle),
         cmocka_unit_test(test_l2_sectored_merge_and_write),
         cmocka_unit_test(test_dram_atoms),
+        cmocka_unit_test(test_dram_write_atoms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

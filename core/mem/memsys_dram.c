@@ -244,15 +244,20 @@ void ms_dram_arrive(memsys *m, uint32_t ch, uint64_t t)
 }
 
 /* DRAM cycles the data bus spends on an access of `bytes`: a sectored L2 moves only the
- * sectors it misses; with atoms, every access (every sector of a sectored L2) moves whole
- * atoms, so a 32-byte sector over a 64-byte atom takes the bus as long as 64 bytes. */
-static uint64_t bus_cycles(const memsys *m, uint32_t bytes)
+ * sectors it misses; with atoms, every access moves whole atoms. A sectored L2's read misses
+ * are each their own access (GPGPU-Sim sends each sector miss to DRAM as its own mem_fetch),
+ * so a 32-byte sector over a 64-byte atom takes the bus as long as 64 bytes; a write is one
+ * access of all its bytes (a write-back's size is its dirty sectors', get_modified_size, and
+ * dram_t moves it in ceil(size / atom) atoms), so two sectors share a 64-byte atom, unless
+ * dram.sector_writes makes each sector of a write an access of its own too. */
+static uint64_t bus_cycles(const memsys *m, uint32_t bytes, int write)
 {
     const uint64_t bpc = (uint64_t)m->cfg.dram_bytes_per_cycle;
     const uint64_t atom = (uint64_t)m->cfg.dram_atom_bytes;
     if (atom == 0 || bytes == 0)
         return bytes == (uint32_t)m->cfg.l2_line ? m->burst : (bytes + bpc - 1) / bpc;
-    const uint64_t unit = m->cfg.l2_sectored ? 32 : (uint64_t)bytes;
+    const int per_sector = m->cfg.l2_sectored && (!write || m->cfg.dram_sector_writes);
+    const uint64_t unit = per_sector ? 32 : (uint64_t)bytes;
     const uint64_t units = (bytes + unit - 1) / unit;
     const uint64_t moved = units * ((unit + atom - 1) / atom) * atom;
     return (moved + bpc - 1) / bpc;
@@ -264,7 +269,7 @@ static void issue_column(memsys *m, uint32_t part, int i, uint64_t t)
     ms_dreq d = p->dq[i];
     ms_bank *b = &p->banks[d.bank];
     uint64_t data = t + (uint64_t)m->cfg.dram_t_cl;
-    uint64_t burst = bus_cycles(m, d.bytes);
+    uint64_t burst = bus_cycles(m, d.bytes, d.write);
     const uint32_t g = bank_group(m, d.bank);
     p->bus_free = data + burst;
     b->ready_col = t + burst;

@@ -139,7 +139,13 @@ PARAM_INT(dram_atom_bytes, "dram.atom_bytes", 0, 0, 4096, "bytes",
           "access occupies the data bus for whole atoms, and with l2.sectored each 32-byte "
           "sector is an access of its own (GPGPU-Sim dram_atom_size = -gpgpu_dram_burst_length x "
           "-gpgpu_dram_buswidth x -gpgpu_n_mem_per_ctrlr; l2cache.cc sends one request per "
-          "sector)")
+          "sector), a write as dram.sector_writes says")
+PARAM_BOOL(dram_sector_writes, "dram.sector_writes", 0,
+           "with l2.sectored and dram.atom_bytes: a write to DRAM moves each of its 32-byte "
+           "sectors in atoms of its own, as each sector of a read does; false: all its bytes "
+           "together, in ceil(bytes / atom) atoms, as GPGPU-Sim's dram_t moves a write-back of "
+           "a line's dirty sectors (sector_cache_block::get_modified_size), so two sectors "
+           "share a 64-byte atom")
 PARAM_INT(dram_t_rrd, "dram.t_rrd", 0, 0, 1000, "cycles",
           "activate to activate, any two banks of a channel (GPGPU-Sim RRD in "
           "-gpgpu_dram_timing_opt; 0: no limit)")
