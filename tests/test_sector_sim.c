@@ -252,7 +252,8 @@ static void test_lazy_fetch_partial_sector(void **state)
 }
 
 /* The written bytes add up over writes (update_m_readable): two launches each writing half of
- * sector 0 leave it readable; the same half written twice does not. */
+ * sector 0 leave it readable; the same half written twice does not. Either way the second write
+ * hits. */
 static void test_lazy_fetch_bytes_accumulate(void **state)
 {
     (void)state;
@@ -288,6 +289,10 @@ static void test_lazy_fetch_bytes_accumulate(void **state)
     test_sim_ok(wl, lazy, NULL, &same);
     assert_int_equal((int)halves.l2_load_misses, 3);
     assert_int_equal((int)same.l2_load_misses, 4);
+    /* the second write finds sector 0 present, unreadable or not: a HIT, as GPGPU-Sim's probe
+     * counts a MODIFIED sector; the read of `halves` hits it too */
+    assert_int_equal((int)same.l2_hits, 1);
+    assert_int_equal((int)halves.l2_hits, 2);
 }
 
 /* sm.store_request=reduce (GPGPU-Sim's Fermi store requests, as the reference's

@@ -292,8 +292,10 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
     p->in_head = q->next;
     if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
     q->next = MS_NIL;
-    /* a sector both valid and on its way (written, or being fetched to be readable) waits */
-    uint32_t hit = kind == MEM_WRITE ? need & readable : need & readable & ~pend;
+    /* a sector both valid and on its way (written, or being fetched to be readable) waits; a
+     * store hits a sector present, readable or not (GPGPU-Sim's probe: HIT on a MODIFIED
+     * sector), and misses one on its way */
+    uint32_t hit = kind == MEM_WRITE ? need & valid & ~pend : need & readable & ~pend;
     uint32_t n = wt_popcount_small(need), h = wt_popcount_small(hit),
              reserved = wt_popcount_small(wait);
     *sectors = n;
