@@ -128,6 +128,17 @@ EOF
             <(awk '{ print $1 "," $2 }' "$SETS") "$FIRST/first.csv"
         echo
     fi
+    cat <<'EOF'
+What the first measurement showed and what changed since: fermi rmw and scatter (1.17x and
+1.28x) moved the reference's DRAM bytes but held the bus twice as long for each write-back,
+charging every dirty sector its own 64-byte atom; GPGPU-Sim moves a write-back's bytes in
+shared atoms (`dram.sector_writes`, docs/fidelity.md), and they now run at 0.95x and 1.01x.
+Still open: fermi transpose under GTO (0.80x). In the reference GTO makes the kernel 26% slower
+than LRR: its stores fail for want of a miss-queue slot 575,000 times against 373,000 under
+LRR, and miss the L2 69,000 times against 53,000, writing back 14,071 DRAM atoms against
+10,220. In warptune GTO moves none of these, and the cycles stay within 1% of LRR's.
+
+EOF
     rm -f "$first_s"
 fi
 cat <<'EOF'
