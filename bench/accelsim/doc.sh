@@ -133,16 +133,14 @@ What the first measurement showed and what changed since: fermi rmw and scatter 
 1.28x) moved the reference's DRAM bytes but held the bus twice as long for each write-back,
 charging every dirty sector its own 64-byte atom; GPGPU-Sim moves a write-back's bytes in
 shared atoms (`dram.sector_writes`, docs/fidelity.md), and they now run at 0.95x and 1.01x.
-Still open: fermi transpose under GTO (0.80x). In the reference GTO makes the kernel 26% slower
-than LRR: its stores fail for want of a miss-queue slot 575,000 times against 373,000 under
-LRR, and miss the L2 69,000 times against 53,000, writing back 14,071 DRAM atoms against
-10,220. In warptune GTO moves none of these, and the cycles stay within 1% of LRR's. The
-reference's request network is congested on this kernel (a request takes 289 cycles on average
-from the SM to its partition under LRR, 375 under GTO, up to 11,900), so its SMs' stores wait
-for room in the network's input buffers (BookSim's 64-flit `vc_buf_size`, behind partitions
-whose 64-entry `icnt_L2` queues are full); warptune's crossbar buffers are unbounded (their
-512 packets were never full on the first 27 workloads), so its SMs inject a store access a
-cycle whatever the partitions' backlog.
+Fermi transpose under GTO (0.80x) was next: in the reference GTO makes the kernel 26% slower
+than LRR (its stores fail for want of a miss-queue slot 575,000 times against 373,000, and its
+requests take 375 cycles on average from SM to partition against 289), while warptune's GTO
+stayed within 1% of LRR's: its crossbar buffers had no bound, so its SMs injected a store
+access a cycle whatever the partitions' backlog. The fermi preset now bounds them as the
+reference does (`icnt.sm_buffer` 9, BookSim's default input queue; `l2.input_queue` 64, the
+config's icnt-to-L2 queue: docs/fidelity.md), and transpose runs at 0.98x under GTO and 1.03x
+under LRR, GTO 20% slower than LRR.
 
 EOF
     rm -f "$first_s"

@@ -84,6 +84,11 @@ static int check_sm(const gpu_config *c, char *err, size_t errlen)
                  c->l1d_miss_spare, m->icnt_sm_queue);
         return -1;
     }
+    if (m->icnt_crossbar && m->icnt_sm_buffer && c->l1d_miss_spare >= m->icnt_sm_buffer) {
+        snprintf(err, errlen, "l1d.miss_spare (%d) must be below icnt.sm_buffer (%d)",
+                 c->l1d_miss_spare, m->icnt_sm_buffer);
+        return -1;
+    }
     if (m->l2_lazy_fetch && c->l1d_line > 128) { /* mem_packet.written: four sectors */
         snprintf(err, errlen, "l2.lazy_fetch needs l1d.line of at most 128 bytes (got %d)",
                  c->l1d_line);

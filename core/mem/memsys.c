@@ -180,7 +180,7 @@ int memsys_create(memsys **out, const memsys_config *cfg, char *err, size_t errl
     ms_map_init(m);
     for (int i = 0; i < cfg->partitions; i++) {
         ms_part *p = &m->parts[i];
-        p->in_head = p->in_tail = MS_NIL;
+        p->in_head = p->in_tail = p->in_rop = MS_NIL;
         p->rq_head = p->rq_tail = MS_NIL;
         if (ms_l2_init(m, p) || ms_dram_init(m, p)) goto oom;
     }
@@ -288,10 +288,25 @@ uint32_t memsys_slice_of(const memsys *m, uint64_t addr)
     return part;
 }
 
+/* icnt_sm_buffer: the SM's packets not yet granted fill its share of the network. */
+static inline int buffer_full(const memsys *m, const ms_sm *s)
+{
+    return m->cfg.icnt_crossbar && m->cfg.icnt_sm_buffer &&
+           s->xb_n >= (uint32_t)m->cfg.icnt_sm_buffer;
+}
+
+int memsys_send_bounded(const memsys *m)
+{
+    return m->cfg.icnt_crossbar && m->cfg.icnt_sm_buffer;
+}
+
 int memsys_can_send(const memsys *m, int sm, uint64_t now)
 {
     if (sm < 0 || sm >= m->cfg.num_sms) return 0;
     const ms_sm *s = &m->sms[sm];
+    /* a full buffer in the network frees only as the crossbar grants (the tick, before any SM
+     * steps: the count is the SM's own within its step) */
+    if (buffer_full(m, s)) return 0;
     /* The ring holds the last Q injection starts in order; Q of them still waiting means the
      * oldest is still waiting. */
     return s->inj_n < m->cfg.icnt_sm_queue || s->inj[s->inj_head] <= now;
@@ -300,7 +315,8 @@ int memsys_can_send(const memsys *m, int sm, uint64_t now)
 uint64_t memsys_send_ready(const memsys *m, int sm, uint64_t now)
 {
     const ms_sm *s = &m->sms[sm];
-    if (s->inj_n < m->cfg.icnt_sm_queue) return now + 1;
+    /* a grant frees the buffer at a time only the shared phase knows: try each cycle */
+    if (buffer_full(m, s) || s->inj_n < m->cfg.icnt_sm_queue) return now + 1;
     uint64_t t = s->inj[s->inj_head];
     return t > now ? t : now + 1;
 }
@@ -309,6 +325,11 @@ int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max)
 {
     if (sm < 0 || sm >= m->cfg.num_sms) return 0;
     const ms_sm *s = &m->sms[sm];
+    if (memsys_send_bounded(m)) {
+        int room = m->cfg.icnt_sm_buffer - (int)s->xb_n;
+        if (room <= 0) return 0;
+        if (room < max) max = room;
+    }
     const int Q = m->cfg.icnt_sm_queue;
     int n = Q - s->inj_n; /* free slots; then each waiting start already passed frees one */
     if (n >= max) return max;
@@ -361,6 +382,7 @@ static inline uint64_t send_own(memsys *m, ms_req *q, const mem_packet *p, uint6
         ms_map_line(m, q->line, &home, &q->local, &q->set);
     }
     uint64_t start = ms_icnt_start(m, q, now);
+    s->xb_n += memsys_send_bounded(m) != 0;
     int Q = m->cfg.icnt_sm_queue;
     if (s->inj_n == Q) {
         s->inj_head = s->inj_head + 1 == Q ? 0 : s->inj_head + 1;

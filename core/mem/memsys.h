@@ -94,6 +94,9 @@ void memsys_destroy(memsys *m);
 uint32_t memsys_slice_of(const memsys *m, uint64_t addr);
 /* Can SM sm inject another packet at cycle now? */
 int memsys_can_send(const memsys *m, int sm, uint64_t now);
+/* Does room to send also wait for the crossbar's grants (icnt.sm_buffer), not only for the
+ * SM's own injection port? */
+int memsys_send_bounded(const memsys *m);
 /* How many packets could SM sm inject one after another at cycle now, up to max? */
 int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max);
 /* The earliest cycle after now at which SM sm can inject a packet (the oldest of a full

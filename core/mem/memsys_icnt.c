@@ -31,8 +31,13 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
  * compete, so a head whose partition another SM won holds everything behind it; a buffer whose
  * head leaves offers its next packet to the outputs still to come in the same cycle, as the
  * router's loop over outputs does. The packet's head reaches the partition icnt_latency cycles
- * after its grant (ms_icnt_part_arrive). Input and output buffers are not bounded (the
- * reference's 512 packets are never full in the validation workloads). */
+ * after its grant (ms_icnt_part_arrive). The buffers are not bounded unless icnt_sm_buffer
+ * bounds each SM's packets not yet granted (a full one refuses the SM's sends: GPGPU-Sim's
+ * icnt_has_buffer, BookSim's input queue of 9 flits on the GTX480) and l2_input_queue each
+ * slice's requests past their ROP delay and not yet taken by its L2 (a full one is granted
+ * nothing: GPGPU-Sim's icnt_L2 queue, whose fullness stops the icnt from popping into the
+ * sub-partition). The local crossbar's 512 packets are never full in the validation
+ * workloads. */
 
 static uint64_t *xb_heads_of(memsys *m, uint32_t part)
 {
@@ -68,6 +73,35 @@ static void xbar_schedule(memsys *m, uint64_t t)
     if (t >= m->xb.time) return;
     m->xb.time = t;
     ms_push(m, t, EV_XBAR, 0, ++m->xb.gen);
+}
+
+/* l2_input_queue: may slice p take another packet at core cycle t? GPGPU-Sim's icnt pops into
+ * a sub-partition while its icnt_L2 queue has room (the requests past the ROP delay and not yet
+ * taken by the L2); the ROP queue before it is not bounded. */
+static int xbar_room(memsys *m, ms_part *p, uint64_t t, uint32_t cap)
+{
+    while (p->in_rop != MS_NIL && m->reqs[p->in_rop].ready <= t) {
+        p->in_past++;
+        p->in_rop = m->reqs[p->in_rop].next;
+    }
+    return p->in_past < cap;
+}
+
+void ms_xbar_taken(memsys *m, uint32_t part, uint32_t r, uint64_t t)
+{
+    ms_part *p = &m->parts[part];
+    if (!m->cfg.l2_input_queue || !m->cfg.icnt_crossbar) return;
+    if (r == p->in_rop) { /* taken before a step counted it */
+        p->in_rop = m->reqs[r].next;
+        return;
+    }
+    if (p->in_past-- == (uint32_t)m->cfg.l2_input_queue) xbar_schedule(m, t);
+}
+
+void ms_xbar_input(memsys *m, uint32_t part, uint32_t r)
+{
+    ms_part *p = &m->parts[part];
+    if (m->cfg.l2_input_queue && m->cfg.icnt_crossbar && p->in_rop == MS_NIL) p->in_rop = r;
 }
 
 /* SM sm's buffer head competes from now on. */
@@ -133,10 +167,16 @@ void ms_xbar_step(memsys *m, uint32_t gen, uint64_t t)
             }
         }
     int owords = (m->cfg.partitions + 63) / 64;
-    for (int ow = 0; ow < owords; ow++)
+    const uint32_t in_cap = (uint32_t)m->cfg.l2_input_queue;
+    for (int ow = 0; ow < owords; ow++) {
+        uint64_t full = 0; /* outputs whose slice is full: its L2 asks for a step when it takes */
         /* re-read: a buffer whose head leaves may offer its next packet to a later output */
         for (uint64_t ob = x->outs[ow]; ob; ob = x->outs[ow] & (~1ull << __builtin_ctzll(ob))) {
             uint32_t part = (uint32_t)(ow * 64 + __builtin_ctzll(ob));
+            if (in_cap && !xbar_room(m, &m->parts[part], t, in_cap)) { /* its L2 takes one first */
+                full |= 1ull << (part & 63);
+                continue;
+            }
             uint64_t *heads = xb_heads_of(m, part);
             int sm = xbar_pick(heads, x->words, m->cfg.num_sms, x->rr[part]);
             ms_sm *s = &m->sms[sm];
@@ -156,10 +196,11 @@ void ms_xbar_step(memsys *m, uint32_t gen, uint64_t t)
                 x->wait[sm >> 6] |= 1ull << (sm & 63);
                 if (m->reqs[s->xq_head].ready < next) next = m->reqs[s->xq_head].ready;
             }
+            s->xb_n -= s->xb_n > 0;
             ms_push(m, ms_core(k, c + (uint64_t)m->cfg.icnt_latency), EV_PART_ARRIVE, r, 0);
         }
-    for (int ow = 0; ow < owords; ow++)
-        if (x->outs[ow]) next = c + 1; /* a head lost this cycle: it tries again */
+        if (x->outs[ow] & ~full) next = c + 1; /* a head lost this cycle: it tries again */
+    }
     if (next != MS_NEVER) xbar_schedule(m, ms_core(k, next));
 }
 

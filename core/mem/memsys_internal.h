@@ -152,6 +152,10 @@ typedef struct ms_part {
     uint32_t rq_head, rq_tail;
     /* input queue (FIFO of requests, ready times non-decreasing) */
     uint32_t in_head, in_tail;
+    /* l2_input_queue: of the input queue, the requests past their ROP delay (GPGPU-Sim's
+     * icnt_L2 queue) and the first one still in it (later ones are too: ready times are in
+     * order), brought up to date at each crossbar step (ms_xbar_room) */
+    uint32_t in_past, in_rop;
     /* L2 slice */
     ms_line *lines;   /* sets * ways */
     uint16_t *hint;   /* way a line was last placed in, by local & hint_mask: tried first */
@@ -197,6 +201,7 @@ typedef struct ms_sm {
     uint64_t inj_free, ej_free;  /* icnt cycles */
     uint32_t rep_head, rep_tail; /* delivered replies, arrival order */
     uint32_t xq_head, xq_tail;   /* icnt_crossbar: its input buffer, oldest first */
+    uint32_t xb_n; /* icnt_sm_buffer: packets sent and not yet granted by the crossbar */
     /* l2_map: the last line it sent (MS_NO_TAG: none) as ms_map_line_gpgpusim mapped it. An SM
      * often sends sectors of one line in a row, and that mapping costs about a hundred
      * instructions. */
@@ -461,6 +466,10 @@ void ms_icnt_enter(memsys *m, uint32_t r, uint64_t start);
 int ms_xbar_init(memsys *m);
 void ms_xbar_free(memsys *m);
 void ms_xbar_step(memsys *m, uint32_t gen, uint64_t t);
+/* Slice part's L2 took a request the crossbar granted (l2.input_queue: room for another). */
+void ms_xbar_taken(memsys *m, uint32_t part, uint32_t r, uint64_t t);
+/* Request r joined slice part's input queue (l2.input_queue: it starts its ROP delay). */
+void ms_xbar_input(memsys *m, uint32_t part, uint32_t r);
 void ms_icnt_part_arrive(memsys *m, uint32_t r, uint64_t t);
 void ms_icnt_reply_ready(memsys *m, uint32_t r, uint64_t t);
 void ms_icnt_sm_arrive(memsys *m, uint32_t r, uint64_t t);

@@ -90,6 +90,7 @@ void ms_l2_input(memsys *m, uint32_t part, uint32_t r)
     else
         m->reqs[p->in_tail].next = r;
     p->in_tail = r;
+    ms_xbar_input(m, part, r);
     schedule_process(m, part, m->reqs[r].ready);
 }
 
@@ -291,6 +292,7 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
     /* accepted: dequeue */
     p->in_head = q->next;
     if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
+    ms_xbar_taken(m, part, r, t);
     q->next = MS_NIL;
     /* a sector both valid and on its way (written, or being fetched to be readable) waits; a
      * store hits a sector present, readable or not (GPGPU-Sim's probe: HIT on a MODIFIED
@@ -382,6 +384,7 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e, 
     /* accepted: dequeue */
     p->in_head = q->next;
     if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
+    ms_xbar_taken(m, part, r, t);
     q->next = MS_NIL;
     m->st.l2_accesses++;
     m->st.l2_load_accesses += kind != MEM_WRITE; /* GLOBAL_ACC_R: loads and atomics */

@@ -188,4 +188,12 @@ PARAM_BOOL(dram_latency_first, "dram.latency_first", 0,
            "its data on the way back (GPGPU-Sim -dram_latency, l2cache.cc "
            "m_dram_latency_queue)")
 
+PARAM_INT(icnt_sm_buffer, "icnt.sm_buffer", 0, 0, 100000, "",
+          "with icnt.crossbar: packets an SM may have in the request network before the "
+          "crossbar grants them (its injection queue and input buffer); a full one refuses "
+          "sends, as GPGPU-Sim's icnt_has_buffer does (0: unbounded)")
+PARAM_INT(l2_input_queue, "l2.input_queue", 0, 0, 100000, "",
+          "with icnt.crossbar: requests a slice may hold from the crossbar's grant until its L2 "
+          "takes them (the ROP and icnt-to-L2 queues); the crossbar grants no packet to a full "
+          "one, so its backlog holds the SMs' buffers (0: unbounded)")
 #include "core/util/param_rows_end.h"

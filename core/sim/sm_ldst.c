@@ -637,6 +637,8 @@ static void fail_ahead(sm_ldst *ld, uint64_t now)
 {
     mem_stage *st = &ld->stage;
     if (!ld->cfg->l1d_enabled || ld->l1_trace || ld->l1_observer) return;
+    /* room in the network comes with a grant, not a fill: no prediction then */
+    if (memsys_send_bounded(ld->mem)) return;
     const line_access *a = next_access(ld);
     if (ld->cfg->l1d_sectored) {
         int slots = memsys_send_slots(ld->mem, ld->sm, now + 1,
