@@ -185,7 +185,11 @@ atax: its warp 2 reaches the unit first in the second iteration, warptune's warp
 same walk, agrees). On iix (fermi, 0.039 apart) the L2 sees the same lines and misses more
 (1.86 M sector misses against 1.77 M) over a 2.3 MB working set three times the L2's; where
 the two part is not pinned down. On strided (0.038 apart on qv100, 0.025 on fermi), whose every
-warp load touches 32 lines 8 KB apart, the difference is not examined yet.
+warp load touches 32 lines 8 KB apart, the L1D lets different numbers of accesses through: on
+qv100 under LRR the L2 misses are the reference's exactly (65,536, every one compulsory) but the
+L1D misses 161,088 times against 177,851, so the L2 sees fewer accesses (on fermi under GTO
+337,027 against 309,847). The lines of a warp load fall in few L1D sets, and which of them stay
+turns on the order in which the warps reach the unit, as on atax and bicg.
 EOF
 cat <<'EOF'
 ## Speed
