@@ -5,10 +5,12 @@ set -euo pipefail
 D=$1
 CSV=$D/runs.csv
 S=$D/summary.txt
-val() { # val KIND PAIR KEY: the value of KEY= on summary.txt's line "KIND PAIR ..."
-    awk -v k="$1" -v p="$2" -v f="$3" '$1 == k && $2 == p {
-        for (i = 3; i <= NF; i++) if (index($i, f "=") == 1) print substr($i, length(f) + 2) }' "$S"
+fval() { # fval FILE KIND PAIR KEY: the value of KEY= on FILE's line "KIND PAIR ..." ("-": no file)
+    [ -s "$1" ] || { echo "-"; return; }
+    awk -v k="$2" -v p="$3" -v f="$4" '$1 == k && $2 == p {
+        for (i = 3; i <= NF; i++) if (index($i, f "=") == 1) print substr($i, length(f) + 2) }' "$1"
 }
+val() { fval "$S" "$@"; } # val KIND PAIR KEY, of summary.txt
 worst() { val pair "$1" worst | sed 's/,/, /g; s/:/ /g'; }
 
 cat <<'EOF'
@@ -58,11 +60,6 @@ printf '| speed: reference seconds per warp instruction over warptune'"'"'s, geo
 FIRST=$(dirname "$0")/../../results/accelsim/out-of-sample
 SETS=$(dirname "$0")/sets.txt
 if [ -s "$D/summary-new.txt" ] || [ -s "$FIRST/first.csv" ]; then
-    sval() { # sval FILE KIND PAIR KEY
-        [ -s "$1" ] || { echo "-"; return; }
-        awk -v k="$2" -v p="$3" -v f="$4" '$1 == k && $2 == p {
-            for (i = 3; i <= NF; i++) if (index($i, f "=") == 1) print substr($i, length(f) + 2) }' "$1"
-    }
     first_s=$(mktemp)
     [ -s "$FIRST/first.csv" ] && awk -F, -v svg="" -f "$(dirname "$0")/summary.awk" "$FIRST/first.csv" > "$first_s"
     tuned=$(awk '$1 !~ /^#/ && $2 == "tuned" { printf "%s`%s`", n++ ? ", " : "", $1 }' "$SETS")
@@ -87,9 +84,9 @@ these workloads), and **now** (the rows of the tables below):
 EOF
     cell() { # cell FILE KIND PAIR KEY [OF_KEY]: the value, or "value of total (percent)"
         local v t
-        v=$(sval "$1" "$2" "$3" "$4")
+        v=$(fval "$1" "$2" "$3" "$4")
         [ -n "${5:-}" ] && [ "$v" != "-" ] || { echo "${v:--}"; return; }
-        t=$(sval "$1" "$2" "$3" "$5")
+        t=$(fval "$1" "$2" "$3" "$5")
         awk -v v="$v" -v t="$t" 'BEGIN { printf "%d of %d (%.0f%%)", v, t, (t > 0 ? 100 * v / t : 0) }'
     }
     row() { # row LABEL BAR KIND KEY [OF_KEY]

@@ -288,16 +288,15 @@ uint32_t memsys_slice_of(const memsys *m, uint64_t addr)
     return part;
 }
 
-/* icnt_sm_buffer: the SM's packets not yet granted fill its share of the network. */
-static inline int buffer_full(const memsys *m, const ms_sm *s)
-{
-    return m->cfg.icnt_crossbar && m->cfg.icnt_sm_buffer &&
-           s->xb_n >= (uint32_t)m->cfg.icnt_sm_buffer;
-}
-
 int memsys_send_bounded(const memsys *m)
 {
     return m->cfg.icnt_crossbar && m->cfg.icnt_sm_buffer;
+}
+
+/* icnt_sm_buffer: the SM's packets not yet granted fill its share of the network. */
+static inline int buffer_full(const memsys *m, const ms_sm *s)
+{
+    return memsys_send_bounded(m) && s->xb_n >= (uint32_t)m->cfg.icnt_sm_buffer;
 }
 
 int memsys_can_send(const memsys *m, int sm, uint64_t now)

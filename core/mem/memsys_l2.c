@@ -69,6 +69,16 @@ void ms_l2_free(ms_part *p)
     free(p->wbytes);
 }
 
+/* The L2 takes request r, the head of slice part's input queue, at t. */
+static void input_pop(memsys *m, uint32_t part, uint32_t r, uint64_t t)
+{
+    ms_part *p = &m->parts[part];
+    p->in_head = m->reqs[r].next;
+    if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
+    ms_xbar_taken(m, part, r, t);
+    m->reqs[r].next = MS_NIL;
+}
+
 static inline void schedule_process(memsys *m, uint32_t part, uint64_t t)
 {
     ms_part *p = &m->parts[part];
@@ -289,11 +299,7 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
         p->stall_need = 1;
         return MS_STALL_DRAM;
     }
-    /* accepted: dequeue */
-    p->in_head = q->next;
-    if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
-    ms_xbar_taken(m, part, r, t);
-    q->next = MS_NIL;
+    input_pop(m, part, r, t); /* accepted */
     /* a sector both valid and on its way (written, or being fetched to be readable) waits; a
      * store hits a sector present, readable or not (GPGPU-Sim's probe: HIT on a MODIFIED
      * sector), and misses one on its way */
@@ -381,11 +387,7 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e, 
         }
     }
     p->retry_way = -1;
-    /* accepted: dequeue */
-    p->in_head = q->next;
-    if (p->in_head == MS_NIL) p->in_tail = MS_NIL;
-    ms_xbar_taken(m, part, r, t);
-    q->next = MS_NIL;
+    input_pop(m, part, r, t); /* accepted */
     m->st.l2_accesses++;
     m->st.l2_load_accesses += kind != MEM_WRITE; /* GLOBAL_ACC_R: loads and atomics */
     if (kind == MEM_ATOMIC) m->st.atomics++;

@@ -379,17 +379,24 @@ static int load_can_send(const sm_ldst *ld, uint64_t now)
     return memsys_send_slots(ld->mem, ld->sm, now, 1 + spare) == 1 + spare;
 }
 
+/* The packet of an access with the sectors a sectored L2 should read or write. */
+static mem_packet sector_packet(const sm_ldst *ld, uint64_t addr, uint32_t bytes, int kind,
+                                uint32_t token, uint32_t segs, uint64_t now)
+{
+    return (mem_packet){.addr = addr,
+                        .bytes = bytes,
+                        .kind = (uint8_t)kind,
+                        .sm = (uint16_t)ld->sm,
+                        .token = token,
+                        .sectors = sectors32(ld, segs),
+                        .sent_cycle = now};
+}
+
 /* send() with the sectors a sectored L2 should read or write. */
 static int send_sectors(sm_ldst *ld, uint64_t addr, uint32_t bytes, int kind, uint32_t token,
                         uint32_t segs, uint64_t now)
 {
-    mem_packet p = {.addr = addr,
-                    .bytes = bytes,
-                    .kind = (uint8_t)kind,
-                    .sm = (uint16_t)ld->sm,
-                    .token = token,
-                    .sectors = sectors32(ld, segs),
-                    .sent_cycle = now};
+    mem_packet p = sector_packet(ld, addr, bytes, kind, token, segs, now);
     return memsys_send(ld->mem, &p, now);
 }
 
@@ -403,13 +410,8 @@ static uint32_t store_token(int wi)
 static int send_store(sm_ldst *ld, const line_access *a, const uint32_t written[4], int wi,
                       uint64_t now)
 {
-    mem_packet p = {.addr = a->line,
-                    .bytes = 4u * wt_popcount32(a->lanes),
-                    .kind = MEM_WRITE,
-                    .sm = (uint16_t)ld->sm,
-                    .token = store_token(wi),
-                    .sectors = sectors32(ld, a->sectors),
-                    .sent_cycle = now};
+    mem_packet p = sector_packet(ld, a->line, 4u * wt_popcount32(a->lanes), MEM_WRITE,
+                                 store_token(wi), a->sectors, now);
     if (ld->cfg->mem.l2_lazy_fetch) memcpy(p.written, written, sizeof p.written);
     if (ld->cfg->store_request == SM_STORE_REQUEST_reduce) {
         p.next_line = a->sectors == 0xc; /* store_reduce left an upper half as it was */
