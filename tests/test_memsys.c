@@ -194,6 +194,36 @@ static void test_mshr_merge(void **state)
     memsys_destroy(m);
 }
 
+/* An L1I miss reads through the L2 like a load, but GPGPU-Sim files it under INST_ACC_R: it
+ * counts in the L2's totals and not among the loads (GLOBAL_ACC_R), on a line slice and on a
+ * sectored one. */
+static void test_inst_read_not_a_load(void **state)
+{
+    (void)state;
+    for (int sectored = 0; sectored <= 1; sectored++) {
+        memsys_config c = tm_base_config();
+        c.l2_sectored = sectored;
+        memsys *m = tm_make(&c);
+        mem_packet inst = tm_pkt(0, 128, MEM_READ, 0, 1), load = tm_pkt(4096, 128, MEM_READ, 0, 2);
+        inst.inst = 1;
+        assert_int_equal(memsys_send(m, &inst, 0), 0);
+        assert_int_equal(memsys_send(m, &load, 0), 0);
+        uint64_t now = 0;
+        mem_packet r;
+        tm_wait_reply(m, 0, &now, &r);
+        now++;
+        tm_wait_reply(m, 0, &now, &r);
+        memsys_stats st;
+        memsys_get_stats(m, &st);
+        const uint64_t per_line = sectored ? 4 : 1; /* a line's accesses: its sectors */
+        assert_int_equal(st.l2_accesses, 2 * per_line);
+        assert_int_equal(st.l2_misses, 2 * per_line);
+        assert_int_equal(st.l2_load_accesses, per_line);
+        assert_int_equal(st.l2_load_misses, per_line);
+        memsys_destroy(m);
+    }
+}
+
 /* Closed-loop driver, skipping idle cycles: each SM keeps at most `window` reads in flight and
  * walks its share (index % num_sms) of addrs. Returns the achieved bytes per cycle between the
  * first send and the last reply; *avg_lat gets the mean round trip. */
@@ -1309,6 +1339,7 @@ int main(void)
         cmocka_unit_test(test_gpgpusim_linear_map),
         cmocka_unit_test(test_l2_set_ipoly),
         cmocka_unit_test(test_mshr_merge),
+        cmocka_unit_test(test_inst_read_not_a_load),
         cmocka_unit_test(test_dram_stream_bandwidth),
         cmocka_unit_test(test_dram_random_rows),
         cmocka_unit_test(test_frfcfs_row_hit_first),

@@ -170,7 +170,8 @@ for pair in qv100 fermi; do
 done
 cat <<'EOF'
 Where the L2 miss rates differ by more than 0.02, the cause is not the counting: the L2
-counters follow GPGPU-Sim's classes (docs/metrics.md), and on the workloads whose L2 sees the
+counters follow GPGPU-Sim's classes (docs/metrics.md; an L1I miss's read is INST_ACC_R, not a
+load, which on fermi had put a few hundred instruction reads among every kernel's loads), and on the workloads whose L2 sees the
 same accesses and state the rates agree to the third decimal (every atomic kernel and needle
 exactly, since atomic requests carry their sector and the L2 fetches sectors written in part,
 `l2.lazy_fetch`; fermi hotspot since its upper-half stores land on the next line as the
@@ -179,7 +180,7 @@ differ: every lane walks its own matrix row, the 256 rows share one 256-way set,
 the rows stay in the L1D or are each evicted just before their next use turns on the order in
 which the warps reach the load/store unit, a few cycles apart (logged in the reference on
 atax: its warp 2 reaches the unit first in the second iteration, warptune's warp 3; mvt, the
-same walk, agrees). On iix (fermi, 0.039 apart) the L2 sees the same lines and misses more
+same walk, agrees). On iix (fermi, 0.030 apart) the L2 sees the same lines and misses more
 (1.86 M sector misses against 1.77 M) over a 2.3 MB working set three times the L2's; where
 the two part is not pinned down. On strided (0.038 apart on qv100, 0.025 on fermi), whose every
 warp load touches 32 lines 8 KB apart, the L1D lets different numbers of accesses through: on

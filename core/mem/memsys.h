@@ -23,6 +23,8 @@ typedef struct mem_packet {
     uint32_t token;      /* the SM's own tag, returned untouched in the reply */
     uint16_t sectors;    /* a sectored L2 (l2_sectored): bit s asks for the 32-byte sector at
                           * addr + 32 s; 0: the sectors [addr, addr + bytes) covers */
+    uint8_t inst;        /* a read of instructions (an L1I miss): GPGPU-Sim's INST_ACC_R, counted
+                          * in the L2's totals but not among its loads (GLOBAL_ACC_R) */
     uint8_t readable;    /* a write to a lazy-fetch L2: bit s, the sector at addr + 32 s it
                           * allocates is readable whatever its bytes (GPGPU-Sim's 128-byte
                           * store, whose sector requests carry the bytes up to their own end) */

@@ -311,7 +311,7 @@ __attribute__((noinline)) static int accept_sectored(memsys *m, uint32_t part, u
     m->st.l2_hits += h;
     m->st.l2_hit_reserved += reserved;
     m->st.l2_misses += n - h - reserved;
-    if (kind != MEM_WRITE) { /* GPGPU-Sim's GLOBAL_ACC_R: loads and atomics */
+    if (kind != MEM_WRITE && !q->pkt.inst) { /* GLOBAL_ACC_R: loads and atomics */
         m->st.l2_load_accesses += n;
         m->st.l2_load_misses += n - h - reserved;
     }
@@ -389,7 +389,8 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e, 
     p->retry_way = -1;
     input_pop(m, part, r, t); /* accepted */
     m->st.l2_accesses++;
-    m->st.l2_load_accesses += kind != MEM_WRITE; /* GLOBAL_ACC_R: loads and atomics */
+    const int load = kind != MEM_WRITE && !q->pkt.inst; /* GLOBAL_ACC_R: loads and atomics */
+    m->st.l2_load_accesses += load;
     if (kind == MEM_ATOMIC) m->st.atomics++;
     uint64_t reply_at = ms_core(&m->clk_l2, e + (uint64_t)m->cfg.l2_hit_latency);
 
@@ -412,7 +413,7 @@ static int accept(memsys *m, uint32_t part, uint32_t r, uint64_t t, uint64_t e, 
     }
 
     m->st.l2_misses++;
-    m->st.l2_load_misses += kind != MEM_WRITE;
+    m->st.l2_load_misses += load;
     evict(m, part, victim, t);
     victim->tag = q->line;
     *hint = (uint16_t)v;

@@ -170,6 +170,7 @@ static int l1i_lookup(sm_frontend *fe, int wi, uint64_t now)
     mem_packet p = {.addr = line << ic->line_shift,
                     .bytes = 1u << ic->line_shift,
                     .kind = MEM_READ,
+                    .inst = 1,
                     .sm = (uint16_t)fe->sm,
                     .token = TOK_IFETCH | (uint32_t)free_m,
                     .sent_cycle = now};
