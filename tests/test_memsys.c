@@ -966,6 +966,41 @@ static void test_injection_queue_limit(void **state)
     memsys_destroy(m);
 }
 
+/* icnt_sm_queue_hold: a request keeps its place in the injection queue for that many cycles
+ * after it starts injecting (GPGPU-Sim's miss queue pops its head before the cycle's accesses).
+ * The writes of test_injection_queue_limit start at 0, 17 and 34; with a hold of 1 the first
+ * still holds its place in cycle 0 (the third is sent at 1), and the place the second frees
+ * serves from 18, not 17. */
+static void test_injection_queue_hold(void **state)
+{
+    (void)state;
+    for (int hold = 0; hold <= 1; hold++) {
+        memsys_config c = tm_base_config();
+        c.icnt_sm_queue = 2;
+        c.icnt_bytes_per_cycle = 8;
+        c.icnt_sm_queue_hold = hold;
+        memsys *m = tm_make(&c);
+        mem_packet w = tm_pkt(0, 128, MEM_WRITE, 0, 0);
+        assert_int_equal(memsys_send(m, &w, 0), 0);
+        assert_int_equal(memsys_send_slots(m, 0, 0, 2), 2 - hold);
+        assert_int_equal(memsys_send_slots(m, 0, 1, 2), 2);
+        assert_int_equal(memsys_send(m, &w, 0), 0);
+        /* the queue now holds two: the third waits for the first's place */
+        assert_int_equal(memsys_send(m, &w, 0), hold ? -1 : 0);
+        if (hold) assert_int_equal(memsys_send(m, &w, 1), 0);
+        assert_false(memsys_can_send(m, 0, 16));
+        assert_int_equal(memsys_send_ready(m, 0, 16), 17 + hold);
+        memsys_tick(m, 16);
+        assert_int_equal(memsys_next_event(m, 16), 17 + hold);
+        assert_int_equal(memsys_can_send(m, 0, 17), !hold);
+        assert_true(memsys_can_send(m, 0, 17 + hold));
+        assert_int_equal(memsys_send_slots(m, 0, 17 + hold, 2), 1);
+        uint64_t now = 17;
+        tm_run_idle(m, &now);
+        memsys_destroy(m);
+    }
+}
+
 /* write_acks: a write is acknowledged when the L2 takes it, as a read hit would reply, by a
  * header-only packet (one per sector on a sectored L2). A 128-byte write: request hop
  * L + ceil((8 + 128) / 32) = 15, taken at 15 (a miss allocates without a fetch), H = 100, the
@@ -1349,6 +1384,7 @@ int main(void)
         cmocka_unit_test(test_determinism_and_skipping),
         cmocka_unit_test(test_bad_configs),
         cmocka_unit_test(test_injection_queue_limit),
+        cmocka_unit_test(test_injection_queue_hold),
         cmocka_unit_test(test_clock_l2_half),
         cmocka_unit_test(test_clock_icnt_and_dram),
         cmocka_unit_test(test_clock_dram_bandwidth_exact),

@@ -308,7 +308,8 @@ int memsys_can_send(const memsys *m, int sm, uint64_t now)
     if (buffer_full(m, s)) return 0;
     /* The ring holds the last Q injection starts in order; Q of them still waiting means the
      * oldest is still waiting. */
-    return s->inj_n < m->cfg.icnt_sm_queue || s->inj[s->inj_head] <= now;
+    return s->inj_n < m->cfg.icnt_sm_queue ||
+           s->inj[s->inj_head] + (uint64_t)m->cfg.icnt_sm_queue_hold <= now;
 }
 
 uint64_t memsys_send_ready(const memsys *m, int sm, uint64_t now)
@@ -316,7 +317,7 @@ uint64_t memsys_send_ready(const memsys *m, int sm, uint64_t now)
     const ms_sm *s = &m->sms[sm];
     /* a grant frees the buffer at a time only the shared phase knows: try each cycle */
     if (buffer_full(m, s) || s->inj_n < m->cfg.icnt_sm_queue) return now + 1;
-    uint64_t t = s->inj[s->inj_head];
+    uint64_t t = s->inj[s->inj_head] + (uint64_t)m->cfg.icnt_sm_queue_hold;
     return t > now ? t : now + 1;
 }
 
@@ -331,14 +332,15 @@ int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max)
     }
     const int Q = m->cfg.icnt_sm_queue;
     int n = Q - s->inj_n; /* free slots; then each waiting start already passed frees one */
+    const uint64_t hold = (uint64_t)m->cfg.icnt_sm_queue_hold;
     if (n >= max) return max;
     /* The starts are in send order and never decrease (ms_icnt_inject): when the newest has
      * passed, all have, and every slot is free. A busy stream of sends finds that often. */
     int last = s->inj_head + s->inj_n - 1;
-    if (s->inj_n && s->inj[last >= Q ? last - Q : last] <= now) return Q < max ? Q : max;
+    if (s->inj_n && s->inj[last >= Q ? last - Q : last] + hold <= now) return Q < max ? Q : max;
     for (int k = 0; n < max && k < s->inj_n; k++) {
         int slot = s->inj_head + k;
-        if (s->inj[slot >= Q ? slot - Q : slot] > now) break;
+        if (s->inj[slot >= Q ? slot - Q : slot] + hold > now) break;
         n++;
     }
     return n < max ? n : max;
@@ -350,7 +352,7 @@ static inline void send_shared(memsys *m, uint32_t r, uint64_t start, uint64_t n
 {
     ms_icnt_enter(m, r, start);
     /* A queue slot frees when this packet starts injecting; the caller may be waiting for it. */
-    uint64_t core_start = ms_core(&m->clk_icnt, start);
+    uint64_t core_start = ms_core(&m->clk_icnt, start) + (uint64_t)m->cfg.icnt_sm_queue_hold;
     if (core_start > now) ms_push_wake(m, core_start);
 }
 

@@ -196,4 +196,10 @@ PARAM_INT(l2_input_queue, "l2.input_queue", 0, 0, 100000, "",
           "with icnt.crossbar: requests a slice may hold from the crossbar's grant until its L2 "
           "takes them (the ROP and icnt-to-L2 queues); the crossbar grants no packet to a full "
           "one, so its backlog holds the SMs' buffers (0: unbounded)")
+PARAM_INT(icnt_sm_queue_hold, "icnt.sm_queue_hold", 0, 0, 1, "cycles",
+          "cycles a request keeps its place in the SM's injection queue (icnt.sm_queue) after "
+          "it starts injecting: 1 is GPGPU-Sim's L1D miss queue, which hands its head to the "
+          "interconnect in the cache's cycle, before that cycle's accesses, so a request sent "
+          "at cycle t leaves at t + 1 at the earliest and its place serves accesses from then "
+          "on; 0: the place serves the cycle the request starts")
 #include "core/util/param_rows_end.h"
