@@ -175,19 +175,26 @@ load, which on fermi had put a few hundred instruction reads among every kernel'
 same accesses and state the rates agree to the third decimal (every atomic kernel and needle
 exactly, since atomic requests carry their sector and the L2 fetches sectors written in part,
 `l2.lazy_fetch`; fermi hotspot since its upper-half stores land on the next line as the
-reference's do, `sm.store_request`). On atax and bicg (qv100, 0.024 apart each) the L1D's hits
-differ: every lane walks its own matrix row, the 256 rows share one 256-way set, and whether
-the rows stay in the L1D or are each evicted just before their next use turns on the order in
-which the warps reach the load/store unit, a few cycles apart (logged in the reference on
-atax: its warp 2 reaches the unit first in the second iteration, warptune's warp 3; mvt, the
-same walk, agrees). On iix (fermi, 0.030 apart) the L2 sees the same lines and misses more
+reference's do, `sm.store_request`). On atax (qv100, 0.024 apart) the L1D's hits differ:
+every lane walks its own matrix row, the 256 rows share one 256-way set, and whether the rows
+stay in the L1D or are each evicted just before their next use turns on the order in which
+the warps reach the load/store unit. Logged on SM 0 under LRR, the two L1D sequences agree
+access for access for the first 1,020 accesses; then warp 2's load of x and warp 3's load of
+A issue in the same cycle from different sub-cores, and which is older, so which the unit
+takes first, is decided by GPGPU-Sim's rotating scheduler order (Issue_Prio,
+`sm.issue_rotate`). Counted from the kernel's start, both warps issue there a cycle sooner in
+warptune than in the reference (their first loads' data came back a cycle sooner), so the
+rotation puts the other scheduler first. (bicg's second kernel
+parted the same way from its first loads, because its SM started the kernel at another point
+of the rotation than the reference's: `sm.issue_rotate_active` fixed that, docs/presets.md.)
+On iix (fermi, 0.030 apart) the L2 sees the same lines and misses more
 (1.86 M sector misses against 1.77 M) over a 2.3 MB working set three times the L2's; where
 the two part is not pinned down. On strided (0.038 apart on qv100, 0.025 on fermi), whose every
 warp load touches 32 lines 8 KB apart, the L1D lets different numbers of accesses through: on
 qv100 under LRR the L2 misses are the reference's exactly (65,536, every one compulsory) but the
 L1D misses 161,088 times against 177,851, so the L2 sees fewer accesses (on fermi under GTO
 337,027 against 309,847). The lines of a warp load fall in few L1D sets, and which of them stay
-turns on the order in which the warps reach the unit, as on atax and bicg.
+turns on the order in which the warps reach the unit, as on atax.
 EOF
 cat <<'EOF'
 ## Speed
