@@ -194,6 +194,47 @@ static void test_sampler_windows_and_little_left(void **state)
     sampler_destroy(s);
 }
 
+/* With sample.window_life, once the warm-up wave's CTAs have finished, a window lasts at least
+ * the cycles that wave took: the kernel of test_sampler_windows_and_little_left started at 500
+ * and its first wave finished by 3500, a CTA's life of 3000 cycles, so its windows grow from
+ * 1000 to 3000 cycles and the rate is compared over whole lives. */
+static void test_sampler_windows_last_a_cta_life(void **state)
+{
+    (void)state;
+    gpu_config c;
+    memset(&c, 0, sizeof c);
+    c.sample_intra = 1;
+    c.sample_wave_tolerance = 0.03;
+    c.sample_stable_waves = 1;
+    c.sample_warmup_waves = 1;
+    c.sample_window = 1000;
+    c.sample_window_life = 1;
+    c.sample_budget = 1;
+    char err[256];
+    sampler *s;
+    assert_int_equal(sampler_create(&s, &c, NULL, NULL, err, sizeof err), 0);
+    stats_counters now = at(500, 0);
+    sample_next next = sampler_kernel_start(s, 30, 10, 500, &now, NULL);
+    assert_true(next.window_at == 1500);
+    now = at(1500, 100);
+    assert_false(sampler_interval(s, 0, 10, 1500, &now, NULL, &next));
+    assert_true(next.window_at == 2500);
+    now = at(2500, 200);
+    assert_false(sampler_interval(s, 5, 10, 2500, &now, NULL, &next));
+    now = at(3500, 300);
+    assert_false(sampler_interval(s, 10, 20, 3500, &now, NULL, &next)); /* warm: a life known */
+    assert_true(next.window_at == 6500);
+    now = at(6500, 600);
+    assert_false(sampler_interval(s, 16, 20, 6500, &now, NULL, &next)); /* one window: no pair */
+    assert_true(next.window_at == 9500);
+    /* the lives' rates: 10, then 6 cycles per warp instruction (not stable), then 6 again */
+    now = at(9500, 1100);
+    assert_false(sampler_interval(s, 22, 30, 9500, &now, NULL, &next));
+    now = at(12500, 1600);
+    assert_true(sampler_interval(s, 27, 30, 12500, &now, NULL, &next));
+    sampler_destroy(s);
+}
+
 /* A sampled run keeps the exact counts (warp and thread instructions, CTAs, launches), says how
  * much it projected, and stays near the full run. */
 static void check_projected(const char *name, const char *const *wparams, double tol)
@@ -321,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_functional_counts_and_barrier),
         cmocka_unit_test(test_sampler_stability_and_projection),
         cmocka_unit_test(test_sampler_windows_and_little_left),
+        cmocka_unit_test(test_sampler_windows_last_a_cta_life),
         cmocka_unit_test(test_intra_kernel_sampling_projects_near_full),
         cmocka_unit_test(test_kernel_sampling_projects_near_full),
         cmocka_unit_test(test_functional_launch_leaves_the_machine_as_it_was),

@@ -305,6 +305,11 @@ PARAM_INT(sample_warmup_waves, "sample.warmup_waves", 1, 0, 64, "waves",
 PARAM_INT(sample_window, "sample.window", 5000, 100, 100000000, "cycles",
           "the interval intra-kernel sampling measures a kernel by when its grid holds fewer "
           "than sample.warmup_waves + sample.stable_waves + 2 CTA waves")
+PARAM_BOOL(sample_window_life, "sample.window_life", 1,
+           "with sample.window intervals, once the warm-up waves' CTAs have finished, each "
+           "window lasts at least the cycles they took per wave (a CTA's life): the CTAs "
+           "resident together go through their phases together, and a rate over a shorter "
+           "window follows the phase; false: every window lasts sample.window")
 
 PARAM_INT(sample_kernel_warmup, "sample.kernel_warmup", 1, 0, 64, "launches",
           "with kernel sampling, a group's first launches simulated in detail to warm the "

@@ -50,7 +50,10 @@ struct sampler {
     uint32_t grid, wave;
     bool by_waves; /* the intervals are CTA waves, else windows of `window` cycles */
     int window;
-    stats_counters rate; /* per warp instruction, over the stable waves */
+    bool window_life;     /* sample.window_life */
+    uint64_t start_cycle; /* the running launch's first cycle */
+    uint64_t win;         /* its windows' length: `window`, or a CTA's life once known */
+    stats_counters rate;  /* per warp instruction, over the stable waves */
     /* what the functional parts add */
     stats_counters extra;
     uint64_t projected;
@@ -171,6 +174,7 @@ int sampler_create(sampler **out, const gpu_config *c, isource_factory make, voi
         return -1;
     }
     s->window = c->sample_window;
+    s->window_life = c->sample_window_life;
     s->cur = SIZE_MAX;
     /* the pass also tells a budget what each launch holds */
     bool pass = s->kernels || (s->intra && s->budget < 1);
@@ -282,6 +286,8 @@ sample_next sampler_kernel_start(sampler *s, uint32_t grid, uint32_t wave, uint6
     s->warm = s->warmup_waves ? -1 : 0;
     s->grid = grid;
     s->wave = wave;
+    s->start_cycle = cycle;
+    s->win = (uint64_t)s->window;
     if (!s->intra || wave == 0) return none;
     /* a grid of unlike CTAs (some far heavier than others) ends when its heaviest do, which
      * no rate over the others tells: simulated whole (known with kernel sampling's pass), but
@@ -296,7 +302,7 @@ sample_next sampler_kernel_start(sampler *s, uint32_t grid, uint32_t wave, uint6
     if (s->by_waves)
         next.wave_at = wave;
     else
-        next.window_at = cycle + (uint64_t)s->window;
+        next.window_at = cycle + s->win;
     if (!keep_bound(s, now, sm_insts)) return none; /* in detail: never wrong, only slower */
     return next;
 }
@@ -355,7 +361,15 @@ bool sampler_interval(sampler *s, uint32_t finished, uint32_t dispatched, uint64
      * CTAs are all resident from the start is never stopped (within one wave, the rate of its
      * first windows misses how its warps end: atax, mvt, spmv, memcached and pvc at 16x on
      * qv100-accelsim came out 22% to 100% off when they were) */
-    if (s->warm < 0 && finished >= (uint64_t)s->warmup_waves * s->wave) s->warm = ends;
+    if (s->warm < 0 && finished >= (uint64_t)s->warmup_waves * s->wave) {
+        s->warm = ends;
+        /* windows shorter than a CTA's life measure a phase of the CTAs resident together:
+         * pvc's map kernel at 4x on fermi-gtx480 under LRR (2.8 waves, every wave's warps
+         * slowed together by the same contended buckets, then racing) held a rate steady to 3%
+         * over 5,000-cycle windows at a third of its wave's mean, and came out 2.1x long */
+        uint64_t life = s->warmup_waves ? (cycle - s->start_cycle) / (uint64_t)s->warmup_waves : 0;
+        if (!s->by_waves && s->window_life && s->budget >= 1 && life > s->win) s->win = life;
+    }
     if (s->warm >= 0 && ends >= s->warm + 2) {
         double last = cpi(&s->bound[ends - 1], &s->bound[ends]);
         double before = cpi(&s->bound[ends - 2], &s->bound[ends - 1]);
@@ -384,7 +398,7 @@ bool sampler_interval(sampler *s, uint32_t finished, uint32_t dispatched, uint64
     if (s->by_waves)
         next->wave_at = finished + s->wave - finished % s->wave;
     else
-        next->window_at = cycle + (uint64_t)s->window;
+        next->window_at = cycle + s->win;
     return false;
 }
 
