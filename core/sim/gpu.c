@@ -282,7 +282,8 @@ static void note_busy(gpu *g, int i)
     g->busy[i] = b;
 }
 
-static int dispatch(gpu *g, uint64_t now)
+/* Hands out CTAs at cycle now: before the SMs run it (a kernel's start) or after (the loop). */
+static int dispatch(gpu *g, uint64_t now, bool after_cycle)
 {
     int sms = g->cfg.num_sms, stuck = 0, started = 0, per_cycle = g->cfg.cta_per_cycle;
     if (per_cycle && g->disp_cycle != now) {
@@ -295,7 +296,7 @@ static int dispatch(gpu *g, uint64_t now)
         bool room = sm_resident_ctas(s) < policy_limit(g, g->rr);
         bool rate = !per_cycle || g->disp_n[g->rr] < per_cycle;
         if (room && rate) {
-            sm_start_cta(s, g->next_cta++, now);
+            sm_start_cta(s, g->next_cta++, now, after_cycle);
             wake_changed(g, g->rr);
             note_busy(g, g->rr);
             started++;
@@ -367,7 +368,7 @@ static int kernel_start(gpu *g, uint64_t now, char *err, size_t errlen)
     if (c->cta_dispatch_late)
         g->disp_held = true; /* handed out after the SMs run this cycle (the loop's dispatch) */
     else
-        dispatch(g, now);
+        dispatch(g, now, false);
     g->last_issue = now;
     return 0;
 }
@@ -674,7 +675,7 @@ static int kernel_loop(gpu *g, uint64_t *now_io, char *err, size_t errlen)
             next_sample += g->cta_period;
         }
         /* a CTA started now keeps the GPU busy even if every SM had drained (nbusy counts it) */
-        if (finished || g->cta_period || g->disp_held) dispatch(g, now);
+        if (finished || g->cta_period || g->disp_held) dispatch(g, now, true);
         if (g->next_cta >= g->grid_end && g->nbusy == 0 && !memsys_busy(g->mem)) break;
         update_min_wake(g, now, ran_min, ran);
 

@@ -132,11 +132,11 @@ int sm_l1d_kernel_start(sm *s, const kernel_launch *k, int ctas, char *err, size
     return ldst_kernel_start(s->ld, k, ctas, err, errlen);
 }
 
-void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now)
+void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now, bool after_cycle)
 {
     issue_account_to(s->is, now);
     issue_catch_up(s->is, now);
-    int cs = warps_cta_begin(s->wp, cta_id, now);
+    int cs = warps_cta_begin(s->wp, cta_id, now, after_cycle);
     for (int k = 0; k < warps_per_cta(s->wp); k++) {
         int wi = warps_warp_begin(s->wp, cs, k, now);
         sb_warp_start(&s->sb, wi);

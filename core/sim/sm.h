@@ -62,8 +62,9 @@ void sm_kernel_start(sm *s, const kernel_launch *k);
  * (l1d.unified_kb) and the invalidation between kernels (l1d.kernel_flush). Returns 0, or -1
  * with err. */
 int sm_l1d_kernel_start(sm *s, const kernel_launch *k, int ctas, char *err, size_t errlen);
-/* Starts CTA cta_id at cycle now. The caller has checked sm_resident_ctas() < the limit. */
-void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now);
+/* Starts CTA cta_id at cycle now, before the SMs run it, or after (after_cycle: it issues from
+ * the next). The caller has checked sm_resident_ctas() < the limit. */
+void sm_start_cta(sm *s, uint32_t cta_id, uint64_t now, bool after_cycle);
 int sm_resident_ctas(const sm *s);
 /* Pauses the newest CTAs beyond `limit` (DYNCTA: deprioritised, not preempted). */
 void sm_set_cta_limit(sm *s, int limit, uint64_t now);

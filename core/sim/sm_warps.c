@@ -129,12 +129,15 @@ int warps_per_cta(const sm_warps *wp)
     return wp->warps_per_cta;
 }
 
-int warps_cta_begin(sm_warps *wp, uint32_t cta_id, uint64_t now)
+int warps_cta_begin(sm_warps *wp, uint32_t cta_id, uint64_t now, bool after_cycle)
 {
     int cs = 0;
     while (wp->c[cs].used)
         cs++;
-    if (wp->resident == 0 && now > wp->idle_from) wp->rotate_off += now - wp->idle_from;
+    /* the cycles the SM ran without a CTA: through now when the CTA came after the cycle (as
+     * GPGPU-Sim's issue_block2core hands CTAs out, Issue_Prio resumes the cycle after) */
+    uint64_t first = now + (after_cycle ? 1 : 0);
+    if (wp->resident == 0 && first > wp->idle_from) wp->rotate_off += first - wp->idle_from;
     wp->resident++;
     wp->live_unpaused += wp->warps_per_cta; /* a new CTA is not paused */
     wp->c[cs] = (sm_cta){.used = true,

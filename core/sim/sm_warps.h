@@ -56,8 +56,9 @@ const warp_view *warps_view(const sm_warps *wp, int wi);
 /* A kernel begins: CTAs of block threads. */
 void warps_kernel_start(sm_warps *wp, const kernel_launch *k);
 /* CTA cta_id starts at cycle now in the first free CTA slot (the caller checked there is one):
- * returns the slot. Then warps_warp_begin for each of its warps_per_cta() warps, in order. */
-int warps_cta_begin(sm_warps *wp, uint32_t cta_id, uint64_t now);
+ * returns the slot. Then warps_warp_begin for each of its warps_per_cta() warps, in order.
+ * after_cycle: it is handed out after the SMs ran cycle now, so the SM ran now without it. */
+int warps_cta_begin(sm_warps *wp, uint32_t cta_id, uint64_t now, bool after_cycle);
 int warps_per_cta(const sm_warps *wp);
 /* Warp k of the CTA in slot cs starts at cycle now in the first free warp slot: returns it. */
 int warps_warp_begin(sm_warps *wp, int cs, int k, uint64_t now);
