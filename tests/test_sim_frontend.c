@@ -245,6 +245,15 @@ static void test_issue_rotate(void **state)
     /* counting only the cycles with a CTA changes nothing while the SM always has one */
     const char *active[] = {TWO_SCHED, "sm.issue_rotate=true", "sm.issue_rotate_active=true", NULL};
     assert_int_equal((int)cycles_of(wl, active), 36);
+    /* gpu.cta_dispatch_late: the CTA comes after cycle 0 and its contention is at cycle 4.
+     * Every cycle counted, 4 mod 2 puts scheduler 0 first: 1 + 32. Only the cycles with a CTA
+     * counted, as GPGPU-Sim's Issue_Prio starts at a core's first active cycle, cycle 4 is
+     * step 3 of the rotation (cycle 1 its step 0): scheduler 1 first, 1 + 36. */
+    const char *late[] = {TWO_SCHED, "sm.issue_rotate=true", "gpu.cta_dispatch_late=true", NULL};
+    const char *late_active[] = {TWO_SCHED, "sm.issue_rotate=true", "sm.issue_rotate_active=true",
+                                 "gpu.cta_dispatch_late=true", NULL};
+    assert_int_equal((int)cycles_of(wl, late), 33);
+    assert_int_equal((int)cycles_of(wl, late_active), 37);
 }
 
 /* The kernel above launched twice (the second starts at the first's end, 32 or 36). Counting
