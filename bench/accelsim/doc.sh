@@ -175,7 +175,7 @@ load, which on fermi had put a few hundred instruction reads among every kernel'
 same accesses and state the rates agree to the third decimal (every atomic kernel and needle
 exactly, since atomic requests carry their sector and the L2 fetches sectors written in part,
 `l2.lazy_fetch`; fermi hotspot since its upper-half stores land on the next line as the
-reference's do, `sm.store_request`). On atax (qv100, 0.024 apart) the L1D's hits differ:
+reference's do, `sm.store_request`). On atax (qv100, 0.038 apart) the L1D's hits differ:
 every lane walks its own matrix row, the 256 rows share one 256-way set, and whether the rows
 stay in the L1D or are each evicted just before their next use turns on the order in which
 the warps reach the load/store unit. Logged on SM 0 under LRR, the two L1D sequences agree
@@ -189,10 +189,10 @@ parted the same way from its first loads, because its SM started the kernel at a
 of the rotation than the reference's: `sm.issue_rotate_active` fixed that, docs/presets.md.)
 On iix (fermi, 0.030 apart) the L2 sees the same lines and misses more
 (1.86 M sector misses against 1.77 M) over a 2.3 MB working set three times the L2's; where
-the two part is not pinned down. On strided (0.038 apart on qv100, 0.025 on fermi), whose every
+the two part is not pinned down. On strided (0.050 apart on qv100, 0.021 on fermi), whose every
 warp load touches 32 lines 8 KB apart, the L1D lets different numbers of accesses through: on
 qv100 under LRR the L2 misses are the reference's exactly (65,536, every one compulsory) but the
-L1D misses 161,088 times against 177,851, so the L2 sees fewer accesses (on fermi under GTO
+L1D misses 156,488 times against 177,851, so the L2 sees fewer accesses (on fermi under GTO
 337,027 against 309,847). The lines of a warp load fall in few L1D sets, and which of them stay
 turns on the order in which the warps reach the unit, as on atax.
 EOF
