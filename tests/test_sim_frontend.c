@@ -256,6 +256,36 @@ static void test_issue_rotate(void **state)
     assert_int_equal((int)cycles_of(wl, late_active), 37);
 }
 
+/* --issue-trace (sim_options.issue_trace) lists the issues of the rotating run above as the
+ * comment there computes them: both warps' first movs at 0 (scheduler 0 first, then 1), at 1
+ * scheduler 1 first, warp 1's fsqrt (pc 3) at 3 and warp 0's at 11, warp 0's add (pc 6) at 31. */
+static void test_issue_trace(void **state)
+{
+    (void)state;
+    const char *rotate[] = {TWO_SCHED, "sm.issue_rotate=true", NULL};
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    sim_options opt = {0};
+    opt.issue_trace = f;
+    sim_metrics m;
+    test_sim_opt_ok(ROTATE_KERNEL, rotate, &opt, &m);
+    assert_int_equal((int)m.cycles, 36);
+    rewind(f);
+    char text[1024];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    const char *first = "0,0,0,0,0\n0,0,1,0,1\n0,1,1,1,1\n0,1,0,1,0\n";
+    assert_int_equal(strncmp(text, first, strlen(first)), 0);
+    assert_non_null(strstr(text, "\n0,3,1,3,1\n"));
+    assert_non_null(strstr(text, "\n0,11,0,3,0\n"));
+    assert_non_null(strstr(text, "\n0,31,0,6,0\n"));
+    int lines = 0;
+    for (const char *c = text; *c; c++)
+        lines += *c == '\n';
+    assert_int_equal(lines, (int)m.warp_insts);
+}
+
 /* The kernel above launched twice (the second starts at the first's end, 32 or 36). Counting
  * every cycle, the second kernel's contention at its cycle 3 is at 39 with sm.issue_rotate:
  * scheduler 1 first again, 36 + 36 = 72. sm.issue_rotate_active (Issue_Prio advances only in
@@ -495,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_sub_core_sfu),
         cmocka_unit_test(test_issue_rotate),
         cmocka_unit_test(test_issue_rotate_active),
+        cmocka_unit_test(test_issue_trace),
         cmocka_unit_test(test_result_delay),
         cmocka_unit_test(test_exit_on_int),
         cmocka_unit_test(test_branch_unit),

@@ -152,7 +152,7 @@ static int threads_init(gpu *g, const sim_options *opt, char *err, size_t errlen
     return 0;
 #endif
     if (!opt || (want <= 1 && !opt->share) || g->cfg.num_sms < 2 || opt->l1_trace ||
-        opt->l1_observer || opt->warp_profile_out || !g->src.ops->defer ||
+        opt->l1_observer || opt->issue_trace || opt->warp_profile_out || !g->src.ops->defer ||
         g->src.ops->defer(g->src.self, 0) != 0)
         return 0;
     g->share = opt->share;

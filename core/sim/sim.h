@@ -50,6 +50,10 @@ typedef struct sim_options {
      * excepted, as in l1_trace */
     void (*l1_observer)(void *arg, const l1_access_record *r);
     void *l1_observer_arg;
+    /* if set, every warp instruction issued as CSV, in simulation order: sm,cycle,warp,pc,
+     * scheduler (pc as the instruction's index in its kernel; the order within a cycle is the
+     * order the schedulers issued in) */
+    FILE *issue_trace;
     /* if set, every SM's CTA limit at each kernel start and each CTA-scheduler sample, as CSV:
      * sm,cycle,n,n_max,ctas,c_idle,c_mem (n after the sample's decision, ctas resident with
      * paused ones, c_idle and c_mem of the period that ended; docs/policies.md) */
@@ -65,7 +69,8 @@ typedef struct sim_options {
     struct warp_profile *warp_profile_out;
     /* Threads the SMs of a cycle step on (0 or 1: one after another). Results are the same at
      * every count (docs/architecture.md, "Parallel SMs"), so it is not a parameter of the
-     * configuration. Ignored with l1_trace, l1_observer or warp_profile_out, and for a source
+     * configuration. Ignored with l1_trace, l1_observer, issue_trace or warp_profile_out, and
+     * for a source
      * that cannot defer its shared effects (isource_ops.defer). */
     int threads;
     /* if set, idle threads this simulation may borrow (same conditions as threads) */

@@ -36,6 +36,7 @@ struct sm {
     uint64_t wake; /* the next cycle the SM must run */
     wt_rng rng;    /* the SM's own stream: its draws do not depend on other SMs' */
     sm_stats st;
+    FILE *issue_trace; /* sim_options.issue_trace, or NULL */
 };
 
 int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
@@ -48,6 +49,7 @@ int sm_create(sm **out, const sm_env *env, char *err, size_t errlen)
     s->cfg = c;
     s->src = env->src;
     s->wake = UINT64_MAX;
+    s->issue_trace = opt ? opt->issue_trace : NULL;
     wt_rng_seed_stream(&s->rng, env->seed, (uint64_t)s->id);
     sm_evq_init(&s->ev);
     if (cpl_create(&s->cpl, c->max_warps, env->params, err, errlen) != 0) goto fail;
@@ -195,6 +197,9 @@ static int dispatch(sm *s, int wi, int k, uint64_t now, char *err, size_t errlen
     s->st.thread_insts += wt_popcount32(inst_exec_counted(&x, info.cls));
     s->st.reg_operands += (uint64_t)lanes * (info.nsrc + info.ndst);
     issue_issued(s->is, wi, k, view, now);
+    if (s->issue_trace)
+        fprintf(s->issue_trace, "%d,%llu,%d,%u,%d\n", s->id, (unsigned long long)now, wi,
+                (unsigned)info.pc, k);
     switch (info.cls) {
     case IC_INT:
     case IC_FP:

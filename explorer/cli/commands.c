@@ -52,11 +52,14 @@ static const cli_option sim_options[] = {
                  "projected result says so, with its detailed share (docs/sampling.md)"},
     {"--belady", "also count the Belady-optimal misses of each run's L1D stream"},
     {"--l1-trace FILE", "write every L1D access as CSV (one workload only)"},
+    {"--issue-trace FILE",
+     "write every warp instruction issued as CSV: sm,cycle,warp,pc,scheduler (one workload "
+     "only)"},
     {"--cta-trace FILE",
      "write the CTA limit of every SM at every sample as CSV (one workload only)"},
     {"--per-sm FILE", "write the statistics of each SM as CSV (one workload only)"},
     {"--threads N", "step the SMs of each cycle on N threads (same results at every N; one "
-                    "thread with --l1-trace or --belady)"},
+                    "thread with --l1-trace, --issue-trace or --belady)"},
     {NULL, NULL}};
 
 static const cli_option front_options[] = {
@@ -109,7 +112,7 @@ const cli_command cli_commands[] = {
     {.name = "sim",
      .args = "[--preset P] [--workload W | --trace DIR/kernelslist.g]... [--wparam k=v]... "
              "[--set k=v]... [--json [--config]] [--sample] [--belady] [--l1-trace FILE] "
-             "[--cta-trace FILE] [--per-sm FILE] [--threads N]",
+             "[--issue-trace FILE] [--cta-trace FILE] [--per-sm FILE] [--threads N]",
      .summary = "simulate one configuration, print every metric",
      .options = sim_options,
      .run = cli_sim},

@@ -25,12 +25,13 @@ typedef struct sim_args {
     int nworkloads;
     cli_wparams wparams;
     int json;
-    int config;            /* --config: the JSON lists every parameter too */
-    const char *l1_trace;  /* every L1D access, CSV */
-    const char *cta_trace; /* the CTA limit n of every SM at every sample, CSV */
-    const char *per_sm;    /* the per-SM statistics, CSV */
-    int belady;            /* --belady: Belady-optimal misses of each run's L1D stream */
-    int threads;           /* --threads: the SMs of a cycle step on this many threads */
+    int config;              /* --config: the JSON lists every parameter too */
+    const char *l1_trace;    /* every L1D access, CSV */
+    const char *issue_trace; /* every warp instruction issued, CSV */
+    const char *cta_trace;   /* the CTA limit n of every SM at every sample, CSV */
+    const char *per_sm;      /* the per-SM statistics, CSV */
+    int belady;              /* --belady: Belady-optimal misses of each run's L1D stream */
+    int threads;             /* --threads: the SMs of a cycle step on this many threads */
 } sim_args;
 
 static int parse_args(int argc, char **argv, sim_args *a)
@@ -69,6 +70,8 @@ static int parse_args(int argc, char **argv, sim_args *a)
             a->belady = 1;
         } else if (!strcmp(o, "--l1-trace") && has_value) {
             a->l1_trace = argv[++i];
+        } else if (!strcmp(o, "--issue-trace") && has_value) {
+            a->issue_trace = argv[++i];
         } else if (!strcmp(o, "--cta-trace") && has_value) {
             a->cta_trace = argv[++i];
         } else if (!strcmp(o, "--per-sm") && has_value) {
@@ -80,8 +83,10 @@ static int parse_args(int argc, char **argv, sim_args *a)
             return -1;
         }
     }
-    const char *const files[][2] = {
-        {"--l1-trace", a->l1_trace}, {"--cta-trace", a->cta_trace}, {"--per-sm", a->per_sm}};
+    const char *const files[][2] = {{"--l1-trace", a->l1_trace},
+                                    {"--issue-trace", a->issue_trace},
+                                    {"--cta-trace", a->cta_trace},
+                                    {"--per-sm", a->per_sm}};
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
         if (files[k][1] && !*files[k][1]) {
             fprintf(stderr, "warptune sim: %s: expected a file name\n", files[k][0]);
@@ -96,10 +101,10 @@ static int parse_args(int argc, char **argv, sim_args *a)
         a->workloads[a->nworkloads++] = "kmeans";
         fprintf(stderr, "warptune sim: no --workload or --trace given: simulating kmeans\n");
     }
-    if ((a->l1_trace || a->cta_trace || a->per_sm) && a->nworkloads > 1) {
+    if ((a->l1_trace || a->issue_trace || a->cta_trace || a->per_sm) && a->nworkloads > 1) {
         fprintf(stderr,
-                "warptune sim: --l1-trace, --cta-trace and --per-sm record one workload; %d "
-                "given\n",
+                "warptune sim: --l1-trace, --issue-trace, --cta-trace and --per-sm record one "
+                "workload; %d given\n",
                 a->nworkloads);
         return -1;
     }
@@ -292,11 +297,13 @@ int cli_sim(int argc, char **argv)
             break;
         }
         sim_options opt = {0};
-        side_file l1 = {0}, cta = {0}, per_sm = {0};
+        side_file l1 = {0}, iss = {0}, cta = {0}, per_sm = {0};
         if (side_open(&l1, a.l1_trace, "sm,cycle,warp,pc,line,kind,outcome\n") != 0 ||
+            side_open(&iss, a.issue_trace, "sm,cycle,warp,pc,scheduler\n") != 0 ||
             side_open(&cta, a.cta_trace, "sm,cycle,n,n_max,ctas,c_idle,c_mem\n") != 0 ||
             side_open(&per_sm, a.per_sm, NULL) != 0) {
             side_close(&l1, 0);
+            side_close(&iss, 0);
             side_close(&cta, 0);
             workload_free(w);
             trace_close(tr);
@@ -304,6 +311,7 @@ int cli_sim(int argc, char **argv)
             break;
         }
         opt.l1_trace = l1.f;
+        opt.issue_trace = iss.f;
         opt.cta_trace = cta.f;
         opt.per_sm = per_sm.f;
         opt.threads = a.threads;
@@ -338,6 +346,7 @@ int cli_sim(int argc, char **argv)
         belady_recorder_free(rec);
         int keep = r[i].status == SIM_OK, lost = 0;
         lost |= side_close(&l1, keep) != 0;
+        lost |= side_close(&iss, keep) != 0;
         lost |= side_close(&cta, keep) != 0;
         lost |= side_close(&per_sm, keep) != 0;
         if (lost) rc = WT_EXIT_INTERNAL;

@@ -107,6 +107,13 @@ want=$(sed -n 's/.*"l1d_hits":[[:space:]]*\([0-9]*\).*/\1/p' "$tmp/out.json")
 if [ "$hits" = "$want" ]; then ok; else bad "trace hits $hits != metric l1d_hits $want"; fi
 if [ ! -e "$tmp/l1.csv.tmp" ]; then ok; else bad "temporary trace left behind"; fi
 
+# the issue trace: header, one row per warp instruction issued
+"$WT" sim --workload kmeans "${small[@]}" --issue-trace "$tmp/issue.csv" --json >"$tmp/out.json" 2>&1
+if [ "$(head -n 1 "$tmp/issue.csv")" = "sm,cycle,warp,pc,scheduler" ]; then ok; else bad "issue trace header"; fi
+rows=$(($(grep -c . "$tmp/issue.csv") - 1))
+want=$(sed -n 's/.*"warp_insts":[[:space:]]*\([0-9]*\).*/\1/p' "$tmp/out.json")
+if [ "$rows" = "$want" ]; then ok; else bad "issue trace rows $rows != metric warp_insts $want"; fi
+
 # a trace that cannot be written (its temporary is a link to a full device) is an error, exit
 # 1, and nothing is left behind; the same for the standard output
 ln -s /dev/full "$tmp/full.csv.tmp"
@@ -152,7 +159,7 @@ if [ "$(head -n 1 "$tmp/cta.csv")" = "sm,cycle,n,n_max,ctas,c_idle,c_mem" ]; the
 if [ "$(grep -c . "$tmp/sm.csv")" = 3 ]; then ok; else bad "per-SM table: one row per SM (2) and a header"; fi
 expect 2 "record one workload" -- "$WT" sim --workload kmeans --workload bfs --per-sm "$tmp/x.csv"
 # an empty file name is refused before simulating (it used to run, then fail to rename '.tmp')
-for opt in --l1-trace --cta-trace --per-sm; do
+for opt in --l1-trace --issue-trace --cta-trace --per-sm; do
     expect 2 "^warptune sim: $opt: expected a file name" -- "$WT" sim --workload stream "$opt" ""
 done
 expect 2 "^warptune characterize: --csv: expected a file name" -- \
