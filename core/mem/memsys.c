@@ -306,10 +306,9 @@ int memsys_can_send(const memsys *m, int sm, uint64_t now)
     /* a full buffer in the network frees only as the crossbar grants (the tick, before any SM
      * steps: the count is the SM's own within its step) */
     if (buffer_full(m, s)) return 0;
-    /* The ring holds the last Q injection starts in order; Q of them still waiting means the
-     * oldest is still waiting. */
-    return s->inj_n < m->cfg.icnt_sm_queue ||
-           s->inj[s->inj_head] + (uint64_t)m->cfg.icnt_sm_queue_hold <= now;
+    /* The ring holds, for the last Q sends in order, the cycle each one's place frees; Q of
+     * them still held means the oldest is still held. */
+    return s->inj_n < m->cfg.icnt_sm_queue || s->inj[s->inj_head] <= now;
 }
 
 uint64_t memsys_send_ready(const memsys *m, int sm, uint64_t now)
@@ -317,7 +316,7 @@ uint64_t memsys_send_ready(const memsys *m, int sm, uint64_t now)
     const ms_sm *s = &m->sms[sm];
     /* a grant frees the buffer at a time only the shared phase knows: try each cycle */
     if (buffer_full(m, s) || s->inj_n < m->cfg.icnt_sm_queue) return now + 1;
-    uint64_t t = s->inj[s->inj_head] + (uint64_t)m->cfg.icnt_sm_queue_hold;
+    uint64_t t = s->inj[s->inj_head];
     return t > now ? t : now + 1;
 }
 
@@ -331,16 +330,15 @@ int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max)
         if (room < max) max = room;
     }
     const int Q = m->cfg.icnt_sm_queue;
-    int n = Q - s->inj_n; /* free slots; then each waiting start already passed frees one */
-    const uint64_t hold = (uint64_t)m->cfg.icnt_sm_queue_hold;
+    int n = Q - s->inj_n; /* free slots; then each held place whose time has come */
     if (n >= max) return max;
-    /* The starts are in send order and never decrease (ms_icnt_inject): when the newest has
+    /* The times are in send order and never decrease (ms_icnt_start): when the newest has
      * passed, all have, and every slot is free. A busy stream of sends finds that often. */
     int last = s->inj_head + s->inj_n - 1;
-    if (s->inj_n && s->inj[last >= Q ? last - Q : last] + hold <= now) return Q < max ? Q : max;
+    if (s->inj_n && s->inj[last >= Q ? last - Q : last] <= now) return Q < max ? Q : max;
     for (int k = 0; n < max && k < s->inj_n; k++) {
         int slot = s->inj_head + k;
-        if (s->inj[slot >= Q ? slot - Q : slot] + hold > now) break;
+        if (s->inj[slot >= Q ? slot - Q : slot] > now) break;
         n++;
     }
     return n < max ? n : max;
@@ -351,9 +349,10 @@ int memsys_send_slots(const memsys *m, int sm, uint64_t now, int max)
 static inline void send_shared(memsys *m, uint32_t r, uint64_t start, uint64_t now)
 {
     ms_icnt_enter(m, r, start);
-    /* A queue slot frees when this packet starts injecting; the caller may be waiting for it. */
-    uint64_t core_start = ms_core(&m->clk_icnt, start) + (uint64_t)m->cfg.icnt_sm_queue_hold;
-    if (core_start > now) ms_push_wake(m, core_start);
+    /* A queue slot frees when this packet starts injecting (icnt_sm_queue_hold cycles later);
+     * the caller may be waiting for it. */
+    uint64_t freed = ms_core(&m->clk_icnt, start) + (uint64_t)m->cfg.icnt_sm_queue_hold;
+    if (freed > now) ms_push_wake(m, freed);
 }
 
 /* The SM's own part of a send (its port, its mapping memo: all an SM stepping on its own thread
@@ -390,7 +389,8 @@ static inline uint64_t send_own(memsys *m, ms_req *q, const mem_packet *p, uint6
         s->inj_n--;
     }
     int slot = s->inj_head + s->inj_n; /* both below Q: no division for the wrap */
-    s->inj[slot >= Q ? slot - Q : slot] = ms_core(&m->clk_icnt, start);
+    s->inj[slot >= Q ? slot - Q : slot] =
+        ms_core(&m->clk_icnt, start) + (uint64_t)m->cfg.icnt_sm_queue_hold;
     s->inj_n++;
     return start;
 }

@@ -196,7 +196,8 @@ typedef struct ms_part {
 } ms_part;
 
 typedef struct ms_sm {
-    uint64_t *inj; /* ring of the injection start (core) cycles of its last icnt_sm_queue packets */
+    uint64_t *inj; /* ring, for its last icnt_sm_queue packets, of the (core) cycle each one's place
+                    * frees: its injection start plus icnt_sm_queue_hold */
     int inj_head, inj_n;
     uint64_t inj_free, ej_free;  /* icnt cycles */
     uint32_t rep_head, rep_tail; /* delivered replies, arrival order */
