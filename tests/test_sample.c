@@ -94,9 +94,9 @@ static stats_counters at(double c, double w)
     return s;
 }
 
-/* An intra-kernel sampler: 3% tolerance, one warm-up wave, windows of 1000 cycles, and
- * `stable` comparisons in a row to stop. */
-static sampler *intra_sampler(int stable)
+/* An intra-kernel sampler: 3% tolerance, one warm-up wave, windows of 1000 cycles (growing to
+ * a CTA's life with window_life), and `stable` comparisons in a row to stop. */
+static sampler *intra_sampler_life(int stable, bool window_life)
 {
     gpu_config c;
     memset(&c, 0, sizeof c);
@@ -105,12 +105,18 @@ static sampler *intra_sampler(int stable)
     c.sample_stable_waves = stable;
     c.sample_warmup_waves = 1;
     c.sample_window = 1000;
+    c.sample_window_life = window_life;
     c.sample_budget = 1;
     char err[256];
     sampler *s;
     assert_int_equal(sampler_create(&s, &c, NULL, NULL, err, sizeof err), 0);
     assert_non_null(s);
     return s;
+}
+
+static sampler *intra_sampler(int stable)
+{
+    return intra_sampler_life(stable, false);
 }
 
 static void test_sampler_stability_and_projection(void **state)
@@ -201,18 +207,7 @@ static void test_sampler_windows_and_little_left(void **state)
 static void test_sampler_windows_last_a_cta_life(void **state)
 {
     (void)state;
-    gpu_config c;
-    memset(&c, 0, sizeof c);
-    c.sample_intra = 1;
-    c.sample_wave_tolerance = 0.03;
-    c.sample_stable_waves = 1;
-    c.sample_warmup_waves = 1;
-    c.sample_window = 1000;
-    c.sample_window_life = 1;
-    c.sample_budget = 1;
-    char err[256];
-    sampler *s;
-    assert_int_equal(sampler_create(&s, &c, NULL, NULL, err, sizeof err), 0);
+    sampler *s = intra_sampler_life(1, true);
     stats_counters now = at(500, 0);
     sample_next next = sampler_kernel_start(s, 30, 10, 500, &now, NULL);
     assert_true(next.window_at == 1500);
